@@ -1,0 +1,277 @@
+"""State <-> individuals: the ABox of a duel state as plain facts.
+
+A fact is a tuple: (Class, individual) or (property, subject, object-or-literal).  Both
+reasoner backends take these facts, so they see exactly the same ABox.
+
+Open-world gaps are closed here, by a few driver-kept facts named in one place
+(`closure facts`): counts SWRL cannot take (monsters, hand, deck, chain, selections) and
+booleans asserted false as well as true.  Deck cards are left out of the reasoning ABox
+(`lean=True`): no rule looks inside a deck, only at its count.
+"""
+from __future__ import annotations
+
+from .cards import catalog
+from .knowledge import Vocabulary
+from .state import AREAS, LIST_AREAS, PLAYERS, opponent
+
+PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
+                     "main2": "mainPhase2", "end": "endPhase"}
+PHASE_NAMES = {v: k for k, v in PHASE_INDIVIDUALS.items()}
+POSITION_INDIVIDUALS = {"attack": "attackPosition", "defense": "defensePosition",
+                        "face_down_defense": "faceDownDefensePosition", "face_up": "faceUpPosition",
+                        "face_down": "faceDownPosition"}
+POSITION_NAMES = {v: k for k, v in POSITION_INDIVIDUALS.items()}
+ZONE_CLASSES = {"deck": "Deck", "hand": "Hand", "graveyard": "Graveyard", "banished": "Banished",
+                "extra_deck": "ExtraDeck", "monster_zones": "MonsterZone", "spell_trap_zones": "SpellTrapZone",
+                "field_zone": "FieldSpellZone"}
+KIND_INDIVIDUALS = {k: (k.split("_")[0] + "".join(w.title() for w in k.split("_")[1:]) + "Kind")
+                    for k in ("normal_summon", "tribute_summon", "set_monster", "flip_summon", "change_position",
+                              "special_summon", "synchro_summon", "activate", "set_spell_trap", "attack",
+                              "direct_attack", "select", "cancel", "pass", "next_phase", "end_turn")}
+KIND_NAMES = {v: k for k, v in KIND_INDIVIDUALS.items()}
+DUEL = "theDuel"
+ACTION = "theAction"
+PENDING = "thePending"
+
+
+def player_ind(p: str) -> str:
+    return f"player{p}"
+
+
+def zone_ind(p: str, area: str, index: int = 0) -> str:
+    if area in ("monster_zones", "spell_trap_zones"):
+        return f"{p}_{area}_{index}"
+    return f"{p}_{area}"
+
+
+def card_ind(p: str, area: str, index: int) -> str:
+    return f"{p}_{area}_{index}_card"
+
+
+def parse_card_ind(name: str) -> dict:
+    """'A_monster_zones_2_card' -> {'player': 'A', 'area': 'monster_zones', 'index': 2}."""
+    player, rest = name.split("_", 1)
+    area, index, _ = rest.rsplit("_", 2)
+    return {"player": player, "area": area, "index": int(index)}
+
+
+def card_at(state: dict, ref: dict) -> dict | str | None:
+    """The entry at a card reference: a name (list areas) or a field card (zones)."""
+    side = state["players"][ref["player"]]
+    if ref["area"] == "field_zone":
+        return side["field_zone"] if ref["index"] == 0 else None
+    cards = side[ref["area"]]
+    return cards[ref["index"]] if 0 <= ref["index"] < len(cards) else None
+
+
+def card_name_at(state: dict, ref: dict) -> str | None:
+    entry = card_at(state, ref)
+    return entry["card"] if isinstance(entry, dict) else entry
+
+
+def iter_cards(state: dict, lean: bool):
+    """(player, area, index, name, field_card_or_None) for every card the ABox shows."""
+    for p in PLAYERS:
+        side = state["players"][p]
+        for area in LIST_AREAS:
+            if lean and area == "deck":
+                continue
+            for i, name in enumerate(side[area]):
+                yield p, area, i, name, None
+        for area in ("monster_zones", "spell_trap_zones"):
+            for i, fc in enumerate(side[area]):
+                if fc is not None:
+                    yield p, area, i, fc["card"], fc
+        if side["field_zone"] is not None:
+            yield p, "field_zone", 0, side["field_zone"]["card"], side["field_zone"]
+
+
+def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -> list[tuple]:
+    """The ABox of a state (plus the transient facts of an apply step: events, the battle, theAction)."""
+    cat = catalog(state["ruleset"])
+    transient = transient or {}
+    facts: list[tuple] = [("Duel", DUEL)]
+    add = facts.append
+    add(("currentPhase", DUEL, PHASE_INDIVIDUALS[state["phase"]]))
+    add(("turnNumber", DUEL, state["turn"]))
+    add(("duelOver", DUEL, state["winner"] is not None))
+    add(("chainLength", DUEL, len(state["chain"])))
+    add(("hasPending", DUEL, state["pending"] is not None))
+    add(("turnStarted", DUEL, bool(transient.get("turn_started"))))
+    for p in PLAYERS:
+        side = state["players"][p]
+        me = player_ind(p)
+        add(("Player", me))
+        add(("TurnPlayer" if state["turn_player"] == p else "NonTurnPlayer", me))
+        if state["priority"] == p:
+            add(("PriorityPlayer", me))
+        if state["first_player"] == p:
+            add(("FirstPlayer", me))
+        add(("opponentOf", me, player_ind(opponent(p))))
+        add(("lifePoints", me, side["life_points"]))
+        add(("normalSummonsLeft", me, 0 if side["normal_summon_used"] else 1))
+        # closure facts: counts kept by the driver
+        add(("monsterCount", me, sum(1 for z in side["monster_zones"] if z is not None)))
+        add(("handCount", me, len(side["hand"])))
+        add(("deckCount", me, len(side["deck"])))
+        for area in AREAS:
+            cls = ZONE_CLASSES[area]
+            if area in ("monster_zones", "spell_trap_zones"):
+                if state["ruleset"] == "simplified" or True:
+                    for i in range(5):
+                        z = zone_ind(p, area, i)
+                        add((cls, z))
+                        add(("ownedBy", z, me))
+                        add(("zoneIndex", z, i))
+                        add(("free", z, side[area][i] is None))
+            elif area == "field_zone":
+                if state["ruleset"] == "official":
+                    z = zone_ind(p, area)
+                    add((cls, z))
+                    add(("ownedBy", z, me))
+                    add(("free", z, side[area] is None))
+            else:
+                z = zone_ind(p, area)
+                add((cls, z))
+                add(("ownedBy", z, me))
+    pending = state["pending"]
+    chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else set()
+    for p, area, i, name, fc in iter_cards(state, lean):
+        card = cat.get(name)
+        c = card_ind(p, area, i)
+        add((card.class_name, c))
+        add(("placedIn", c, zone_ind(p, area, i)))
+        add(("cardIndex", c, i))
+        add(("ownerPlayer", c, player_ind(fc["owner"] if fc else p)))
+        add(("chosenForPending", c, (p, area, i) in chosen))
+        if card.is_monster:
+            add(("level", c, card.level))
+            add(("atk", c, card.atk))
+            add(("def", c, card.defense))
+            add(("requiresSpecialSummon", c, card.special_summon_only))
+            if card.attribute:
+                add(("hasAttribute", c, card.attribute))
+            if card.monster_type:
+                add(("hasMonsterType", c, "Type" + card.monster_type.replace("-", "").replace(" ", "")))
+        if fc is not None:
+            pos = POSITION_INDIVIDUALS[fc["position"]]
+            add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
+            add(("atkModifier", c, fc["atk_modifier"]))
+            add(("defModifier", c, fc["def_modifier"]))
+            if card.is_monster:
+                add(("summonedThisTurn", c, fc["summoned_this_turn"]))
+                add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
+                add(("attacksDeclared", c, fc["attacks_declared"]))
+                add(("summonedAs", c, fc["summoned_by"] + "Summon"))
+                add(("cardSummoned", c, (p, area, i) in transient.get("summoned", ())))
+            else:
+                add(("setThisTurn", c, fc["set_this_turn"]))
+    if pending:
+        action = pending["action"]
+        add(("PendingAction", PENDING))
+        add(("pendingKind", PENDING, KIND_INDIVIDUALS[action["type"]]))
+        if "from" in action:
+            ref = action["from"]
+            add(("pendingActor", PENDING, card_ind(ref["player"], ref["area"], ref["index"])))
+        add(("pendingPlayer", PENDING, player_ind(action.get("player", state["turn_player"]))))
+        add(("purpose", PENDING, pending["purpose"] + "Purpose"))
+        add(("selectionsNeeded", PENDING, pending["needed"]))
+        add(("selectionsMade", PENDING, len(pending["chosen"])))
+    battle = transient.get("battle")
+    if battle:
+        attacker = battle["attacker"]
+        add(("attackingMonster", DUEL, card_ind(attacker["player"], attacker["area"], attacker["index"])))
+        if battle.get("target"):
+            t = battle["target"]
+            add(("attackTarget", DUEL, card_ind(t["player"], t["area"], t["index"])))
+        add(("directAttackInProgress", DUEL, battle.get("target") is None))
+    action = transient.get("action")
+    if action:
+        facts.extend(action_facts(action))
+    return facts
+
+
+def action_facts(action: dict) -> list[tuple]:
+    """theAction: the declared action, for the rules that infer its operations."""
+    out = [("Action", ACTION), ("actionKind", ACTION, KIND_INDIVIDUALS[action["type"]])]
+    out.append(("actingPlayer", ACTION, player_ind(action["player"])))
+    if "from" in action:
+        r = action["from"]
+        out.append(("actor", ACTION, card_ind(r["player"], r["area"], r["index"])))
+    for key in ("target_ref", "ref"):
+        if key in action:
+            r = action[key]
+            out.append(("actionTarget", ACTION, card_ind(r["player"], r["area"], r["index"])))
+    if action["type"] == "next_phase":
+        out.append(("actionToPhase", ACTION, PHASE_INDIVIDUALS[action["to"]]))
+    if action["type"] == "change_position":
+        out.append(("actionToPosition", ACTION, POSITION_INDIVIDUALS[action["to"]]))
+    return out
+
+
+def facts_to_state(facts: list[tuple] | set[tuple], vocabulary: Vocabulary, ruleset: str, base: dict) -> dict:
+    """Read a state back from its (full) ABox: the inverse of state_facts(lean=False).
+
+    `base` gives what the ABox does not carry (format, rng_seed, winner, chain, pending); the
+    rest comes from the individuals.
+    """
+    cat = catalog(ruleset)
+    by_subject: dict[str, dict[str, list]] = {}
+    classes: dict[str, set[str]] = {}
+    for f in facts:
+        if len(f) == 2:
+            classes.setdefault(f[1], set()).add(f[0])
+        else:
+            by_subject.setdefault(f[1], {}).setdefault(f[0], []).append(f[2])
+
+    def one(s, p, default=None):
+        vals = by_subject.get(s, {}).get(p, [])
+        return vals[0] if vals else default
+
+    card_classes = {c.class_name: c for c in cat}
+    state = {k: base[k] for k in ("format", "ruleset", "rng_seed", "winner", "chain", "pending")}
+    state["turn"] = one(DUEL, "turnNumber")
+    state["phase"] = PHASE_NAMES[one(DUEL, "currentPhase")]
+    for p in PLAYERS:
+        me = player_ind(p)
+        if "TurnPlayer" in classes.get(me, ()):
+            state["turn_player"] = p
+        if "PriorityPlayer" in classes.get(me, ()):
+            state["priority"] = p
+        if "FirstPlayer" in classes.get(me, ()):
+            state["first_player"] = p
+    players = {}
+    for p in PLAYERS:
+        me = player_ind(p)
+        players[p] = {"life_points": one(me, "lifePoints"), "deck": [], "hand": [], "graveyard": [], "banished": [],
+                      "extra_deck": [], "monster_zones": [None] * 5, "spell_trap_zones": [None] * 5,
+                      "field_zone": None, "normal_summon_used": one(me, "normalSummonsLeft") == 0}
+    positioned = {}
+    for ind, cls_set in classes.items():
+        names = [card_classes[c].name for c in cls_set if c in card_classes]
+        if not names:
+            continue
+        ref = parse_card_ind(ind)
+        side = players[ref["player"]]
+        if ref["area"] in LIST_AREAS:
+            positioned[(ref["player"], ref["area"], ref["index"])] = names[0]
+            continue
+        card = card_classes[[c for c in cls_set if c in card_classes][0]]
+        owner = one(ind, "ownerPlayer")
+        fc = {"card": names[0], "owner": owner[-1],
+              "position": POSITION_NAMES[one(ind, "monsterPosition") or one(ind, "spellTrapPosition")],
+              "summoned_this_turn": one(ind, "summonedThisTurn", False),
+              "summoned_by": (one(ind, "summonedAs") or "normalSummon")[:-len("Summon")],
+              "position_changed_this_turn": one(ind, "positionChangedThisTurn", False),
+              "attacks_declared": one(ind, "attacksDeclared", 0), "set_this_turn": one(ind, "setThisTurn", False),
+              "equipped_to": None, "atk_modifier": one(ind, "atkModifier", 0),
+              "def_modifier": one(ind, "defModifier", 0), "counters": {}, "extra": {}}
+        del card
+        if ref["area"] == "field_zone":
+            side["field_zone"] = fc
+        else:
+            side[ref["area"]][ref["index"]] = fc
+    for (p, area, i), name in sorted(positioned.items()):
+        players[p][area].append(name)
+    state["players"] = players
+    return state

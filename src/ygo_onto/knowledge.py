@@ -1,0 +1,246 @@
+"""What the reasoners know: the TBox (ontology/ygo-onto.owl), the card classes of a ruleset's
+catalog, and the ruleset's SWRL rules (rules/common + rules/<ruleset>).
+
+One `Knowledge` per ruleset, built once and cached.  It exposes the vocabulary as a table
+(`Vocabulary`) so that every other module names ontology terms through it: a misspelt term
+is an error at once (rdflib's DefinedNamespace habit).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from rdflib import Graph, Literal, Namespace, URIRef
+from rdflib.collection import Collection
+from rdflib.namespace import OWL, RDF, RDFS, XSD
+
+from .cards import catalog
+
+ROOT = Path(__file__).resolve().parent
+# In a source checkout the ontology and rules sit at the repo root; an installed package carries copies.
+_REPO = ROOT.parent.parent
+ONTOLOGY_DIR = _REPO / "ontology" if (_REPO / "ontology" / "ygo-onto.owl").exists() else ROOT / "ontology"
+RULES_DIR = _REPO / "rules" if (_REPO / "rules").is_dir() else ROOT / "rules"
+TBOX_FILE = ONTOLOGY_DIR / "ygo-onto.owl"
+
+BASE = "http://ygo-onto.org/ontology"
+YGO = Namespace(BASE + "#")
+CARDS = {r: Namespace(f"http://ygo-onto.org/cards/{r}#") for r in ("official", "simplified")}
+ABOX = Namespace("http://ygo-onto.org/state#")
+SWRLB_BUILTINS = {"add", "subtract", "multiply", "divide", "mod", "abs", "equal", "notEqual", "lessThan",
+                  "lessThanOrEqual", "greaterThan", "greaterThanOrEqual", "booleanNot"}
+
+
+class VocabularyError(KeyError):
+    """An ontology term that does not exist (a typo in code or in a rule)."""
+
+
+@dataclass
+class Rule:
+    """One SWRL rule as written in rules/*.swrl (Protégé's text syntax)."""
+
+    name: str  # e.g. "official/summons.swrl#3"
+    text: str
+    comment: str
+    file: str
+    line: int
+
+
+@dataclass
+class Vocabulary:
+    """The TBox as plain tables, for the readers and for the compiled (fast) backend."""
+
+    classes: set[str] = field(default_factory=set)
+    object_properties: set[str] = field(default_factory=set)
+    data_properties: dict[str, str] = field(default_factory=dict)  # name -> xsd range local name
+    individuals: dict[str, set[str]] = field(default_factory=dict)  # TBox individuals -> asserted classes
+    subclass: dict[str, set[str]] = field(default_factory=dict)  # class -> direct named parents
+    subproperty: dict[str, set[str]] = field(default_factory=dict)
+    inverse: dict[str, str] = field(default_factory=dict)
+    symmetric: set[str] = field(default_factory=set)
+    functional: set[str] = field(default_factory=set)
+    domain: dict[str, set[str]] = field(default_factory=dict)
+    range: dict[str, set[str]] = field(default_factory=dict)
+    # name == intersection of conjuncts: ("class", C) or ("some", prop, C)
+    definitions: dict[str, list[tuple]] = field(default_factory=dict)
+    annotations: dict[str, dict[str, str]] = field(default_factory=dict)
+    tbox_facts: list[tuple] = field(default_factory=list)  # property assertions between TBox individuals
+    labels: dict[str, str] = field(default_factory=dict)
+
+    def check(self, name: str) -> str:
+        if name in self.classes or name in self.object_properties or name in self.data_properties \
+                or name in self.individuals:
+            return name
+        raise VocabularyError(f"no ontology term named {name!r}")
+
+    def is_object_property(self, name: str) -> bool:
+        return name in self.object_properties
+
+    def ancestors(self, cls: str) -> set[str]:
+        out, todo = set(), [cls]
+        while todo:
+            for parent in self.subclass.get(todo.pop(), ()):
+                if parent not in out:
+                    out.add(parent)
+                    todo.append(parent)
+        return out
+
+    def annotated(self, key: str) -> dict[str, str]:
+        """Terms carrying an annotation `key` (e.g. actionType), with its value."""
+        return {term: ann[key] for term, ann in self.annotations.items() if key in ann}
+
+
+def _local(uri) -> str:
+    s = str(uri)
+    return s.rsplit("#", 1)[-1] if "#" in s else s.rsplit("/", 1)[-1]
+
+
+RULE_ATOM = re.compile(r"([A-Za-z_][\w\-]*)\s*\(([^)]*)\)")
+
+
+def parse_rule_file(path: Path, name_prefix: str) -> list[Rule]:
+    """Rules are blocks of non-comment lines; the '#' lines right above a rule are its comment."""
+    rules, comment, body, start = [], [], [], 0
+    lines = path.read_text(encoding="utf-8").splitlines() + [""]
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if body:
+                raise SyntaxError(f"{path}:{number}: a comment inside a rule; end the rule with a blank line first")
+            comment.append(stripped.lstrip("#").strip())
+        elif stripped:
+            if not body:
+                start = number
+            body.append(stripped)
+        elif body:
+            text = " ".join(body)
+            if "->" not in text:
+                raise SyntaxError(f"{path}:{start}: expected 'body -> head', got {text!r}")
+            rules.append(Rule(f"{name_prefix}#{len(rules) + 1}", text, " ".join(comment), str(path), start))
+            comment, body = [], []
+        else:
+            comment = [] if not comment else comment
+    return rules
+
+
+class Knowledge:
+    """TBox + card classes + rules of one ruleset."""
+
+    def __init__(self, ruleset: str):
+        self.ruleset = ruleset
+        self.catalog = catalog(ruleset)
+        self.cards_ns = CARDS[ruleset]
+        self.rules: list[Rule] = []
+        for folder in ("common", ruleset):
+            for path in sorted((RULES_DIR / folder).glob("*.swrl")):
+                self.rules.extend(parse_rule_file(path, f"{folder}/{path.name}"))
+
+    @cached_property
+    def tbox(self) -> Graph:
+        """The TBox plus one class per catalog card (labels in English and Italian, a description)."""
+        g = Graph()
+        g.parse(TBOX_FILE, format="xml")
+        ns = self.cards_ns
+        g.bind("ygo", YGO)
+        g.bind("card", ns)
+        for card in self.catalog:
+            c = ns[card.class_name]
+            g.add((c, RDF.type, OWL.Class))
+            for parent in card.kind_classes:
+                g.add((c, RDFS.subClassOf, YGO[parent]))
+            g.add((c, RDFS.label, Literal(card.name, lang="en")))
+            if card.italian_name:
+                g.add((c, RDFS.label, Literal(card.italian_name, lang="it")))
+            g.add((c, RDFS.comment, Literal(f"{card.kind_label}. {card.description}".strip(), lang="en")))
+        return g
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        g = self.tbox
+        v = Vocabulary()
+        for s in g.subjects(RDF.type, OWL.Class):
+            if isinstance(s, URIRef):
+                v.classes.add(_local(s))
+        for s in g.subjects(RDF.type, OWL.ObjectProperty):
+            v.object_properties.add(_local(s))
+        for s in g.subjects(RDF.type, OWL.DatatypeProperty):
+            rng = g.value(s, RDFS.range)
+            v.data_properties[_local(s)] = _local(rng) if rng else "string"
+        for s in g.subjects(RDF.type, OWL.NamedIndividual):
+            v.individuals[_local(s)] = {_local(o) for o in g.objects(s, RDF.type) if o != OWL.NamedIndividual}
+        for s, o in g.subject_objects(RDFS.subClassOf):
+            if isinstance(s, URIRef) and isinstance(o, URIRef) and o != OWL.Thing:
+                v.subclass.setdefault(_local(s), set()).add(_local(o))
+        for s, o in g.subject_objects(RDFS.subPropertyOf):
+            v.subproperty.setdefault(_local(s), set()).add(_local(o))
+        for s, o in g.subject_objects(OWL.inverseOf):
+            v.inverse[_local(s)] = _local(o)
+        v.symmetric = {_local(s) for s in g.subjects(RDF.type, OWL.SymmetricProperty)}
+        v.functional = {_local(s) for s in g.subjects(RDF.type, OWL.FunctionalProperty)}
+        for s, o in g.subject_objects(RDFS.domain):
+            v.domain.setdefault(_local(s), set()).add(_local(o))
+        for s, o in g.subject_objects(RDFS.range):
+            if _local(s) in v.object_properties:
+                v.range.setdefault(_local(s), set()).add(_local(o))
+        for s, o in g.subject_objects(OWL.equivalentClass):
+            conjuncts = []
+            for member in Collection(g, g.value(o, OWL.intersectionOf)):
+                if isinstance(member, URIRef):
+                    conjuncts.append(("class", _local(member)))
+                else:
+                    conjuncts.append(("some", _local(g.value(member, OWL.onProperty)),
+                                      _local(g.value(member, OWL.someValuesFrom))))
+            v.definitions[_local(s)] = conjuncts
+        for key in ("actionType", "primitive", "stateKey", "resetEachTurn"):
+            for s, o in g.subject_objects(YGO[key]):
+                v.annotations.setdefault(_local(s), {})[key] = str(o)
+        for s, o in g.subject_objects(RDFS.label):
+            if getattr(o, "language", None) == "en":
+                v.labels[_local(s)] = str(o)
+        props = v.object_properties | set(v.data_properties)
+        for s, p, o in g:
+            if _local(p) in props and _local(s) in v.individuals:
+                value = o.toPython() if isinstance(o, Literal) else _local(o)
+                v.tbox_facts.append((_local(p), _local(s), value))
+        return v
+
+    def check_rules(self) -> None:
+        """Every name a rule uses is in the vocabulary (a typo names its rule)."""
+        v = self.vocabulary
+        for rule in self.rules:
+            for pred, args in RULE_ATOM.findall(rule.text):
+                if pred in SWRLB_BUILTINS:
+                    continue
+                try:
+                    v.check(pred)
+                    for arg in (a.strip() for a in args.split(",")):
+                        if arg and not arg.startswith("?") and not re.fullmatch(r"-?\d+|true|false|\".*\"", arg):
+                            v.check(arg)
+                except VocabularyError as exc:
+                    raise VocabularyError(f"rule {rule.name} ({rule.file}:{rule.line}): {exc.args[0]}") from None
+
+    def rules_graph(self) -> Graph:
+        """The TBox, the card classes and the rules as swrl:Imp (what Protégé opens)."""
+        from .reasoning.owl import knowledge_world
+
+        world, _ = knowledge_world(self)
+        g = Graph()
+        g.parse(data=world_ntriples(world), format="nt")
+        return g
+
+
+def world_ntriples(world) -> str:
+    import io
+
+    buf = io.BytesIO()
+    world.save(buf, format="ntriples")
+    return buf.getvalue().decode("utf-8")
+
+
+@lru_cache(maxsize=None)
+def knowledge(ruleset: str = "official") -> Knowledge:
+    k = Knowledge(ruleset)
+    k.check_rules()
+    return k

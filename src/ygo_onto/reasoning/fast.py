@@ -1,0 +1,1 @@
+"""Placeholder: the compiled backend is registered by fast_compiler once built."""
