@@ -250,6 +250,8 @@ defined_and("ActivePlayerMonsterZone", "MonsterZone", "ActivePlayerField", "The 
 defined_and("ActivePlayerSpellTrapZone", "SpellTrapZone", "ActivePlayerField", "The active player's Spell & Trap Zones (design 2.3: activePlayerMTZone).")
 cls("HasFreeMonsterZone", ["Player"], "A player with at least one free Monster Zone (inferred).")
 cls("HasFreeSpellTrapZone", ["Player"], "A player with at least one free Spell & Trap Zone (inferred).")
+cls("SetFromHandToSpellTrapZone", ["Card"], "A card in a hand that the ruleset lets its owner Set in a Spell & Trap Zone (inferred).")
+cls("DefensePositionMonster", ["Monster"], "A monster in Defense Position, face-up or face-down (inferred).")
 
 # ---------------------------------------------------------------- 2.4 phases
 cls("Duel", (), "The duel itself: the node of the decision tree that the state describes (design 1).", it="duello")
@@ -274,6 +276,8 @@ prop("skipWhenIdle", "data", "Phase", "boolean",
      "True for a phase the engine passes through by itself when no one can act in it (Draw, Standby).")
 for n in ("drawPhase", "standbyPhase"):
     g.add((YGO[n], YGO["skipWhenIdle"], Literal(True)))
+for n, _, _, _ in PHASES:
+    g.add((YGO[n], YGO["enteredFreely"], Literal(n != "battlePhase")))
 prop("currentPhase", "object", "Duel", "Phase", "The phase the duel is in.", functional=True, it="fase corrente")
 prop("turnNumber", "data", "Duel", "integer", "The turn number, from 1.", functional=True, stateKey="turn")
 prop("duelOver", "data", "Duel", "boolean", "True once a winner (or a draw) is known.")
@@ -284,6 +288,9 @@ prop("cardSummoned", "data", "Card", "boolean", "An event: true in the step righ
 prop("attackingMonster", "object", "Duel", "Monster", "The monster whose attack is being resolved.", functional=True)
 prop("attackTarget", "object", "Duel", "Monster", "The monster under attack.", functional=True)
 prop("directAttackInProgress", "data", "Duel", "boolean", "True while a direct attack is being resolved.")
+prop("battleInProgress", "data", "Duel", "boolean", "True while an attack is being resolved (kept by the driver).")
+prop("enteredFreely", "data", "Phase", "boolean",
+     "True for a phase the turn player may always go on to; false for the Battle Phase, which a rule must permit.")
 
 # ---------------------------------------------------------------- 3 conditions, actions, effects
 cls("Condition", (), "A precondition shared by actions (design 3): an individual whose only attribute is fulfilled.", it="condizione")
@@ -385,6 +392,7 @@ OPS = [
     ("opSetAttackTarget", "object", "Duel", "Monster", "set_property", "Record the attack's target."),
     ("opDeclareDirectAttack", "data", "Duel", "boolean", "set_property", "Record that a direct attack is being resolved."),
     ("opEndBattle", "data", "Duel", "boolean", "end_battle", "The current battle is over: forget the attacker and the target."),
+    ("opSetPriority", "object", "Duel", "Player", "set_property", "Give priority to this player."),
     ("opOpenSelection", "object", "Duel", "SelectionPurpose", "open_choice", "Open a pending action of theAction that waits for selections for this purpose."),
     ("opSelectionsNeeded", "data", "Duel", "integer", "open_choice", "How many cards the opened selection needs."),
     ("opClosePending", "data", "Duel", "boolean", "close_choice", "The pending action is complete or cancelled: forget it."),

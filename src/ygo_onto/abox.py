@@ -98,6 +98,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     add(("chainLength", DUEL, len(state["chain"])))
     add(("hasPending", DUEL, state["pending"] is not None))
     add(("turnStarted", DUEL, bool(transient.get("turn_started"))))
+    add(("battleInProgress", DUEL, bool(transient.get("battle"))))
     for p in PLAYERS:
         side = state["players"][p]
         me = player_ind(p)

@@ -1,0 +1,105 @@
+"""Reading the allowed actions out of inferred facts.
+
+Every class or property that allows an action carries the annotation `ygo:actionType`
+(e.g. ``change_position to=attack``); this module turns each inferred member (or pair) into
+an action object of actions-and-cli.md.  No game rule is decided here.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .abox import DUEL, PHASE_NAMES, card_name_at, parse_card_ind
+from .knowledge import Vocabulary
+
+TYPE_ORDER = ["normal_summon", "tribute_summon", "set_monster", "flip_summon", "special_summon", "synchro_summon",
+              "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "cancel", "pass",
+              "next_phase", "end_turn"]
+PHASE_ORDER = ["draw", "standby", "main1", "battle", "main2", "end"]
+AREA_SHORT = {"hand": "hand", "monster_zones": "mz", "spell_trap_zones": "stz", "field_zone": "fz", "graveyard": "gy",
+              "deck": "deck", "extra_deck": "extra", "banished": "banished"}
+
+
+def ref_text(ref: dict) -> str:
+    return f"{ref['player']}.{AREA_SHORT[ref['area']]}{ref['index']}"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One allowed action: its contract object and a short id that `apply` accepts."""
+
+    data: tuple  # the action object as sorted (key, value-json) pairs, so Action is hashable
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Action":
+        return cls(tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in d.items())))
+
+    def to_dict(self) -> dict:
+        return {k: json.loads(v) for k, v in self.data}
+
+    def __getitem__(self, key):
+        return self.to_dict()[key]
+
+    @property
+    def type(self) -> str:
+        return self.to_dict()["type"]
+
+    @property
+    def id(self) -> str:
+        return self.to_dict()["id"]
+
+    def __repr__(self) -> str:
+        return f"Action({self.id!r})"
+
+
+def action_id(a: dict) -> str:
+    parts = [a["type"]]
+    if "from" in a:
+        parts.append("@" + ref_text(a["from"]))
+    if "target_ref" in a:
+        parts.append(">" + ref_text(a["target_ref"]))
+    if "ref" in a:
+        parts.append("@" + ref_text(a["ref"]))
+    if "to" in a:
+        parts.append(":" + a["to"])
+    return "".join(parts)
+
+
+def _sort_key(a: dict):
+    ref = a.get("from") or a.get("ref") or {}
+    target = a.get("target_ref") or {}
+    return (TYPE_ORDER.index(a["type"]), ref.get("player", ""), ref.get("area", ""), ref.get("index", -1),
+            target.get("index", -1), PHASE_ORDER.index(a["to"]) if a["type"] == "next_phase" else str(a.get("to", "")))
+
+
+def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -> list[Action]:
+    """The actions the inferred facts allow, for the player holding priority, in a stable order."""
+    annotated = vocabulary.annotated("actionType")
+    player = state["priority"]
+    out: dict[str, dict] = {}
+    for f in facts:
+        spec = annotated.get(f[0])
+        if spec is None:
+            continue
+        kind, *pairs = spec.split()
+        extra = dict(p.split("=", 1) for p in pairs)
+        action = {"type": kind, "player": player, **extra}
+        subject = f[1]
+        if subject != DUEL:
+            ref = parse_card_ind(subject)
+            name = card_name_at(state, ref)
+            if kind == "select":
+                action.update(card=name, ref=ref, purpose=state["pending"]["purpose"] if state["pending"] else None)
+            else:
+                action.update(card=name, **{"from": ref})
+            if kind == "activate":
+                action["effect"] = 0
+        if len(f) == 3:
+            if kind == "attack":
+                target = parse_card_ind(f[2])
+                action.update(target=card_name_at(state, target), target_ref=target)
+            elif kind == "next_phase":
+                action["to"] = PHASE_NAMES[f[2]]
+        action["id"] = action_id(action)
+        out[action["id"]] = action
+    return [Action.from_dict(a) for a in sorted(out.values(), key=_sort_key)]

@@ -1,0 +1,188 @@
+"""The public API: `GameState` (load, allowed_actions, apply, to_dict) and `Action`.
+
+python-chess's shape: one small surface over a cached computation.  A state runs the
+reasoner once per backend (cached); `apply` returns a new state at the next decision point
+and never changes the old one.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import reasoning
+from .abox import state_facts
+from .actions import Action, action_id, allowed_from_facts
+from .errors import IllegalActionError, StateError, YgoError
+from .knowledge import knowledge
+from .primitives import apply_operations
+from .state import normalize, read_json_file
+
+MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal sequence comes near it
+
+
+@dataclass
+class Inference:
+    """One reasoner run: its facts, the backend, and the time it took."""
+
+    facts: set
+    reasoner: str
+    elapsed_ms: float
+
+    def operations(self, vocabulary) -> list[tuple]:
+        prims = vocabulary.annotated("primitive")
+        return [f for f in self.facts if len(f) == 3 and f[0] in prims]
+
+
+@dataclass
+class GameState:
+    """A duel state (state-format.md) with its reasoning cached per backend."""
+
+    data: dict
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def from_dict(cls, raw: dict, source: str = "") -> "GameState":
+        """:raises StateError: the state is not valid (the message names the field)."""
+        return cls(normalize(raw, source))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "GameState":
+        """:raises StateError: the file is missing, not JSON, or not a valid state."""
+        return cls.from_dict(read_json_file(path), source=str(path))
+
+    @classmethod
+    def from_json(cls, text: str) -> "GameState":
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise StateError(f"expected JSON, got a syntax error: {exc.msg}") from None
+        return cls.from_dict(raw)
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(self.data)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.data, indent=indent)
+
+    def copy(self) -> "GameState":
+        return GameState(copy.deepcopy(self.data))
+
+    def __repr__(self) -> str:
+        d = self.data
+        lp = "/".join(str(d["players"][p]["life_points"]) for p in ("A", "B"))
+        return f"<GameState {d['ruleset']} turn {d['turn']} {d['turn_player']} {d['phase']} LP {lp}>"
+
+    @property
+    def ruleset(self) -> str:
+        return self.data["ruleset"]
+
+    @property
+    def winner(self) -> str | None:
+        return self.data["winner"]
+
+    # ---------------------------------------------------------------- reasoning
+    def infer(self, reasoner: str = reasoning.DEFAULT) -> Inference:
+        """The reasoner's facts about this state (one run per backend, cached)."""
+        if reasoner not in self._cache:
+            self._cache[reasoner] = run_reasoner(self.data, reasoner)
+        return self._cache[reasoner]
+
+    def allowed_actions(self, reasoner: str = reasoning.DEFAULT) -> list[Action]:
+        """The actions the player holding priority may take now."""
+        k = knowledge(self.ruleset)
+        return allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
+
+    def find_action(self, action, reasoner: str = reasoning.DEFAULT) -> Action:
+        """The allowed action that `action` names: an id, an Action, or a (partial) action object.
+
+        :raises IllegalActionError: no allowed action matches; the message says what is allowed.
+        """
+        allowed = self.allowed_actions(reasoner)
+        if isinstance(action, Action):
+            action = action.to_dict()
+        if isinstance(action, str):
+            matches = [a for a in allowed if a.id == action]
+            wanted = action
+        elif isinstance(action, dict):
+            if "type" not in action:
+                raise StateError(f"action: expected an object with a 'type', got {json.dumps(action)}")
+            probe = {k: v for k, v in action.items() if k != "id"}
+            matches = [a for a in allowed if all(a.to_dict().get(k) == v for k, v in probe.items())]
+            wanted = action.get("id") or action_id({**action})
+        else:
+            raise StateError(f"action: expected an action id or object, got {action!r}")
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise IllegalActionError(f"action {wanted!r} is ambiguous: it matches {', '.join(a.id for a in matches)}")
+        if self.winner is not None:
+            raise IllegalActionError(f"action {wanted!r} is not allowed: the duel is over (winner: {self.winner})")
+        shown = ", ".join(a.id for a in allowed) or "none"
+        raise IllegalActionError(f"action {wanted!r} is not allowed in this state; allowed: {shown}")
+
+    def apply(self, action, reasoner: str = reasoning.DEFAULT) -> "GameState":
+        """A new state: `action` carried out, then every automatic consequence, up to the next decision point.
+
+        :raises IllegalActionError: the action is not allowed now.
+        """
+        chosen = self.find_action(action, reasoner).to_dict()
+        return play(self.data, chosen, reasoner)
+
+
+def run_reasoner(data: dict, reasoner: str, transient: dict | None = None) -> Inference:
+    k = knowledge(data["ruleset"])
+    backend = reasoning.get(reasoner)
+    with reasoning.Timer() as t:
+        facts = backend.infer(k, state_facts(data, lean=True, transient=transient))
+    return Inference(facts, reasoner, t.ms)
+
+
+def play(data: dict, action: dict, reasoner: str) -> GameState:
+    """The apply loop: reason, carry out the inferred operations, until none is left."""
+    k = knowledge(data["ruleset"])
+    vocab = k.vocabulary
+    state = copy.deepcopy(data)
+    rng = random.Random(state["rng_seed"])
+    transient: dict = {"action": action}
+    for _ in range(MAX_STEPS):
+        inference = run_reasoner(state, reasoner, transient)
+        ops = inference.operations(vocab)
+        if not ops:
+            if "action" in transient:
+                raise YgoError(f"internal: no rule carries out the action {action['id']!r}")
+            if transient.get("battle") or state["winner"] is not None:
+                break
+            idle = _idle_phase_move(state, inference, vocab)
+            if idle is None:
+                result = GameState(state)
+                if not transient:
+                    result._cache[reasoner] = inference
+                return result
+            transient = {"action": idle}
+            continue
+        transient = apply_operations(state, ops, transient, vocab, rng)
+        if state["winner"] is not None:
+            state["pending"] = None
+            return GameState(state)
+    raise YgoError(f"internal: more than {MAX_STEPS} automatic steps after {action['id']!r}")
+
+
+def _idle_phase_move(state: dict, inference: Inference, vocab) -> dict | None:
+    """Pass through a phase marked ygo:skipWhenIdle (Draw, Standby) when its only actions are moving on.
+
+    SWRL cannot say "no other action is allowed" (negation), so this small check lives here.
+    """
+    from .abox import PHASE_INDIVIDUALS
+
+    phase = PHASE_INDIVIDUALS[state["phase"]]
+    if ("skipWhenIdle", phase, True) not in inference.facts:
+        return None
+    allowed = allowed_from_facts(inference.facts, vocab, state)
+    moves = [a for a in allowed if a.type == "next_phase"]
+    if moves and all(a.type in ("next_phase", "end_turn") for a in allowed):
+        return moves[0].to_dict()
+    return None

@@ -1,0 +1,257 @@
+"""The driver's generic primitives: how inferred operations change the state.
+
+Rules infer operation facts (properties annotated `ygo:primitive`); each primitive here is
+registered under that name (business-rules style: one small applier per primitive, found in
+one registry).  A primitive knows nothing about cards: it moves, sets, counts.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from .abox import PHASE_NAMES, POSITION_NAMES, parse_card_ind
+from .errors import YgoError
+from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, PLAYERS, new_field_card, opponent
+
+PRIMITIVES: dict[str, Callable] = {}
+
+# The order in which operations of one step are carried out: leaving zones before entering them
+# (a tribute frees the zone its summon takes), cards before players, the duel last.
+ORDER = ["opSetChosen", "opSendToGraveyard", "opDestroy", "opToHand", "opToMonsterZone", "opToSpellTrapZone",
+         "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
+         "opSetAttacksDeclared", "opSetNormalSummonsLeft", "opDamage", "opDraw", "opSetPhase", "opSetPriority",
+         "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle", "opOpenSelection",
+         "opSelectionsNeeded", "opClosePending", "opLoseDuel", "opStartNextTurn"]
+
+
+def primitive(name: str):
+    def deco(fn):
+        PRIMITIVES[name] = fn
+        return fn
+    return deco
+
+
+class Token:
+    """A card in a list area, given an identity so that moves can find it after indexes shift."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+class Step:
+    """One step of the apply loop: the state being changed, with cards located by identity."""
+
+    def __init__(self, state: dict, transient: dict, vocabulary, rng: random.Random):
+        self.state = state
+        self.vocabulary = vocabulary
+        self.rng = rng
+        self.transient = {k: v for k, v in transient.items() if k in ("battle",)}
+        self.previous = transient
+        self.objects: dict[str, object] = {}
+        for p in PLAYERS:
+            side = state["players"][p]
+            for area in LIST_AREAS:
+                side[area] = [Token(n) for n in side[area]]
+                for i, tok in enumerate(side[area]):
+                    self.objects[f"{p}_{area}_{i}_card"] = tok
+            for area in ("monster_zones", "spell_trap_zones"):
+                for i, fc in enumerate(side[area]):
+                    if fc is not None:
+                        self.objects[f"{p}_{area}_{i}_card"] = fc
+            if side["field_zone"] is not None:
+                self.objects[f"{p}_field_zone_0_card"] = side["field_zone"]
+        self.pending_refs = None
+        if state["pending"] is not None:
+            self.pending_refs = [self.objects.get(self._ind(r)) for r in state["pending"]["chosen"]]
+        self.battle_objects = {}
+        if "battle" in self.transient:
+            b = self.transient["battle"]
+            self.battle_objects = {k: self.objects.get(self._ind(b[k])) for k in ("attacker", "target") if b.get(k)}
+
+    @staticmethod
+    def _ind(ref: dict) -> str:
+        return f"{ref['player']}_{ref['area']}_{ref['index']}_card"
+
+    def locate(self, obj) -> dict:
+        for p in PLAYERS:
+            side = self.state["players"][p]
+            for area in LIST_AREAS + ("monster_zones", "spell_trap_zones"):
+                for i, entry in enumerate(side[area]):
+                    if entry is obj:
+                        return {"player": p, "area": area, "index": i}
+            if side["field_zone"] is obj:
+                return {"player": p, "area": "field_zone", "index": 0}
+        raise YgoError("internal: a card was lost while applying operations")
+
+    def remove(self, obj) -> tuple[str, dict | None]:
+        """Take a card out of where it is; its name and (if it was on the field) its field card."""
+        ref = self.locate(obj)
+        side = self.state["players"][ref["player"]]
+        if ref["area"] in LIST_AREAS:
+            side[ref["area"]].pop(ref["index"])
+            return obj.name, None
+        if ref["area"] == "field_zone":
+            side["field_zone"] = None
+        else:
+            side[ref["area"]][ref["index"]] = None
+        return obj["card"], obj
+
+    def finish(self) -> dict:
+        """Back to the JSON form (names in list areas, refs in pending and battle)."""
+        if self.pending_refs is not None and self.state["pending"] is not None:
+            self.state["pending"]["chosen"] = [self.locate(o) for o in self.pending_refs if o is not None]
+        if "battle" in self.transient:
+            b = self.transient["battle"]
+            for key, obj in self.battle_objects.items():
+                try:
+                    b[key] = self.locate(obj)
+                except YgoError:
+                    b[key] = None
+        if "summoned" in self.transient:
+            self.transient["summoned"] = {tuple(self.locate(o).values()) for o in self.transient["summoned"]}
+        for p in PLAYERS:
+            side = self.state["players"][p]
+            for area in LIST_AREAS:
+                side[area] = [t.name for t in side[area]]
+        return self.transient
+
+
+def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary, rng: random.Random) -> dict:
+    """Carry out the operations of one step, in ORDER; returns the transient facts of the next step."""
+    step = Step(state, transient, vocabulary, rng)
+    for op in sorted(ops, key=lambda o: (ORDER.index(o[0]), str(o[1]), str(o[2]))):
+        name = vocabulary.annotations[op[0]]["primitive"]
+        PRIMITIVES[name](step, *op)
+    return step.finish()
+
+
+def _player(ind: str) -> str:
+    return ind[-1]
+
+
+@primitive("move")
+def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    obj = step.objects[card_ind]
+    name, fc = step.remove(obj)
+    owner = _player(player_ind)
+    side = step.state["players"][owner]
+    if op in ("opSendToGraveyard", "opDestroy"):
+        tok = Token(name)
+        side["graveyard"].append(tok)
+        step.objects[card_ind] = tok
+    elif op == "opToHand":
+        tok = Token(name)
+        side["hand"].append(tok)
+        step.objects[card_ind] = tok
+    else:
+        area = "monster_zones" if op == "opToMonsterZone" else "spell_trap_zones"
+        free = [i for i, z in enumerate(side[area]) if z is None]
+        if not free:
+            raise YgoError(f"internal: no free {area} for {name}: a rule allowed what the board cannot hold")
+        new = fc if fc is not None else new_field_card(name, owner, "attack" if area == "monster_zones" else "face_up")
+        side[area][free[0]] = new
+        step.objects[card_ind] = new
+        if area == "monster_zones":
+            step.transient.setdefault("summoned", []).append(new)
+
+
+SETTERS = {  # operation -> (state key of a field card, how to read the value)
+    "opSetPosition": ("position", lambda v: POSITION_NAMES[v]),
+    "opSetSummonedAs": ("summoned_by", lambda v: v[: -len("Summon")]),
+    "opSetSummonedThisTurn": ("summoned_this_turn", bool),
+    "opSetSetThisTurn": ("set_this_turn", bool),
+    "opSetPositionChanged": ("position_changed_this_turn", bool),
+    "opSetAttacksDeclared": ("attacks_declared", int),
+}
+
+
+@primitive("set_property")
+def set_property(step: Step, op: str, subject: str, value) -> None:
+    if op in SETTERS:
+        key, convert = SETTERS[op]
+        step.objects[subject][key] = convert(value)
+    elif op == "opSetChosen":
+        step.pending_refs.append(step.objects[subject])
+    elif op == "opSetNormalSummonsLeft":
+        step.state["players"][_player(subject)]["normal_summon_used"] = value <= 0
+    elif op == "opSetPhase":
+        step.state["phase"] = PHASE_NAMES[value]
+    elif op == "opSetPriority":
+        step.state["priority"] = _player(value)
+    elif op == "opDeclareAttack":
+        step.transient["battle"] = {"attacker": None, "target": None}
+        step.battle_objects = {"attacker": step.objects[value]}
+    elif op == "opSetAttackTarget":
+        step.battle_objects["target"] = step.objects[value]
+    elif op == "opDeclareDirectAttack":
+        pass  # a battle with no target is a direct attack
+    else:
+        raise YgoError(f"internal: no setter for {op}")
+
+
+@primitive("change_lp")
+def change_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
+    side = step.state["players"][_player(player_ind)]
+    side["life_points"] = max(0, side["life_points"] - amount)
+
+
+@primitive("draw")
+def draw(step: Step, op: str, player_ind: str, count: int) -> None:
+    side = step.state["players"][_player(player_ind)]
+    for _ in range(count):
+        if side["deck"]:
+            side["hand"].append(side["deck"].pop(0))
+
+
+@primitive("end_duel")
+def end_duel(step: Step, op: str, player_ind: str, _value) -> None:
+    loser = _player(player_ind)
+    winner = step.state["winner"]
+    step.state["winner"] = "draw" if winner == loser or winner == "draw" else opponent(loser)
+
+
+@primitive("end_battle")
+def end_battle(step: Step, op: str, _duel: str, _value) -> None:
+    step.transient.pop("battle", None)
+    step.battle_objects = {}
+
+
+@primitive("open_choice")
+def open_choice(step: Step, op: str, _duel: str, value) -> None:
+    if op == "opOpenSelection":
+        action = {k: v for k, v in step.previous["action"].items() if k != "id"}
+        step.state["pending"] = {"action": action, "purpose": value[: -len("Purpose")], "needed": 1, "chosen": []}
+        step.pending_refs = []
+    else:
+        step.state["pending"]["needed"] = int(value)
+
+
+@primitive("close_choice")
+def close_choice(step: Step, op: str, _duel: str, _value) -> None:
+    step.state["pending"] = None
+    step.pending_refs = None
+
+
+@primitive("start_turn")
+def start_turn(step: Step, op: str, _duel: str, _value) -> None:
+    """A new turn: the opponent becomes the turn player; every per-turn value goes back to its start.
+
+    Which values are per-turn is data: the properties annotated ygo:resetEachTurn.
+    """
+    state = step.state
+    state["turn"] += 1
+    state["turn_player"] = opponent(state["turn_player"])
+    state["priority"] = state["turn_player"]
+    resets = {ann["stateKey"]: ann["resetEachTurn"] for ann in step.vocabulary.annotations.values()
+              if "resetEachTurn" in ann and "stateKey" in ann}
+    for p in PLAYERS:
+        side = state["players"][p]
+        side["normal_summon_used"] = False
+        for fc in [*side["monster_zones"], *side["spell_trap_zones"], side["field_zone"]]:
+            if fc is None:
+                continue
+            for key, value in resets.items():
+                fc[key] = type(FIELD_CARD_DEFAULTS[key])(0 if value in ("0", "false") else 1)
+    step.transient["turn_started"] = True
