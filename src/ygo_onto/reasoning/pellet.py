@@ -7,6 +7,8 @@ about the named individuals.
 from __future__ import annotations
 
 import owlready2
+from rdflib import Literal, URIRef
+from rdflib.namespace import OWL, RDF, RDFS
 from owlready2 import sync_reasoner_pellet
 
 from ..errors import ReasonerError
@@ -16,25 +18,56 @@ from .owl import state_world
 
 
 def read_facts(world, k: Knowledge) -> set[tuple]:
-    """Every class membership and property value of the named individuals, in fact form."""
+    """Every class membership and property value of the named individuals, in fact form.
+
+    Read from the quadstore (asserted and inferred triples alike), with class memberships
+    closed over the class hierarchy as it stands after Pellet's classification.
+    (owlready2 may show a loaded individual's .iri under another namespace; storids are exact.)
+    """
     v = k.vocabulary
     prefixes = (str(YGO), str(k.cards_ns), str(ABOX))
+    graph = world.as_rdflib_graph()
+    local = {}
+
+    def name_of(node):
+        s = str(node)
+        if s not in local:
+            local[s] = s.rsplit("#", 1)[-1] if s.startswith(prefixes) else None
+        return local[s]
+
+    named = {str(s) for s in graph.subjects(RDF.type, OWL.NamedIndividual)}
+    named |= {str(s) for s, _, _ in graph.triples((None, None, None)) if str(s).startswith(str(ABOX))}
+    parents: dict[str, set[str]] = {}
+    for s, o in graph.subject_objects(RDFS.subClassOf):
+        if isinstance(s, URIRef) and isinstance(o, URIRef) and name_of(s) and name_of(o):
+            parents.setdefault(name_of(s), set()).add(name_of(o))
+    for s, o in graph.subject_objects(OWL.equivalentClass):
+        if isinstance(s, URIRef) and isinstance(o, URIRef) and name_of(s) and name_of(o):
+            parents.setdefault(name_of(s), set()).add(name_of(o))
+            parents.setdefault(name_of(o), set()).add(name_of(s))
+
+    def closure(cls: str) -> set[str]:
+        out, todo = {cls}, [cls]
+        while todo:
+            for p in parents.get(todo.pop(), ()):
+                if p not in out:
+                    out.add(p)
+                    todo.append(p)
+        return out
+
+    props = set(v.object_properties) | set(v.data_properties)
     out: set[tuple] = set()
-    props = {str(YGO[p]): p for p in (*v.object_properties, *v.data_properties)}
-    for ind in world.individuals():
-        if not ind.iri.startswith(prefixes):
+    for s in named:
+        subject = name_of(s)
+        if subject is None:
             continue
-        name = ind.name
-        for cls in ind.INDIRECT_is_a:
-            c_iri = getattr(cls, "iri", None)
-            if c_iri and c_iri.startswith(prefixes):
-                out.add((cls.name, name))
-        for p_iri, p in props.items():
-            prop = world[p_iri]
-            if prop is None:
-                continue
-            for value in prop._get_values_for_individual(ind) if hasattr(prop, "_get_values_for_individual") else getattr(ind, p, []) or []:
-                out.add((p, name, value.name if hasattr(value, "iri") else value))
+        for p, o in graph.predicate_objects(URIRef(s)):
+            if p == RDF.type:
+                c = name_of(o) if isinstance(o, URIRef) else None
+                if c:
+                    out.update((a, subject) for a in closure(c))
+            elif name_of(p) in props:
+                out.add((name_of(p), subject, o.toPython() if isinstance(o, Literal) else name_of(o)))
     return out
 
 
