@@ -143,11 +143,16 @@ def run_reasoner(data: dict, reasoner: str, transient: dict | None = None) -> In
 
 def play(data: dict, action: dict, reasoner: str) -> GameState:
     """The apply loop: reason, carry out the inferred operations, until none is left."""
+    return play_from(data, {"action": action}, reasoner)
+
+
+def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
+    """The apply loop from given transient facts (an action, or the start of a turn)."""
     k = knowledge(data["ruleset"])
     vocab = k.vocabulary
     state = copy.deepcopy(data)
     rng = random.Random(state["rng_seed"])
-    transient: dict = {"action": action}
+    action = transient.get("action") or {"id": "start of turn"}
     for _ in range(MAX_STEPS):
         inference = run_reasoner(state, reasoner, transient)
         ops = inference.operations(vocab)
