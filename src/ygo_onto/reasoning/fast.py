@@ -1,1 +1,927 @@
-"""Placeholder: the compiled backend is registered by fast_compiler once built."""
+"""The compiled backend: the ruleset's TBox and SWRL rules as one Datalog program run by clingo.
+
+Nothing here is written per rule.  `compile_program` reads the knowledge of a ruleset (the
+`Vocabulary` tables and the rule texts) and writes an ASP program (positive, so it has
+exactly one model: the least fixpoint of the rules):
+
+* one predicate per class (`c_<name>/1`) and per property (`p_<name>/2`, object and data
+  properties alike); individuals are strings, integers are integers, booleans are the
+  constants `true`/`false`, data strings are `s("...")` (so a string never equals an
+  individual, as in OWL);
+* the TBox axioms that yield named facts: subclass, subproperty, inverse, symmetric,
+  domain, range, the TBox individuals' classes and property values, and the equivalent-class
+  definitions (C == A and B and some p.D) in both directions, including what the existential
+  entails when its witness is anonymous (domain of p, subsumed definitions) or forced to be
+  a named individual by a functional super-property of p;
+* every SWRL rule, parsed here from Protégé's text syntax (the same tokens as owlready2's
+  parser): class atoms, object and data property atoms, individual and literal constants,
+  and the swrlb builtins that have an exact integer meaning (comparisons, equal, notEqual,
+  add, subtract, multiply, integerDivide, mod, abs, unaryMinus, unaryPlus, booleanNot).
+  Anything else (divide and pow give decimals, string and date builtins, sameAs,
+  differentFrom, data ranges, decimals) is a ReasonerError naming the rule.
+
+Axioms outside that fragment (transitive or inverse-functional properties, property
+chains, class expressions other than intersections of classes and existentials...) are a
+ReasonerError too: the backend refuses rather than answer differently from Pellet.
+
+Disjointness and functionality only matter for consistency; the facts are checked after
+solving so that an inconsistent state raises ReasonerError as Pellet does.
+
+The result is what PelletBackend reads back (pellet.read_facts): every class membership and
+property value of the named individuals, i.e. the TBox individuals and the ABox individuals
+that have a class fact.
+"""
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass, field
+
+import clingo
+
+from ..errors import ReasonerError
+from . import register
+
+# ---------------------------------------------------------------------------------------------
+# Rule text parser (Protégé syntax; the tokens and their priority are owlready2's rule lexer's)
+
+_TOKENS = [
+    ("(", re.compile(r"\(")),
+    (")", re.compile(r"\)")),
+    (",", re.compile(r",")),
+    (",", re.compile(r"\^")),
+    ("IMP", re.compile(r"->")),
+    ("FLOAT", re.compile(r"-[0-9]*\.[0-9]+")),
+    ("FLOAT", re.compile(r"[0-9]*\.[0-9]+")),
+    ("INT", re.compile(r"-[0-9]+")),
+    ("INT", re.compile(r"[0-9]+")),
+    ("STR", re.compile(r'".*?"')),
+    ("STR", re.compile(r"'.*?'")),
+    ("BOOL", re.compile(r"true")),
+    ("BOOL", re.compile(r"false")),
+    ("VAR", re.compile(r"\?[a-zA-Z0-9_]+")),
+    ("NAME", re.compile(r"(?![0-9])[\w:/.#&-]+")),
+]
+_SPACE = re.compile(r"\s+")
+
+
+class RuleSyntaxError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Term:
+    kind: str  # var | name | int | float | bool | str
+    value: object
+
+
+@dataclass(frozen=True)
+class Atom:
+    pred: str
+    args: tuple[Term, ...]
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    while pos < len(text):
+        m = _SPACE.match(text, pos)
+        if m:
+            pos = m.end()
+            continue
+        for kind, rx in _TOKENS:
+            m = rx.match(text, pos)
+            if m:
+                out.append((kind, m.group()))
+                pos = m.end()
+                break
+        else:
+            raise RuleSyntaxError(f"unexpected character {text[pos]!r} at column {pos + 1}")
+    return out
+
+
+def parse_rule_text(text: str) -> tuple[list[Atom], list[Atom]]:
+    """'A(?x), p(?x, ?y) -> B(?y)' -> (body atoms, head atoms)."""
+    toks = tokenize(text)
+    i = 0
+
+    def peek():
+        return toks[i][0] if i < len(toks) else "END"
+
+    def take(kind):
+        nonlocal i
+        if peek() != kind:
+            got = toks[i][1] if i < len(toks) else "the end of the rule"
+            raise RuleSyntaxError(f"expected {kind}, got {got!r}")
+        i += 1
+        return toks[i - 1][1]
+
+    def term():
+        kind = peek()
+        value = take(kind) if kind in ("VAR", "NAME", "INT", "FLOAT", "BOOL", "STR") else None
+        if value is None:
+            take("an argument")
+        if kind == "VAR":
+            return Term("var", value[1:])
+        if kind == "NAME":
+            return Term("name", value)
+        if kind == "INT":
+            return Term("int", int(value))
+        if kind == "FLOAT":
+            return Term("float", float(value))
+        if kind == "BOOL":
+            return Term("bool", value == "true")
+        return Term("str", value[1:-1])
+
+    def atom():
+        pred = take("NAME")
+        take("(")
+        args = []
+        if peek() != ")":
+            args.append(term())
+            while peek() == ",":
+                take(",")
+                args.append(term())
+        take(")")
+        return Atom(pred, tuple(args))
+
+    def atoms(stop):
+        out = []
+        if peek() == stop:
+            return out
+        out.append(atom())
+        while peek() == ",":
+            take(",")
+            out.append(atom())
+        return out
+
+    body = atoms("IMP")
+    take("IMP")
+    head = atoms("END")
+    if i != len(toks):
+        raise RuleSyntaxError(f"unexpected {toks[i][1]!r} after the head")
+    return body, head
+
+
+# ---------------------------------------------------------------------------------------------
+# Names and values in ASP
+
+def _esc(name: str) -> str:
+    """An injective ASP-safe spelling: letters and digits stay, anything else is _<hex>_."""
+    return "".join(ch if ch.isascii() and ch.isalnum() else f"_{ord(ch):x}_" for ch in name)
+
+
+def cpred(cls: str) -> str:
+    return "c_" + _esc(cls)
+
+
+def ppred(prop: str) -> str:
+    return "p_" + _esc(prop)
+
+
+def _qstr(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1
+
+
+def _literal(value) -> str:
+    """A Python data value as an ASP term."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if not INT_MIN <= value <= INT_MAX:
+            raise ReasonerError(f"fast: the integer {value} is outside clingo's 32-bit range")
+        return str(value)
+    if isinstance(value, str):
+        return "s(" + _qstr(value) + ")"
+    raise ReasonerError(f"fast: expected an integer, a boolean or a string as a data value, got {value!r}")
+
+
+def _from_symbol(sym: clingo.Symbol):
+    t = sym.type
+    if t == clingo.SymbolType.String:
+        return sym.string
+    if t == clingo.SymbolType.Number:
+        return sym.number
+    name = sym.name
+    if name == "true":
+        return True
+    if name == "false":
+        return False
+    return sym.arguments[0].string  # s("...")
+
+
+_INT_TYPES = {"integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
+              "nonPositiveInteger", "negativeInteger", "unsignedInt", "unsignedLong", "unsignedShort",
+              "unsignedByte"}
+_STR_TYPES = {"string", "normalizedString", "token"}
+
+
+def _range_type(xsd: str) -> str:
+    if xsd in _INT_TYPES:
+        return "int"
+    if xsd == "boolean":
+        return "bool"
+    if xsd in _STR_TYPES:
+        return "str"
+    return "any"
+
+
+# ---------------------------------------------------------------------------------------------
+# TBox: what the backend can translate
+
+_RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+_RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+_OWL = "http://www.w3.org/2002/07/owl#"
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_OK_PREDICATES = {
+    _RDF + "type", _RDF + "first", _RDF + "rest",
+    _RDFS + "subClassOf", _RDFS + "subPropertyOf", _RDFS + "domain", _RDFS + "range", _RDFS + "label",
+    _RDFS + "comment", _RDFS + "seeAlso", _RDFS + "isDefinedBy",
+    _OWL + "inverseOf", _OWL + "equivalentClass", _OWL + "intersectionOf", _OWL + "onProperty",
+    _OWL + "someValuesFrom", _OWL + "versionIRI", _OWL + "versionInfo", _OWL + "imports", _OWL + "priorVersion",
+    # consistency only (ignored for inference, like Pellet's answers on a consistent ABox)
+    _OWL + "disjointWith", _OWL + "members", _OWL + "propertyDisjointWith", _OWL + "differentFrom",
+    _OWL + "distinctMembers",
+}
+_OK_TYPES = {
+    _OWL + "Class", _OWL + "ObjectProperty", _OWL + "DatatypeProperty", _OWL + "AnnotationProperty",
+    _OWL + "NamedIndividual", _OWL + "FunctionalProperty", _OWL + "SymmetricProperty", _OWL + "Restriction",
+    _OWL + "AllDisjointClasses", _OWL + "Ontology", _OWL + "Thing", _OWL + "AsymmetricProperty",
+    _OWL + "IrreflexiveProperty", _OWL + "AllDifferent", _RDFS + "Datatype", _RDF + "List",
+}
+_STD = (_RDF, _RDFS, _OWL, _XSD)
+
+
+def check_tbox(graph) -> None:
+    """Raise ReasonerError on an axiom the compiled program would not reproduce."""
+    if graph is None:
+        return
+    from rdflib import BNode, URIRef
+
+    def bad(what, s, p, o):
+        raise ReasonerError(f"fast: the TBox has {what} ({s} {p} {o}); the fast backend does not translate it, "
+                            "use the pellet backend or extend reasoning/fast.py")
+
+    annotation = {str(s) for s in graph.subjects(URIRef(_RDF + "type"), URIRef(_OWL + "AnnotationProperty"))}
+    for s, p, o in graph:
+        ps = str(p)
+        if ps.startswith(_STD) and ps not in _OK_PREDICATES and ps not in annotation:
+            bad("an unsupported axiom", s, p, o)
+        if ps == _RDF + "type":
+            os_ = str(o)
+            if isinstance(o, BNode):
+                bad("an individual typed by a class expression", s, p, o)
+            if os_.startswith(_STD) and os_ not in _OK_TYPES:
+                bad("an unsupported declaration", s, p, o)
+        elif ps in (_RDFS + "subClassOf", _RDFS + "domain", _RDFS + "range", _RDFS + "subPropertyOf",
+                    _OWL + "inverseOf"):
+            if not isinstance(s, URIRef) or not isinstance(o, URIRef):
+                bad("an axiom on a class expression", s, p, o)
+        elif ps == _OWL + "equivalentClass":
+            if not isinstance(s, URIRef) or not isinstance(o, BNode) or \
+                    set(map(str, graph.predicates(o))) - {_RDF + "type", _OWL + "intersectionOf"}:
+                bad("an equivalence that is not a named class == an intersection", s, p, o)
+        elif ps == _OWL + "someValuesFrom":
+            if not isinstance(o, URIRef):
+                bad("an existential on a class expression", s, p, o)
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiler
+
+@dataclass
+class Compiled:
+    program: str
+    out: dict[str, tuple[str, str]]  # ASP predicate -> ("class" | "object" | "data", name)
+    tbox_individuals: frozenset
+    disjoint: list[frozenset] = field(default_factory=list)
+    ranges: dict[str, str] = field(default_factory=dict)  # data property -> declared kind
+
+
+class _Compiler:
+    def __init__(self, knowledge):
+        self.k = knowledge
+        v = self.v = knowledge.vocabulary
+        self.lines: list[str] = []
+        self.inverse: dict[str, set[str]] = {}
+        for a, b in v.inverse.items():
+            self.inverse.setdefault(a, set()).add(b)
+            self.inverse.setdefault(b, set()).add(a)
+        self.props = set(v.object_properties) | set(v.data_properties)
+        self.needs_bnot = False
+        self.needs_kind = False
+        self.fresh = 0
+        self.ranges = declared_ranges(knowledge)
+        self.existentials: dict[tuple[str, str], str] = {}
+        self._implied_memo: dict[frozenset, frozenset] = {}
+
+    # -- helpers
+    def emit(self, line: str) -> None:
+        self.lines.append(line)
+
+    def roles(self, prop: str) -> set[tuple[str, bool]]:
+        """(q, forward) for every q that an edge x -prop-> w entails: q(x, w) if forward else q(w, x)."""
+        out, todo = set(), [(prop, True)]
+        while todo:
+            q, fwd = todo.pop()
+            if (q, fwd) in out:
+                continue
+            out.add((q, fwd))
+            for sup in self.v.subproperty.get(q, ()):
+                todo.append((sup, fwd))
+            for inv in self.inverse.get(q, ()):
+                todo.append((inv, not fwd))
+            if q in self.v.symmetric:
+                todo.append((q, not fwd))
+        return out
+
+    def edge_classes(self, prop: str) -> tuple[set[str], set[str]]:
+        """Named classes of the source and of the target of an edge x -prop-> w."""
+        src, dst = set(), set()
+        for q, fwd in self.roles(prop):
+            (src if fwd else dst).update(self.v.domain.get(q, ()))
+            (dst if fwd else src).update(self.v.range.get(q, ()))
+        return src, dst
+
+    def implied(self, classes) -> frozenset:
+        """The named classes a member of every class in `classes` belongs to (TBox only)."""
+        v = self.v
+        key = frozenset(classes)
+        if key in self._implied_memo:
+            return self._implied_memo[key]
+        self._implied_memo[key] = key  # a cycle through an anonymous witness: what is known so far
+        cur = set(key)
+        changed = True
+        while changed:
+            changed = False
+            new = set()
+            for c in cur:
+                new |= v.subclass.get(c, set())
+                for conj in v.definitions.get(c, ()):
+                    if conj[0] == "class":
+                        new.add(conj[1])
+                    else:
+                        src, _ = self.edge_classes(conj[1])
+                        new |= src
+            for d, conjs in v.definitions.items():
+                if d not in cur and all(self.satisfied(conj, cur) for conj in conjs):
+                    new.add(d)
+            new -= cur
+            new.discard("Thing")
+            if new:
+                cur |= new
+                changed = True
+        result = frozenset(cur)
+        self._implied_memo[key] = result
+        return result
+
+    def satisfied(self, conj: tuple, classes: set[str]) -> bool:
+        """Whether every member of `classes` satisfies a definition conjunct."""
+        if conj[0] == "class":
+            return conj[1] in classes or conj[1] == "Thing"
+        _, q, b = conj
+        for c in classes:
+            for other in self.v.definitions.get(c, ()):
+                if other[0] == "some" and self.some_implies(other[1], other[2], q, b):
+                    return True
+        return False
+
+    def some_implies(self, p: str, c: str, q: str, b: str) -> bool:
+        """some p.c is a subclass of some q.b."""
+        if (q, True) not in self.roles(p):
+            return False
+        if b == "Thing":
+            return True
+        _, dst = self.edge_classes(p)
+        witness = ({c} if c != "Thing" else set()) | dst
+        return b in self.implied(witness)
+
+    # -- TBox
+    def tbox(self) -> None:
+        v = self.v
+        self.emit("% ---- TBox")
+        for c, parents in sorted(v.subclass.items()):
+            for parent in sorted(parents):
+                self.emit(f"{cpred(parent)}(X) :- {cpred(c)}(X).")
+        for p, supers in sorted(v.subproperty.items()):
+            for sup in sorted(supers):
+                self.emit(f"{ppred(sup)}(X,Y) :- {ppred(p)}(X,Y).")
+        for a, b in sorted(v.inverse.items()):
+            self.emit(f"{ppred(b)}(Y,X) :- {ppred(a)}(X,Y).")
+            self.emit(f"{ppred(a)}(Y,X) :- {ppred(b)}(X,Y).")
+        for p in sorted(v.symmetric):
+            self.emit(f"{ppred(p)}(Y,X) :- {ppred(p)}(X,Y).")
+        for p, classes in sorted(v.domain.items()):
+            for c in sorted(classes - {"Thing"}):
+                self.emit(f"{cpred(c)}(X) :- {ppred(p)}(X,_).")
+        for p, classes in sorted(v.range.items()):
+            if p in v.object_properties:
+                for c in sorted(classes - {"Thing"}):
+                    self.emit(f"{cpred(c)}(Y) :- {ppred(p)}(_,Y).")
+        self.emit("% ---- TBox individuals")
+        for ind, classes in sorted(v.individuals.items()):
+            for c in sorted(classes - {"Thing"}):
+                self.emit(f"{cpred(c)}({_qstr(ind)}).")
+        for p, s, o in sorted(v.tbox_facts, key=repr):
+            if p in v.object_properties:
+                self.emit(f"{ppred(p)}({_qstr(s)},{_qstr(o)}).")
+            else:
+                try:
+                    self.emit(f"{ppred(p)}({_qstr(s)},{_literal(o)}).")
+                except ReasonerError as exc:
+                    raise ReasonerError(f"fast: TBox value {p}({s}, {o!r}): {exc}") from None
+        self.definitions()
+
+    def definitions(self) -> None:
+        v = self.v
+        if not v.definitions:
+            return
+        self.emit("% ---- equivalent-class definitions")
+        for d, conjs in sorted(v.definitions.items()):
+            for conj in conjs:
+                if conj[0] == "some":
+                    if conj[1] not in v.object_properties:
+                        raise ReasonerError(f"fast: the definition of {d} restricts {conj[1]}, not an object "
+                                            "property; the fast backend only translates some p.C on object properties")
+                    self.existentials.setdefault((conj[1], conj[2]), f"x_{len(self.existentials)}")
+        for (p, c), pred in self.existentials.items():
+            target = f", {cpred(c)}(Y)" if c != "Thing" else ""
+            self.emit(f"{pred}(X) :- {ppred(p)}(X,Y){target}.")
+        for d, conjs in sorted(v.definitions.items()):
+            body = []
+            for conj in conjs:
+                if conj[0] == "class":
+                    if conj[1] != "Thing":
+                        body.append(f"{cpred(conj[1])}(X)")
+                        self.emit(f"{cpred(conj[1])}(X) :- {cpred(d)}(X).")
+                else:
+                    body.append(f"{self.existentials[(conj[1], conj[2])]}(X)")
+            self.emit(f"{cpred(d)}(X) :- {', '.join(body)}.")
+            for conj in conjs:
+                if conj[0] != "some":
+                    continue
+                _, p, c = conj
+                src, _ = self.edge_classes(p)
+                for cls in sorted(src - {"Thing"}):
+                    self.emit(f"{cpred(cls)}(X) :- {cpred(d)}(X).")
+                # an anonymous p-successor that entails another existential of a definition
+                for (q, b), pred in self.existentials.items():
+                    if (q, b) != (p, c) and self.some_implies(p, c, q, b):
+                        self.emit(f"{pred}(X) :- {cpred(d)}(X).")
+                # a functional super-property of p makes the named successor the witness
+                for q, fwd in sorted(self.roles(p)):
+                    if fwd and q in v.functional:
+                        self.emit(f"{ppred(p)}(X,Y) :- {cpred(d)}(X), {ppred(q)}(X,Y).")
+                        if c != "Thing":
+                            self.emit(f"{cpred(c)}(Y) :- {cpred(d)}(X), {ppred(q)}(X,Y).")
+
+    # -- rules
+    def rules(self) -> None:
+        self.emit("% ---- SWRL rules")
+        for index, rule in enumerate(self.k.rules):
+            try:
+                self.rule(index, rule)
+            except (RuleSyntaxError, _Untranslatable) as exc:
+                raise ReasonerError(f"fast: rule {rule.name} ({rule.file}:{rule.line}): {exc}") from None
+
+    def rule(self, index: int, rule) -> None:
+        body, head = parse_rule_text(rule.text)
+        types: dict[str, str] = {}
+        lits, builtins, bound = [], [], set()
+        for atom in body:
+            kind = self.atom_kind(atom)
+            if kind == "builtin":
+                builtins.append(atom)
+            else:
+                lits.append(self.atom(atom, kind, types))
+                bound |= {t.value for t in atom.args if t.kind == "var"}
+        # builtins: bind the first argument of a function once its other arguments are bound
+        pending = list(builtins)
+        while pending:
+            progress = False
+            for atom in list(pending):
+                out = self.builtin(atom, bound, types)
+                if out is not None:
+                    lits.extend(out)
+                    pending.remove(atom)
+                    progress = True
+            if not progress:
+                atom = pending[0]
+                free = [t.value for t in atom.args if t.kind == "var" and t.value not in bound]
+                raise _Untranslatable(f"{atom.pred}: ?{', ?'.join(free)} is not bound by the body "
+                                      "(only the first argument of a function builtin may be unbound)")
+        if _NEVER in lits:
+            self.emit(f"% {rule.name} ({rule.file}:{rule.line}): never fires (it orders values of different kinds)")
+            return
+        heads = []
+        for atom in head:
+            kind = self.atom_kind(atom)
+            if kind == "builtin":
+                raise _Untranslatable(f"builtin {atom.pred} in the head")
+            for t in atom.args:
+                if t.kind == "var" and t.value not in bound:
+                    raise _Untranslatable(f"?{t.value} in the head is not bound by the body")
+            heads.append(self.atom(atom, kind, dict(types), head=True))
+        body_text = ", ".join(lits)
+        self.emit(f"% {rule.name} ({rule.file}:{rule.line})")
+        if not heads:
+            self.emit(f"conflict_rule({index}){' :- ' + body_text if body_text else ''}.")
+        elif not body_text:
+            for h in heads:
+                self.emit(f"{h}.")
+        elif len(heads) == 1:
+            self.emit(f"{heads[0]} :- {body_text}.")
+        else:
+            used = sorted({t.value for a in head for t in a.args if t.kind == "var"})
+            aux = f"r_{index}" + (f"({','.join(_var(x) for x in used)})" if used else "")
+            self.emit(f"{aux} :- {body_text}.")
+            for h in heads:
+                self.emit(f"{h} :- {aux}.")
+
+    def atom_kind(self, atom: Atom) -> str:
+        v, name = self.v, atom.pred
+        if name in _BUILTIN_NAMES:
+            return "builtin"
+        if name.casefold() in ("sameas", "differentfrom"):
+            raise _Untranslatable(f"{name} atoms are not supported by the fast backend")
+        if name in ("int", "decimal", "string", "normalizedString"):
+            raise _Untranslatable(f"the data range atom {name}(...) is not supported by the fast backend")
+        if name in v.classes:
+            return "class"
+        if name in v.object_properties:
+            return "object"
+        if name in v.data_properties:
+            return "data"
+        raise _Untranslatable(f"{name!r} is not a class, a property or a builtin of the ontology")
+
+    def term(self, t: Term, want: str, types: dict[str, str]) -> str:
+        """An argument in a position that wants an individual ('ind') or a data value ('int', 'bool',
+        'str' or 'any').  Records the kind of a variable (a join across kinds fails by itself: the
+        four kinds are disjoint sets of ASP terms)."""
+        if t.kind == "var":
+            if types.get(t.value, "any") == "any":
+                types[t.value] = want
+            return _var(t.value)
+        if t.kind == "name":
+            if want != "ind":
+                raise _Untranslatable(f"the individual {t.value} where a data value is expected")
+            if t.value not in self.v.individuals:
+                raise _Untranslatable(f"{t.value!r} is not an individual of the TBox")
+            return _qstr(t.value)
+        if want == "ind":
+            raise _Untranslatable(f"the literal {t.value!r} where an individual is expected")
+        if t.kind == "float":
+            raise _Untranslatable(f"the decimal {t.value} (clingo has integers only)")
+        return _literal(t.value)
+
+    def atom(self, atom: Atom, kind: str, types: dict[str, str], head: bool = False) -> str:
+        if kind == "class":
+            if len(atom.args) != 1:
+                raise _Untranslatable(f"class atom {atom.pred} with {len(atom.args)} arguments")
+            return f"{cpred(atom.pred)}({self.term(atom.args[0], 'ind', types)})"
+        if len(atom.args) != 2:
+            raise _Untranslatable(f"property atom {atom.pred} with {len(atom.args)} arguments")
+        s = self.term(atom.args[0], "ind", types)
+        if kind == "object":
+            o = self.term(atom.args[1], "ind", types)
+        else:
+            o = self.term(atom.args[1], self.ranges.get(atom.pred, "any") if not head else "any", types)
+        return f"{ppred(atom.pred)}({s},{o})"
+
+    def builtin(self, atom: Atom, bound: set[str], types: dict[str, str]) -> list[str] | None:
+        """The ASP literals of a builtin, or None while an argument it needs is not bound yet."""
+        name, args = atom.pred, atom.args
+        spec = _BUILTINS.get(name)
+        if spec is None:
+            raise _Untranslatable(f"the builtin {name} is not supported by the fast backend")
+        arity, binds, template = spec
+        if name in ("add", "multiply") and len(args) > 3:  # n-ary: the first is the sum/product of the rest
+            op = "+" if name == "add" else "*"
+            template = "{0}=" + op.join("{%d}" % i for i in range(1, len(args)))
+        elif len(args) != arity:
+            raise _Untranslatable(f"{name} takes {arity} arguments, got {len(args)}")
+        first = args[0]
+        needs = args[1:] if binds else args
+        if any(t.kind == "var" and t.value not in bound for t in needs):
+            return None
+        for t in args:
+            if t.kind == "var" and types.get(t.value) == "ind":
+                raise _Untranslatable(f"{name} on ?{t.value}, an individual (builtins take data values)")
+            if t.kind == "name":
+                raise _Untranslatable(f"{name} on the individual {t.value} (builtins take data values)")
+        terms = [self.term(t, "any", types) for t in args]
+        out = []
+        if name in _ORDER:
+            out = self.same_kind(args, terms, types)
+            if out is None:
+                return [_NEVER]
+        if name == "booleanNot":
+            self.needs_bnot = True
+        if binds and first.kind == "var" and first.value not in bound:
+            bound.add(first.value)
+            types[first.value] = "bool" if name == "booleanNot" else "int"
+        out.insert(0, template.format(*terms))
+        return out
+
+    def static_type(self, t: Term, types: dict[str, str]) -> str:
+        if t.kind == "var":
+            return types.get(t.value, "any")
+        return {"int": "int", "bool": "bool", "str": "str"}.get(t.kind, "any")
+
+    def same_kind(self, args, terms, types) -> list[str] | None:
+        """Guards so that an ordering holds only between two integers, two strings or two booleans
+        (clingo orders any two terms; XPath does not compare across kinds).  None: never."""
+        kinds = [self.static_type(t, types) for t in args]
+        known = set(kinds) - {"any"}
+        if len(known) > 1:
+            return None
+        if not known:
+            self.needs_kind = True
+            self.fresh += 1
+            k = f"K__{self.fresh}"
+            return [f"kind_({terms[0]},{k})", f"kind_({terms[1]},{k})"]
+        kind = known.pop()
+        out = []
+        for kd, term in zip(kinds, terms):
+            if kd == "any":
+                if kind == "int":
+                    out.append(f"{term}+0={term}")
+                elif kind == "bool":
+                    self.needs_bnot = True
+                    out.append(f"bnot({term},_)")
+                else:
+                    self.fresh += 1
+                    out.append(f"{term}=s(S__{self.fresh})")
+        return out
+
+    def compile(self) -> Compiled:
+        check_tbox(getattr(self.k, "tbox", None))
+        self.emit("% ygo-onto fast backend: generated from the TBox and the SWRL rules; do not edit")
+        self.tbox()
+        self.rules()
+        if self.needs_bnot:
+            self.emit("bnot(true,false). bnot(false,true).")
+        if self.needs_kind:  # the kind of every data value (for comparisons of untyped values)
+            for p in sorted(self.v.data_properties):
+                self.emit(f"value_(X) :- {ppred(p)}(_,X).")
+            self.emit("kind_(X,int) :- value_(X), X+0=X.")
+            self.emit("kind_(X,bool) :- value_(X), bnot(X,_).")
+            self.emit("kind_(X,str) :- value_(X), X=s(_).")
+            if not self.needs_bnot:
+                self.emit("bnot(true,false). bnot(false,true).")
+        out = {}
+        for c in self.v.classes:
+            out[cpred(c)] = ("class", c)
+        for ind_classes in self.v.individuals.values():
+            for c in ind_classes - {"Thing"}:
+                out[cpred(c)] = ("class", c)
+        for p in self.v.object_properties:
+            out[ppred(p)] = ("object", p)
+        for p in self.v.data_properties:
+            out[ppred(p)] = ("data", p)
+        self.emit("% ---- output")
+        for pred, (kind, _) in sorted(out.items()):
+            self.emit(f"#show {pred}/{1 if kind == 'class' else 2}.")
+        self.emit("#show conflict_rule/1.")
+        return Compiled("\n".join(self.lines) + "\n", out, frozenset(self.v.individuals), _disjoint(self.k),
+                        self.ranges)
+
+
+class _Untranslatable(Exception):
+    pass
+
+
+def _var(name: str) -> str:
+    return "V_" + name
+
+
+# name: (arity, binds the first argument, ASP template)
+_BUILTINS = {
+    "equal": (2, False, "{0}={1}"),
+    "notEqual": (2, False, "{0}!={1}"),
+    "lessThan": (2, False, "{0}<{1}"),
+    "lessThanOrEqual": (2, False, "{0}<={1}"),
+    "greaterThan": (2, False, "{0}>{1}"),
+    "greaterThanOrEqual": (2, False, "{0}>={1}"),
+    "add": (3, True, "{0}={1}+{2}"),
+    "subtract": (3, True, "{0}={1}-{2}"),
+    "multiply": (3, True, "{0}={1}*{2}"),
+    "integerDivide": (3, True, "{0}={1}/{2}"),
+    "mod": (3, True, "{0}={1}\\{2}"),
+    "abs": (2, True, "{0}=|{1}|"),
+    "unaryMinus": (2, True, "{0}=-{1}"),
+    "unaryPlus": (2, True, "{0}={1}+0"),
+    "booleanNot": (2, True, "bnot({1},{0})"),
+}
+_NEVER = "#false"
+_ORDER = {"lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"}
+# every name owlready2's rule parser takes for a builtin (so they are not looked up as classes)
+_BUILTIN_NAMES = {
+    "equal", "notEqual", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual", "add", "subtract",
+    "multiply", "divide", "integerDivide", "mod", "pow", "unaryPlus", "unaryMinus", "abs", "ceiling", "floor",
+    "round", "roundHalfToEven", "sin", "cos", "tan", "booleanNot", "stringEqualIgnoreCase", "stringConcat",
+    "substring", "stringLength", "normalizeSpace", "upperCase", "lowerCase", "translate", "contains",
+    "containsIgnoreCase", "startsWith", "endsWith", "substringBefore", "substringAfter", "matches", "replace",
+    "tokenize", "yearMonthDuration", "dayTimeDuration", "dateTime", "date", "time", "addYearMonthDurations",
+    "subtractYearMonthDurations", "multiplyYearMonthDuration", "divideYearMonthDurations", "addDayTimeDurations",
+    "subtractDayTimeDurations", "multiplyDayTimeDurations", "divideDayTimeDuration", "subtractDates",
+    "subtractTimes", "addYearMonthDurationToDateTime", "addDayTimeDurationToDateTime",
+    "subtractYearMonthDurationFromDateTime", "subtractDayTimeDurationFromDateTime", "addYearMonthDurationToDate",
+    "addDayTimeDurationToDate", "subtractYearMonthDurationFromDate", "subtractDayTimeDurationFromDate",
+    "addDayTimeDurationToTime", "subtractDayTimeDurationFromTime", "subtractDateTimesYieldingYearMonthDuration",
+    "subtractDateTimesYieldingDayTimeDuration", "resolveURI", "anyURI", "listConcat", "listIntersection",
+    "listSubtraction", "member", "length", "first", "rest", "sublist", "empty",
+}
+
+
+def declared_ranges(k) -> dict[str, str]:
+    """Data property -> kind of its declared range ('int', 'bool', 'str' or 'any').
+
+    Vocabulary.data_properties says 'string' for a property with no rdfs:range; here such a
+    property is 'any'."""
+    v = k.vocabulary
+    g = getattr(k, "tbox", None)
+    if g is None:
+        return {p: _range_type(r) for p, r in v.data_properties.items()}
+    from rdflib import URIRef
+
+    declared = set()
+    for s, o in g.subject_objects(URIRef(_RDFS + "range")):
+        name = str(s).rsplit("#", 1)[-1]
+        if name in v.data_properties:
+            declared.add(name)
+    return {p: _range_type(r) if p in declared else "any" for p, r in v.data_properties.items()}
+
+
+def _disjoint(k) -> list[frozenset]:
+    """Groups of pairwise disjoint named classes (owl:disjointWith, owl:AllDisjointClasses)."""
+    g = getattr(k, "tbox", None)
+    if g is None:
+        return []
+    from rdflib import URIRef
+    from rdflib.collection import Collection
+
+    def local(x):
+        s = str(x)
+        return s.rsplit("#", 1)[-1] if "#" in s else s.rsplit("/", 1)[-1]
+
+    out = []
+    for s, o in g.subject_objects(URIRef(_OWL + "disjointWith")):
+        out.append(frozenset((local(s), local(o))))
+    for node in g.subjects(URIRef(_RDF + "type"), URIRef(_OWL + "AllDisjointClasses")):
+        members = g.value(node, URIRef(_OWL + "members"))
+        if members is not None:
+            out.append(frozenset(local(m) for m in Collection(g, members)))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Cache and entry points
+
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _fingerprint(knowledge) -> tuple:
+    return (id(knowledge.vocabulary), tuple((r.name, r.text) for r in knowledge.rules))
+
+
+def compiled(knowledge) -> Compiled:
+    """The compiled program of a knowledge (cached per Knowledge object and rule texts)."""
+    fp = _fingerprint(knowledge)
+    try:
+        hit = _CACHE.get(knowledge)
+    except TypeError:  # not weak-referenceable: compile every time
+        return _Compiler(knowledge).compile()
+    if hit is not None and hit[0] == fp:
+        return hit[1]
+    result = _Compiler(knowledge).compile()
+    _CACHE[knowledge] = (fp, result)
+    return result
+
+
+def compile_program(knowledge) -> str:
+    """The ASP program of a ruleset (TBox + rules), as clingo reads it."""
+    return compiled(knowledge).program
+
+
+def facts_program(knowledge, facts) -> tuple[str, set[str]]:
+    """The ABox facts as ASP facts, and the ABox individuals that have a class fact."""
+    v = knowledge.vocabulary
+    lines, named = [], set()
+    classes, objs, datas = v.classes, v.object_properties, v.data_properties
+    for f in facts:
+        if len(f) == 2:
+            cls, ind = f
+            if cls not in classes:
+                raise ReasonerError(f"fast: fact {f!r}: {cls!r} is not a class of the ontology")
+            named.add(ind)
+            lines.append(f"{cpred(cls)}({_qstr(ind)}).")
+        elif len(f) == 3:
+            p, s, o = f
+            if p in objs:
+                if not isinstance(o, str):
+                    raise ReasonerError(f"fast: fact {f!r}: {p} is an object property, expected an individual")
+                lines.append(f"{ppred(p)}({_qstr(s)},{_qstr(o)}).")
+            elif p in datas:
+                try:
+                    lines.append(f"{ppred(p)}({_qstr(s)},{_literal(o)}).")
+                except ReasonerError as exc:
+                    raise ReasonerError(f"fast: fact {f!r}: {exc}") from None
+            else:
+                raise ReasonerError(f"fast: fact {f!r}: {p!r} is not a property of the ontology")
+        else:
+            raise ReasonerError(f"fast: expected (Class, individual) or (property, subject, object), got {f!r}")
+    return "\n".join(lines) + "\n", named
+
+
+def solve(program: str, facts_text: str) -> list[clingo.Symbol]:
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.add("base", [], facts_text)
+    ctl.ground([("base", [])])
+    symbols = None
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            symbols = model.symbols(shown=True)
+            break
+    if symbols is None:  # a positive program always has a model
+        raise ReasonerError("fast: clingo found no model")
+    return symbols
+
+
+def _check_consistency(knowledge, comp: Compiled, result: set[tuple], conflicts: list[int]) -> None:
+    """What makes Pellet report an inconsistent state, or merge individuals (owl:sameAs)."""
+    v = knowledge.vocabulary
+    if conflicts:
+        rule = knowledge.rules[conflicts[0]]
+        raise ReasonerError(f"fast: the state is inconsistent with the ontology: the body of rule {rule.name} "
+                            f"({rule.file}:{rule.line}), whose head is empty, holds")
+    classes: dict[str, set[str]] = {}
+    values: dict[tuple[str, str], set] = {}
+    for f in result:
+        if len(f) == 2:
+            classes.setdefault(f[1], set()).add(f[0])
+        else:
+            p = f[0]
+            if p in v.functional:
+                values.setdefault((p, f[1]), set()).add((type(f[2]), f[2]))
+            if p in v.data_properties:
+                rt = comp.ranges.get(p, "any")
+                value = f[2]
+                ok = {"int": isinstance(value, int) and not isinstance(value, bool),
+                      "bool": isinstance(value, bool), "str": isinstance(value, str)}.get(rt, True)
+                if not ok:
+                    raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p}({f[1]}, {value!r}) "
+                                        f"is not a value of {v.data_properties[p]}")
+    for group in comp.disjoint:
+        for ind, cls in classes.items():
+            common = cls & group
+            if len(common) > 1:
+                raise ReasonerError(f"fast: the state is inconsistent with the ontology: {ind} is in the disjoint "
+                                    f"classes {', '.join(sorted(common))}")
+    for (p, s), vals in values.items():
+        if len(vals) > 1:
+            shown = ", ".join(repr(x) for _, x in sorted(vals, key=repr))
+            if p in v.data_properties:
+                raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p} is functional and "
+                                    f"{s} has the values {shown}")
+            raise ReasonerError(f"fast: {p} is functional and {s} has the values {shown}: Pellet would infer that "
+                                "they are the same individual (owl:sameAs), which the fast backend does not do")
+
+
+def infer_facts(knowledge, facts) -> set[tuple]:
+    comp = compiled(knowledge)
+    text, named = facts_program(knowledge, facts)
+    named |= comp.tbox_individuals
+    out_map = comp.out
+    result: set[tuple] = set()
+    conflicts = []
+    for sym in solve(comp.program, text):
+        name = sym.name
+        entry = out_map.get(name)
+        if entry is None:
+            if name == "conflict_rule":
+                conflicts.append(sym.arguments[0].number)
+            continue
+        args = sym.arguments
+        subject = args[0].string
+        if subject not in named:
+            continue
+        if entry[0] == "class":
+            result.add((entry[1], subject))
+        elif entry[0] == "object":
+            result.add((entry[1], subject, args[1].string))
+        else:
+            result.add((entry[1], subject, _from_symbol(args[1])))
+    _check_consistency(knowledge, comp, result, sorted(conflicts))
+    return result
+
+
+@register("fast")
+class FastBackend:
+    name = "fast"
+
+    def infer(self, knowledge, facts: list[tuple]) -> set[tuple]:
+        return infer_facts(knowledge, facts)
