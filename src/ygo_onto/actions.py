@@ -103,3 +103,37 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         action["id"] = action_id(action)
         out[action["id"]] = action
     return [Action.from_dict(a) for a in sorted(out.values(), key=_sort_key)]
+
+
+SHORT_AREA = {v: k for k, v in AREA_SHORT.items()}
+
+
+def parse_ref_text(text: str) -> dict:
+    """'B.mz3' -> {'player': 'B', 'area': 'monster_zones', 'index': 3}."""
+    import re
+
+    from .errors import StateError
+
+    m = re.fullmatch(r"([AB])\.([a-z]+)(\d+)", text)
+    if not m or m.group(2) not in SHORT_AREA:
+        raise StateError(f"action: expected a card reference like A.hand0 or B.mz3, got {text!r}")
+    return {"player": m.group(1), "area": SHORT_AREA[m.group(2)], "index": int(m.group(3))}
+
+
+def parse_action_id(text: str) -> dict:
+    """An action id back into a (partial) action object: the inverse of action_id."""
+    import re
+
+    from .errors import StateError
+
+    m = re.fullmatch(r"([a-z_]+)(?:@([AB]\.[a-z]+\d+))?(?:>([AB]\.[a-z]+\d+))?(?::([a-z0-9_]+))?", text.strip())
+    if not m or m.group(1) not in TYPE_ORDER:
+        raise StateError(f"action: expected an action id like normal_summon@A.hand0, got {text!r}")
+    action = {"type": m.group(1), "id": text.strip()}
+    if m.group(2):
+        action["ref" if action["type"] == "select" else "from"] = parse_ref_text(m.group(2))
+    if m.group(3):
+        action["target_ref"] = parse_ref_text(m.group(3))
+    if m.group(4):
+        action["to"] = m.group(4)
+    return action

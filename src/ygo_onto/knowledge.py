@@ -103,6 +103,7 @@ RULE_ATOM = re.compile(r"([A-Za-z_][\w\-]*)\s*\(([^)]*)\)")
 def parse_rule_file(path: Path, name_prefix: str) -> list[Rule]:
     """Rules are blocks of non-comment lines; the '#' lines right above a rule are its comment."""
     rules, comment, body, start = [], [], [], 0
+    shown = f"rules/{name_prefix}"
     lines = path.read_text(encoding="utf-8").splitlines() + [""]
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
@@ -118,10 +119,10 @@ def parse_rule_file(path: Path, name_prefix: str) -> list[Rule]:
             text = " ".join(body)
             if "->" not in text:
                 raise SyntaxError(f"{path}:{start}: expected 'body -> head', got {text!r}")
-            rules.append(Rule(f"{name_prefix}#{len(rules) + 1}", text, " ".join(comment), str(path), start))
+            rules.append(Rule(f"{name_prefix}#{len(rules) + 1}", text, " ".join(comment), shown, start))
             comment, body = [], []
         else:
-            comment = [] if not comment else comment
+            comment = []  # a comment block followed by a blank line is a file or section header
     return rules
 
 

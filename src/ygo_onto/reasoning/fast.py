@@ -28,8 +28,8 @@ Disjointness and functionality only matter for consistency; the facts are checke
 solving so that an inconsistent state raises ReasonerError as Pellet does.
 
 The result is what PelletBackend reads back (pellet.read_facts): every class membership and
-property value of the named individuals, i.e. the TBox individuals and the ABox individuals
-that have a class fact.
+property value of the named individuals, i.e. the TBox individuals and every ABox individual
+that is the subject of a fact (asserted or inferred).
 """
 from __future__ import annotations
 
@@ -295,7 +295,7 @@ def check_tbox(graph) -> None:
 class Compiled:
     program: str
     out: dict[str, tuple[str, str]]  # ASP predicate -> ("class" | "object" | "data", name)
-    tbox_individuals: frozenset
+    unnamed: frozenset  # names of classes and properties that are not individuals
     disjoint: list[frozenset] = field(default_factory=list)
     ranges: dict[str, str] = field(default_factory=dict)  # data property -> declared kind
 
@@ -473,7 +473,8 @@ class _Compiler:
                 # a functional super-property of p makes the named successor the witness
                 for q, fwd in sorted(self.roles(p)):
                     if fwd and q in v.functional:
-                        self.emit(f"{ppred(p)}(X,Y) :- {cpred(d)}(X), {ppred(q)}(X,Y).")
+                        if q != p:
+                            self.emit(f"{ppred(p)}(X,Y) :- {cpred(d)}(X), {ppred(q)}(X,Y).")
                         if c != "Thing":
                             self.emit(f"{cpred(c)}(Y) :- {cpred(d)}(X), {ppred(q)}(X,Y).")
 
@@ -685,7 +686,8 @@ class _Compiler:
         for pred, (kind, _) in sorted(out.items()):
             self.emit(f"#show {pred}/{1 if kind == 'class' else 2}.")
         self.emit("#show conflict_rule/1.")
-        return Compiled("\n".join(self.lines) + "\n", out, frozenset(self.v.individuals), _disjoint(self.k),
+        unnamed = (set(self.v.classes) | self.props) - set(self.v.individuals)
+        return Compiled("\n".join(self.lines) + "\n", out, frozenset(unnamed), _disjoint(self.k),
                         self.ranges)
 
 
@@ -806,20 +808,23 @@ def compile_program(knowledge) -> str:
     return compiled(knowledge).program
 
 
-def facts_program(knowledge, facts) -> tuple[str, set[str]]:
-    """The ABox facts as ASP facts, and the ABox individuals that have a class fact."""
+def facts_program(knowledge, facts) -> str:
+    """The ABox facts as ASP facts."""
     v = knowledge.vocabulary
-    lines, named = [], set()
+    lines = []
     classes, objs, datas = v.classes, v.object_properties, v.data_properties
     for f in facts:
         if len(f) == 2:
             cls, ind = f
             if cls not in classes:
                 raise ReasonerError(f"fast: fact {f!r}: {cls!r} is not a class of the ontology")
-            named.add(ind)
+            if not isinstance(ind, str):
+                raise ReasonerError(f"fast: fact {f!r}: expected an individual name")
             lines.append(f"{cpred(cls)}({_qstr(ind)}).")
         elif len(f) == 3:
             p, s, o = f
+            if not isinstance(s, str):
+                raise ReasonerError(f"fast: fact {f!r}: expected an individual name as subject")
             if p in objs:
                 if not isinstance(o, str):
                     raise ReasonerError(f"fast: fact {f!r}: {p} is an object property, expected an individual")
@@ -833,7 +838,7 @@ def facts_program(knowledge, facts) -> tuple[str, set[str]]:
                 raise ReasonerError(f"fast: fact {f!r}: {p!r} is not a property of the ontology")
         else:
             raise ReasonerError(f"fast: expected (Class, individual) or (property, subject, object), got {f!r}")
-    return "\n".join(lines) + "\n", named
+    return "\n".join(lines) + "\n"
 
 
 def solve(program: str, facts_text: str) -> list[clingo.Symbol]:
@@ -893,8 +898,8 @@ def _check_consistency(knowledge, comp: Compiled, result: set[tuple], conflicts:
 
 def infer_facts(knowledge, facts) -> set[tuple]:
     comp = compiled(knowledge)
-    text, named = facts_program(knowledge, facts)
-    named |= comp.tbox_individuals
+    text = facts_program(knowledge, facts)
+    unnamed = comp.unnamed
     out_map = comp.out
     result: set[tuple] = set()
     conflicts = []
@@ -907,7 +912,7 @@ def infer_facts(knowledge, facts) -> set[tuple]:
             continue
         args = sym.arguments
         subject = args[0].string
-        if subject not in named:
+        if subject in unnamed:
             continue
         if entry[0] == "class":
             result.add((entry[1], subject))

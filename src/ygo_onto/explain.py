@@ -1,0 +1,109 @@
+"""Why an action is allowed (the rules that fired and the facts they matched), or why not."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
+from .errors import StateError
+from .knowledge import knowledge
+from .swrl import FactIndex, Var, deepest_failure, match_body, parse_rule
+
+
+@dataclass
+class Explanation:
+    action: str
+    allowed: bool
+    fired: list = field(default_factory=list)  # (rule, binding, matched body atoms)
+    failed: list = field(default_factory=list)  # (rule, satisfied count, first failing atom, binding)
+
+    def text(self) -> str:
+        lines = [f"{self.action}: {'allowed' if self.allowed else 'not allowed'}"]
+        for rule, binding, atoms in self.fired:
+            lines.append(f"  because of rule {rule.name} ({rule.file}:{rule.line})")
+            if rule.comment:
+                lines.append(f"    {rule.comment}")
+            for atom in atoms:
+                lines.append(f"    matched {ground(atom, binding)}")
+        for rule, count, atom, binding, total in self.failed:
+            lines.append(f"  rule {rule.name} ({rule.file}:{rule.line}) does not hold: "
+                         f"{count} of {total} conditions hold; this one fails: {ground(atom, binding)}")
+            if rule.comment:
+                lines.append(f"    {rule.comment}")
+        if not self.fired and not self.failed:
+            lines.append("  no rule of this ruleset allows an action of this kind here")
+        return "\n".join(lines)
+
+
+def ground(atom, binding) -> str:
+    args = []
+    for a in atom.args:
+        if isinstance(a, Var) and a.name in binding:
+            v = binding[a.name]
+            args.append(("true" if v else "false") if isinstance(v, bool) else str(v))
+        elif isinstance(a, bool):
+            args.append("true" if a else "false")
+        else:
+            args.append(str(a))
+    return f"{atom.predicate}({', '.join(args)})"
+
+
+def _target_fact(state, action: dict) -> tuple:
+    """The inferred fact that would allow the action (the inverse of actions.allowed_from_facts)."""
+    v = knowledge(state.ruleset).vocabulary
+    wanted_type = action["type"]
+    extra = {"to": action["to"]} if wanted_type == "change_position" and "to" in action else {}
+    for term, spec in v.annotated("actionType").items():
+        kind, *pairs = spec.split()
+        if kind != wanted_type or dict(p.split("=", 1) for p in pairs) != extra:
+            continue
+        if kind in ("pass", "cancel", "end_turn"):
+            return (term, DUEL)
+        if kind == "next_phase":
+            if action.get("to") not in PHASE_INDIVIDUALS:
+                raise StateError(f"action.to: expected a phase name, got {action.get('to')!r}")
+            return (term, DUEL, PHASE_INDIVIDUALS[action["to"]])
+        ref = action.get("ref") if kind == "select" else action.get("from")
+        if not isinstance(ref, dict):
+            raise StateError(f"action: expected a card reference ('from' or 'ref'), got {action}")
+        subject = card_ind(ref["player"], ref["area"], ref["index"])
+        if kind == "attack":
+            t = action.get("target_ref")
+            if not isinstance(t, dict):
+                raise StateError(f"action.target_ref: expected a card reference, got {t!r}")
+            return (term, subject, card_ind(t["player"], t["area"], t["index"]))
+        return (term, subject)
+    raise StateError(f"action.type: expected an action type of actions-and-cli.md, got {wanted_type!r}")
+
+
+def explain_action(state, action, reasoner: str = "fast") -> Explanation:
+    from .actions import parse_action_id
+
+    if isinstance(action, str):
+        action = parse_action_id(action)
+    k = knowledge(state.ruleset)
+    facts = state.infer(reasoner).facts
+    target = _target_fact(state, action)
+    index = FactIndex(facts)
+    label = action.get("id") or str(action)
+    result = Explanation(label, target in facts)
+    for rule in k.rules:
+        body, head = parse_rule(rule.text)
+        for h in head:
+            if h.predicate != target[0] or len(h.args) != len(target) - 1:
+                continue
+            binding, ok = {}, True
+            for arg, value in zip(h.args, target[1:]):
+                if isinstance(arg, Var):
+                    binding[arg.name] = value
+                elif arg != value:
+                    ok = False
+            if not ok:
+                continue
+            if result.allowed:
+                for b in match_body(index, body, binding):
+                    result.fired.append((rule, b, body))
+                    break
+            else:
+                count, b = deepest_failure(index, body, binding)
+                result.failed.append((rule, count, body[count], b, len(body)))
+    return result
