@@ -76,6 +76,10 @@ class GameState:
         lp = "/".join(str(d["players"][p]["life_points"]) for p in ("A", "B"))
         return f"<GameState {d['ruleset']} turn {d['turn']} {d['turn_player']} {d['phase']} LP {lp}>"
 
+    def _repr_html_(self):
+        from .display import state_html
+        return state_html(self)
+
     @property
     def ruleset(self) -> str:
         return self.data["ruleset"]

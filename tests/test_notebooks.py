@@ -1,0 +1,37 @@
+"""Every notebook in notebooks/ runs top to bottom without a cell error (they run Pellet)."""
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+NOTEBOOKS_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
+KERNEL = "python3"  # ipykernel's spec; if missing: python -m ipykernel install --sys-prefix --name python3
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, f"no notebooks in {NOTEBOOKS_DIR}"
+
+
+def test_notebooks_are_committed_without_outputs():
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type == "code":
+                assert not cell.outputs and cell.execution_count is None, f"{path.name}: cell {i} has outputs"
+
+
+@pytest.mark.pellet
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs(path):
+    nb = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name=KERNEL, allow_errors=False,
+                                     resources={"metadata": {"path": str(NOTEBOOKS_DIR)}})
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as exc:
+        pytest.fail(f"{path.name}: a cell failed:\n{exc}")
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors, f"{path.name}: {errors[0].ename}: {errors[0].evalue}"
