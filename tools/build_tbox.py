@@ -2,8 +2,8 @@
 
 ontology/ygo-onto.owl is the file ontology engineers open in Protégé. It was first written
 by this script, which keeps the vocabulary in one readable table; rerunning it rewrites the
-file, so an edit made in Protégé must be carried back here (tests/test_ontology.py checks
-that the two agree).  Run: python tools/build_tbox.py
+file, so an edit made in Protégé must be carried back here (tests/test_quality.py checks
+that the two agree).  Run: python tools/build_tbox.py [--out PATH]
 """
 from __future__ import annotations
 
@@ -400,5 +400,12 @@ OPS = [
 for name, kind, dom, rng, primitive, comment in OPS:
     prop(name, kind, dom, rng, comment, primitive=primitive)
 
-g.serialize(OUT, format="xml")
-print(f"wrote {OUT} ({len(g)} triples)")
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write the TBox as RDF/XML.")
+    parser.add_argument("--out", type=Path, default=OUT, metavar="PATH",
+                        help=f"where to write it (default: {OUT.relative_to(OUT.parent.parent)})")
+    out = parser.parse_args().out
+    g.serialize(out, format="xml")
+    print(f"wrote {out} ({len(g)} triples)")

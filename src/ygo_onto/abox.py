@@ -118,13 +118,12 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         for area in AREAS:
             cls = ZONE_CLASSES[area]
             if area in ("monster_zones", "spell_trap_zones"):
-                if state["ruleset"] == "simplified" or True:
-                    for i in range(5):
-                        z = zone_ind(p, area, i)
-                        add((cls, z))
-                        add(("ownedBy", z, me))
-                        add(("zoneIndex", z, i))
-                        add(("free", z, side[area][i] is None))
+                for i in range(5):
+                    z = zone_ind(p, area, i)
+                    add((cls, z))
+                    add(("ownedBy", z, me))
+                    add(("zoneIndex", z, i))
+                    add(("free", z, side[area][i] is None))
             elif area == "field_zone":
                 if state["ruleset"] == "official":
                     z = zone_ind(p, area)

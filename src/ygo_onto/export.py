@@ -5,11 +5,11 @@ import io
 from pathlib import Path
 
 from rdflib import Graph, URIRef
-from rdflib.namespace import RDF
+from rdflib.namespace import OWL, RDF
 
 from .abox import state_facts
 from .errors import ReasonerError, StateError
-from .knowledge import knowledge
+from .knowledge import BASE, knowledge
 
 SWRL_IMP = "http://www.w3.org/2003/11/swrl#Imp"
 
@@ -29,6 +29,11 @@ def export(path: Path, ruleset: str, state=None) -> tuple[int, int]:
     world.save(buf, format="ntriples")
     g = Graph()
     g.parse(data=buf.getvalue().decode("utf-8"), format="nt")
+    # One ontology header: owlready2's own <http://anonymous> and the ABox's header would make
+    # Protégé and the OWL API pick the wrong ontology IRI.
+    for header in list(g.subjects(RDF.type, OWL.Ontology)):
+        if str(header) != BASE:
+            g.remove((header, None, None))
     g.bind("ygo", "http://ygo-onto.org/ontology#")
     g.bind("card", str(k.cards_ns))
     g.bind("swrl", "http://www.w3.org/2003/11/swrl#")
