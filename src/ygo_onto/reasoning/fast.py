@@ -1,31 +1,43 @@
 """The compiled backend: the ruleset's TBox and SWRL rules as one Datalog program run by clingo.
 
 Nothing here is written per rule.  `compile_program` reads the knowledge of a ruleset (the
-`Vocabulary` tables and the rule texts) and writes an ASP program (positive, so it has
-exactly one model: the least fixpoint of the rules):
+`Vocabulary` tables, a few axioms of the TBox graph, the rule texts) and writes an ASP
+program; it is positive, so it has exactly one model, the least fixpoint of the rules.
+Each `infer` adds the ABox facts, grounds, and reads the model back (~30-70 ms a state).
 
 * one predicate per class (`c_<name>/1`) and per property (`p_<name>/2`, object and data
-  properties alike); individuals are strings, integers are integers, booleans are the
-  constants `true`/`false`, data strings are `s("...")` (so a string never equals an
-  individual, as in OWL);
+  properties alike); individuals are strings, integers are integers, booleans the constants
+  `true`/`false`, data strings `s("...")`: four disjoint kinds of terms, so a string never
+  equals an individual and True never equals 1;
 * the TBox axioms that yield named facts: subclass, subproperty, inverse, symmetric,
   domain, range, the TBox individuals' classes and property values, and the equivalent-class
   definitions (C == A and B and some p.D) in both directions, including what the existential
-  entails when its witness is anonymous (domain of p, subsumed definitions) or forced to be
+  entails when its witness is anonymous (domain of p, subsumed definitions) or is forced to be
   a named individual by a functional super-property of p;
-* every SWRL rule, parsed here from Protégé's text syntax (the same tokens as owlready2's
-  parser): class atoms, object and data property atoms, individual and literal constants,
-  and the swrlb builtins that have an exact integer meaning (comparisons, equal, notEqual,
-  add, subtract, multiply, integerDivide, mod, abs, unaryMinus, unaryPlus, booleanNot).
-  Anything else (divide and pow give decimals, string and date builtins, sameAs,
-  differentFrom, data ranges, decimals) is a ReasonerError naming the rule.
+* owl:sameAs as Pellet infers it from functional and inverse-functional object properties
+  (two values of one subject): the individuals are merged, every fact of one holds of the
+  other.  That part of the program only runs when such a pair exists;
+* every SWRL rule, parsed here from Protégé's text syntax (the tokens of owlready2's rule
+  parser): class atoms, object and data property atoms, TBox individuals and literal constants
+  (integers, true/false, strings), and the swrlb builtins with an exact integer meaning:
+  equal, notEqual, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, add,
+  subtract, multiply, integerDivide, mod, abs, unaryMinus, unaryPlus, booleanNot.  As in
+  Pellet, an ordering holds only between two integers or two strings, and a function builtin
+  only binds its first argument.  A rule Pellet accepts but never fires (a variable no atom
+  binds, an empty body or head) is compiled as such, with a warning naming it.  Anything
+  else (divide and pow, whose results are decimals; string, date and list builtins;
+  sameAs/differentFrom atoms; data range atoms; decimal literals; unknown names) is a
+  ReasonerError naming the rule.
 
-Axioms outside that fragment (transitive or inverse-functional properties, property
-chains, class expressions other than intersections of classes and existentials...) are a
-ReasonerError too: the backend refuses rather than answer differently from Pellet.
+TBox axioms outside that fragment (transitive or reflexive properties, property chains,
+equivalent properties, hasValue, allValuesFrom, unions, cardinalities, subclass of a class
+expression...) are a ReasonerError at compile time: the backend refuses rather than answer
+differently from Pellet.
 
-Disjointness and functionality only matter for consistency; the facts are checked after
-solving so that an inconsistent state raises ReasonerError as Pellet does.
+Consistency is checked after solving, so an inconsistent state raises ReasonerError as
+Pellet does: disjoint classes sharing an individual, a functional data property with two
+values, a data value outside its property's declared range (xsd integer, boolean, string).
+Disjoint and irreflexive/asymmetric properties and differentFrom are not checked.
 
 The result is what PelletBackend reads back (pellet.read_facts): every class membership and
 property value of the named individuals, i.e. the TBox individuals and every ABox individual
@@ -34,6 +46,7 @@ that is the subject of a fact (asserted or inferred).
 from __future__ import annotations
 
 import re
+import warnings
 import weakref
 from dataclasses import dataclass, field
 
@@ -247,7 +260,8 @@ _OK_PREDICATES = {
 }
 _OK_TYPES = {
     _OWL + "Class", _OWL + "ObjectProperty", _OWL + "DatatypeProperty", _OWL + "AnnotationProperty",
-    _OWL + "NamedIndividual", _OWL + "FunctionalProperty", _OWL + "SymmetricProperty", _OWL + "Restriction",
+    _OWL + "NamedIndividual", _OWL + "FunctionalProperty", _OWL + "InverseFunctionalProperty",
+    _OWL + "SymmetricProperty", _OWL + "Restriction",
     _OWL + "AllDisjointClasses", _OWL + "Ontology", _OWL + "Thing", _OWL + "AsymmetricProperty",
     _OWL + "IrreflexiveProperty", _OWL + "AllDifferent", _RDFS + "Datatype", _RDF + "List",
 }
@@ -286,6 +300,13 @@ def check_tbox(graph) -> None:
         elif ps == _OWL + "someValuesFrom":
             if not isinstance(o, URIRef):
                 bad("an existential on a class expression", s, p, o)
+        elif ps == _OWL + "intersectionOf":
+            from rdflib.collection import Collection
+
+            for member in Collection(graph, o):
+                if isinstance(member, BNode) and (graph.value(member, URIRef(_OWL + "onProperty")) is None
+                                                  or graph.value(member, URIRef(_OWL + "someValuesFrom")) is None):
+                    bad("an intersection member that is neither a named class nor some p.C", s, p, o)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -298,6 +319,12 @@ class Compiled:
     unnamed: frozenset  # names of classes and properties that are not individuals
     disjoint: list[frozenset] = field(default_factory=list)
     ranges: dict[str, str] = field(default_factory=dict)  # data property -> declared kind
+    never: list[str] = field(default_factory=list)  # rules that never fire (as in Pellet), and why
+    # the program without the equality section: the same model while no functional property
+    # gives a subject two values (the common case), and faster to ground
+    program_without_eq: str = ""
+    functional: frozenset = frozenset()  # functional object properties
+    inverse_functional: frozenset = frozenset()
 
 
 class _Compiler:
@@ -312,8 +339,10 @@ class _Compiler:
         self.props = set(v.object_properties) | set(v.data_properties)
         self.needs_bnot = False
         self.needs_kind = False
+        self.never: list[str] = []
         self.fresh = 0
         self.ranges = declared_ranges(knowledge)
+        self.inverse_functional = inverse_functional(knowledge) & set(v.object_properties)
         self.existentials: dict[tuple[str, str], str] = {}
         self._implied_memo: dict[frozenset, frozenset] = {}
 
@@ -470,13 +499,41 @@ class _Compiler:
                 for (q, b), pred in self.existentials.items():
                     if (q, b) != (p, c) and self.some_implies(p, c, q, b):
                         self.emit(f"{pred}(X) :- {cpred(d)}(X).")
-                # a functional super-property of p makes the named successor the witness
+                # a functional super-property of p (or an inverse-functional one of its inverse) makes
+                # the named successor the witness
                 for q, fwd in sorted(self.roles(p)):
                     if fwd and q in v.functional:
-                        if q != p:
-                            self.emit(f"{ppred(p)}(X,Y) :- {cpred(d)}(X), {ppred(q)}(X,Y).")
-                        if c != "Thing":
-                            self.emit(f"{cpred(c)}(Y) :- {cpred(d)}(X), {ppred(q)}(X,Y).")
+                        edge = f"{ppred(q)}(X,Y)"
+                    elif not fwd and q in self.inverse_functional:
+                        edge = f"{ppred(q)}(Y,X)"
+                    else:
+                        continue
+                    if (q, fwd) != (p, True):
+                        self.emit(f"{ppred(p)}(X,Y) :- {cpred(d)}(X), {edge}.")
+                    if c != "Thing":
+                        self.emit(f"{cpred(c)}(Y) :- {cpred(d)}(X), {edge}.")
+
+    def equality(self) -> None:
+        """Individuals a functional (or inverse-functional) property makes the same (owl:sameAs):
+        Pellet merges them, so every fact about one holds for the other."""
+        v = self.v
+        functional = sorted(p for p in v.functional if p in v.object_properties)
+        if not functional and not self.inverse_functional:
+            return
+        self.emit("% ---- equality (owl:sameAs from functional properties) and its congruence")
+        for p in functional:
+            self.emit(f"eq_(Y,Z) :- {ppred(p)}(X,Y), {ppred(p)}(X,Z), Y!=Z.")
+        for p in sorted(self.inverse_functional):
+            self.emit(f"eq_(X,Z) :- {ppred(p)}(X,Y), {ppred(p)}(Z,Y), X!=Z.")
+        self.emit("eq_(Y,X) :- eq_(X,Y).")
+        self.emit("eq_(X,Z) :- eq_(X,Y), eq_(Y,Z), X!=Z.")
+        classes = set(v.classes) | {c for cs in v.individuals.values() for c in cs} - {"Thing"}
+        for c in sorted(classes):
+            self.emit(f"{cpred(c)}(Y) :- eq_(X,Y), {cpred(c)}(X).")
+        for p in sorted(self.props):
+            self.emit(f"{ppred(p)}(Y,O) :- eq_(X,Y), {ppred(p)}(X,O).")
+            if p in v.object_properties:
+                self.emit(f"{ppred(p)}(S,Y) :- eq_(X,Y), {ppred(p)}(S,X).")
 
     # -- rules
     def rules(self) -> None:
@@ -498,9 +555,16 @@ class _Compiler:
             else:
                 lits.append(self.atom(atom, kind, types))
                 bound |= {t.value for t in atom.args if t.kind == "var"}
+        heads = []
+        for atom in head:
+            kind = self.atom_kind(atom)
+            if kind == "builtin":
+                raise _Untranslatable(f"builtin {atom.pred} in the head")
+            heads.append((atom, kind))
+        where = f"{rule.name} ({rule.file}:{rule.line})"
         # builtins: bind the first argument of a function once its other arguments are bound
-        pending = list(builtins)
-        while pending:
+        pending, never = list(builtins), None
+        while pending and never is None:
             progress = False
             for atom in list(pending):
                 out = self.builtin(atom, bound, types)
@@ -511,34 +575,33 @@ class _Compiler:
             if not progress:
                 atom = pending[0]
                 free = [t.value for t in atom.args if t.kind == "var" and t.value not in bound]
-                raise _Untranslatable(f"{atom.pred}: ?{', ?'.join(free)} is not bound by the body "
-                                      "(only the first argument of a function builtin may be unbound)")
-        if _NEVER in lits:
-            self.emit(f"% {rule.name} ({rule.file}:{rule.line}): never fires (it orders values of different kinds)")
+                never = (f"{atom.pred}: ?{', ?'.join(free)} is not bound by the body (Pellet only binds the "
+                         "first argument of a function builtin)")
+        if never is None and not body:
+            never = "its body is empty"
+        if never is None and not head:
+            never = "its head is empty"
+        if never is None:
+            free = sorted({t.value for a, _ in heads for t in a.args if t.kind == "var"} - bound)
+            if free:
+                never = f"?{', ?'.join(free)} in the head is not bound by the body"
+        if never is None and _NEVER in lits:
+            never = "it orders values of different kinds, or booleans"
+        if never is not None:
+            # Pellet accepts such a rule and never fires it: so does this program, but say so
+            self.emit(f"% {where}: never fires: {never}")
+            self.never.append(f"rule {where} never fires: {never}")
             return
-        heads = []
-        for atom in head:
-            kind = self.atom_kind(atom)
-            if kind == "builtin":
-                raise _Untranslatable(f"builtin {atom.pred} in the head")
-            for t in atom.args:
-                if t.kind == "var" and t.value not in bound:
-                    raise _Untranslatable(f"?{t.value} in the head is not bound by the body")
-            heads.append(self.atom(atom, kind, dict(types), head=True))
+        head_atoms = [self.atom(a, kind, dict(types), head=True) for a, kind in heads]
         body_text = ", ".join(lits)
-        self.emit(f"% {rule.name} ({rule.file}:{rule.line})")
-        if not heads:
-            self.emit(f"conflict_rule({index}){' :- ' + body_text if body_text else ''}.")
-        elif not body_text:
-            for h in heads:
-                self.emit(f"{h}.")
-        elif len(heads) == 1:
-            self.emit(f"{heads[0]} :- {body_text}.")
+        self.emit(f"% {where}")
+        if len(head_atoms) == 1:
+            self.emit(f"{head_atoms[0]} :- {body_text}.")
         else:
             used = sorted({t.value for a in head for t in a.args if t.kind == "var"})
             aux = f"r_{index}" + (f"({','.join(_var(x) for x in used)})" if used else "")
             self.emit(f"{aux} :- {body_text}.")
-            for h in heads:
+            for h in head_atoms:
                 self.emit(f"{h} :- {aux}.")
 
     def atom_kind(self, atom: Atom) -> str:
@@ -632,11 +695,12 @@ class _Compiler:
         return {"int": "int", "bool": "bool", "str": "str"}.get(t.kind, "any")
 
     def same_kind(self, args, terms, types) -> list[str] | None:
-        """Guards so that an ordering holds only between two integers, two strings or two booleans
-        (clingo orders any two terms; XPath does not compare across kinds).  None: never."""
+        """Guards so that an ordering holds only between two integers or two strings, as in Pellet
+        (clingo orders any two terms; Pellet neither compares across kinds nor orders booleans).
+        None: the comparison never holds."""
         kinds = [self.static_type(t, types) for t in args]
         known = set(kinds) - {"any"}
-        if len(known) > 1:
+        if len(known) > 1 or known & {"bool", "ind"}:
             return None
         if not known:
             self.needs_kind = True
@@ -649,9 +713,6 @@ class _Compiler:
             if kd == "any":
                 if kind == "int":
                     out.append(f"{term}+0={term}")
-                elif kind == "bool":
-                    self.needs_bnot = True
-                    out.append(f"bnot({term},_)")
                 else:
                     self.fresh += 1
                     out.append(f"{term}=s(S__{self.fresh})")
@@ -662,16 +723,16 @@ class _Compiler:
         self.emit("% ygo-onto fast backend: generated from the TBox and the SWRL rules; do not edit")
         self.tbox()
         self.rules()
+        self.lines.append(_EQ_MARK)
+        self.equality()
+        self.lines.append(_EQ_MARK)
         if self.needs_bnot:
             self.emit("bnot(true,false). bnot(false,true).")
         if self.needs_kind:  # the kind of every data value (for comparisons of untyped values)
             for p in sorted(self.v.data_properties):
                 self.emit(f"value_(X) :- {ppred(p)}(_,X).")
             self.emit("kind_(X,int) :- value_(X), X+0=X.")
-            self.emit("kind_(X,bool) :- value_(X), bnot(X,_).")
             self.emit("kind_(X,str) :- value_(X), X=s(_).")
-            if not self.needs_bnot:
-                self.emit("bnot(true,false). bnot(false,true).")
         out = {}
         for c in self.v.classes:
             out[cpred(c)] = ("class", c)
@@ -685,10 +746,19 @@ class _Compiler:
         self.emit("% ---- output")
         for pred, (kind, _) in sorted(out.items()):
             self.emit(f"#show {pred}/{1 if kind == 'class' else 2}.")
-        self.emit("#show conflict_rule/1.")
         unnamed = (set(self.v.classes) | self.props) - set(self.v.individuals)
-        return Compiled("\n".join(self.lines) + "\n", out, frozenset(unnamed), _disjoint(self.k),
-                        self.ranges)
+        for message in self.never:
+            warnings.warn(f"fast: {message}", stacklevel=4)
+        i, j = self.lines.index(_EQ_MARK), len(self.lines) - 1 - self.lines[::-1].index(_EQ_MARK)
+        full = self.lines[:i] + self.lines[i + 1:j] + self.lines[j + 1:]
+        without_eq = self.lines[:i] + self.lines[j + 1:]
+        functional = {p for p in self.v.functional if p in self.v.object_properties}
+        return Compiled("\n".join(full) + "\n", out, frozenset(unnamed), _disjoint(self.k),
+                        self.ranges, self.never, "\n".join(without_eq) + "\n", frozenset(functional),
+                        frozenset(self.inverse_functional))
+
+
+_EQ_MARK = "%%EQ%%"
 
 
 class _Untranslatable(Exception):
@@ -755,6 +825,17 @@ def declared_ranges(k) -> dict[str, str]:
         if name in v.data_properties:
             declared.add(name)
     return {p: _range_type(r) if p in declared else "any" for p, r in v.data_properties.items()}
+
+
+def inverse_functional(k) -> set[str]:
+    """Inverse-functional object properties (not in Vocabulary: read from the TBox graph)."""
+    g = getattr(k, "tbox", None)
+    if g is None:
+        return set(getattr(k.vocabulary, "inverse_functional", ()))
+    from rdflib import URIRef
+
+    return {str(s).rsplit("#", 1)[-1]
+            for s in g.subjects(URIRef(_RDF + "type"), URIRef(_OWL + "InverseFunctionalProperty"))}
 
 
 def _disjoint(k) -> list[frozenset]:
@@ -856,44 +937,25 @@ def solve(program: str, facts_text: str) -> list[clingo.Symbol]:
     return symbols
 
 
-def _check_consistency(knowledge, comp: Compiled, result: set[tuple], conflicts: list[int]) -> None:
-    """What makes Pellet report an inconsistent state, or merge individuals (owl:sameAs)."""
+def _check_consistency(knowledge, comp: Compiled, classes: dict[str, set[str]],
+                       functional: dict[tuple[str, str], set], bad_range: list[tuple]) -> None:
+    """What makes Pellet report an inconsistent state."""
     v = knowledge.vocabulary
-    if conflicts:
-        rule = knowledge.rules[conflicts[0]]
-        raise ReasonerError(f"fast: the state is inconsistent with the ontology: the body of rule {rule.name} "
-                            f"({rule.file}:{rule.line}), whose head is empty, holds")
-    classes: dict[str, set[str]] = {}
-    values: dict[tuple[str, str], set] = {}
-    for f in result:
-        if len(f) == 2:
-            classes.setdefault(f[1], set()).add(f[0])
-        else:
-            p = f[0]
-            if p in v.functional:
-                values.setdefault((p, f[1]), set()).add((type(f[2]), f[2]))
-            if p in v.data_properties:
-                rt = comp.ranges.get(p, "any")
-                value = f[2]
-                ok = {"int": isinstance(value, int) and not isinstance(value, bool),
-                      "bool": isinstance(value, bool), "str": isinstance(value, str)}.get(rt, True)
-                if not ok:
-                    raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p}({f[1]}, {value!r}) "
-                                        f"is not a value of {v.data_properties[p]}")
+    if bad_range:
+        p, s, value = bad_range[0]
+        raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p}({s}, {value!r}) "
+                            f"is not a value of {v.data_properties[p]}")
     for group in comp.disjoint:
         for ind, cls in classes.items():
             common = cls & group
             if len(common) > 1:
                 raise ReasonerError(f"fast: the state is inconsistent with the ontology: {ind} is in the disjoint "
                                     f"classes {', '.join(sorted(common))}")
-    for (p, s), vals in values.items():
+    for (p, s), vals in functional.items():
         if len(vals) > 1:
-            shown = ", ".join(repr(x) for _, x in sorted(vals, key=repr))
-            if p in v.data_properties:
-                raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p} is functional and "
-                                    f"{s} has the values {shown}")
-            raise ReasonerError(f"fast: {p} is functional and {s} has the values {shown}: Pellet would infer that "
-                                "they are the same individual (owl:sameAs), which the fast backend does not do")
+            shown = ", ".join(sorted(repr(x) for _, x in vals))
+            raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p} is functional and "
+                                f"{s} has the values {shown}")
 
 
 def infer_facts(knowledge, facts) -> set[tuple]:
@@ -901,27 +963,61 @@ def infer_facts(knowledge, facts) -> set[tuple]:
     text = facts_program(knowledge, facts)
     unnamed = comp.unnamed
     out_map = comp.out
+    functional_props = knowledge.vocabulary.functional
+    ranges = comp.ranges
+    symbols = solve(comp.program_without_eq, text)
+    if _merges(comp, symbols):
+        symbols = solve(comp.program, text)
     result: set[tuple] = set()
-    conflicts = []
-    for sym in solve(comp.program, text):
-        name = sym.name
-        entry = out_map.get(name)
+    classes: dict[str, set[str]] = {}
+    functional: dict[tuple[str, str], set] = {}
+    bad_range: list[tuple] = []
+    for sym in symbols:
+        entry = out_map.get(sym.name)
         if entry is None:
-            if name == "conflict_rule":
-                conflicts.append(sym.arguments[0].number)
             continue
         args = sym.arguments
         subject = args[0].string
-        if subject in unnamed:
+        kind, name = entry
+        if kind == "class":
+            classes.setdefault(subject, set()).add(name)
+            if subject not in unnamed:
+                result.add((name, subject))
             continue
-        if entry[0] == "class":
-            result.add((entry[1], subject))
-        elif entry[0] == "object":
-            result.add((entry[1], subject, args[1].string))
-        else:
-            result.add((entry[1], subject, _from_symbol(args[1])))
-    _check_consistency(knowledge, comp, result, sorted(conflicts))
+        value = args[1].string if kind == "object" else _from_symbol(args[1])
+        if kind == "data" and name in functional_props:  # typed: 1 and True are different values
+            functional.setdefault((name, subject), set()).add((type(value), value))
+        if kind == "data":
+            rt = ranges.get(name, "any")
+            if rt != "any" and rt != _KIND_OF.get(type(value)):
+                bad_range.append((name, subject, value))
+        if subject not in unnamed:
+            result.add((name, subject, value))
+    _check_consistency(knowledge, comp, classes, functional, bad_range)
     return result
+
+
+_KIND_OF = {int: "int", bool: "bool", str: "str"}
+
+
+def _merges(comp: Compiled, symbols) -> bool:
+    """Whether a functional (inverse-functional) object property gives a subject (object) two values."""
+    if not comp.functional and not comp.inverse_functional:
+        return False
+    fun = {ppred(p) for p in comp.functional}
+    inv = {ppred(p) for p in comp.inverse_functional}
+    seen: dict[tuple, clingo.Symbol] = {}
+    for sym in symbols:
+        name = sym.name
+        if name in fun:
+            key, value = (name, sym.arguments[0]), sym.arguments[1]
+            if seen.setdefault(key, value) != value:
+                return True
+        if name in inv:
+            key, value = (name, "inv", sym.arguments[1]), sym.arguments[0]
+            if seen.setdefault(key, value) != value:
+                return True
+    return False
 
 
 @register("fast")

@@ -26,14 +26,20 @@ def _java() -> str:
 owlready2.JAVA_EXE = _java()
 
 
-@lru_cache(maxsize=None)
-def _knowledge_ntriples(ruleset: str) -> bytes:
-    from ..knowledge import knowledge
+def _knowledge_ntriples(k: Knowledge) -> bytes:
+    """The knowledge of k as N-Triples, built once per Knowledge.
 
-    world, _ = _build_world(knowledge(ruleset))
-    buf = io.BytesIO()
-    world.save(buf, format="ntriples")
-    return buf.getvalue()
+    The ontology is saved, not the world: the world also holds owlready2's <http://anonymous>
+    header, which would rename the ontology when the file is loaded again.
+    """
+    cached = getattr(k, "_owl_ntriples", None)
+    if cached is None:
+        world, onto = _build_world(k)
+        buf = io.BytesIO()
+        onto.save(buf, format="ntriples")
+        cached = k._owl_ntriples = buf.getvalue()
+        world.close()
+    return cached
 
 
 def _build_world(k: Knowledge):
@@ -63,7 +69,7 @@ def knowledge_world(k: Knowledge):
 def state_world(k: Knowledge, facts: list[tuple]) -> World:
     """A new World with the knowledge of k and the ABox facts (in ontology ABOX)."""
     world = World()
-    world.get_ontology(BASE).load(fileobj=io.BytesIO(_knowledge_ntriples(k.ruleset)), format="ntriples")
+    world.get_ontology(BASE).load(fileobj=io.BytesIO(_knowledge_ntriples(k)), format="ntriples")
     add_facts(world, k, facts)
     return world
 

@@ -67,8 +67,21 @@ def read_facts(world, k: Knowledge) -> set[tuple]:
                 if c:
                     out.update((a, subject) for a in closure(c))
             elif name_of(p) in props:
-                out.add((name_of(p), subject, o.toPython() if isinstance(o, Literal) else name_of(o)))
+                out.add((name_of(p), subject, _value(o, v.data_properties.get(name_of(p))) if isinstance(o, Literal) else name_of(o)))
     return out
+
+
+def _value(literal: Literal, range_: str | None):
+    """A literal as Python: Pellet writes rule-made strings as rdf:PlainLiteral and may write a
+    rule-made integer as a decimal (3.0); both are read back as the property's range says."""
+    value = literal.toPython()
+    if isinstance(value, Literal):
+        return str(value)
+    if range_ == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if range_ == "integer" and not isinstance(value, (int, bool)):
+        return int(value)
+    return value
 
 
 @register("pellet")
