@@ -284,7 +284,6 @@ prop("duelOver", "data", "Duel", "boolean", "True once a winner (or a draw) is k
 prop("chainLength", "data", "Duel", "integer", "How many links the chain has (kept by the driver).")
 prop("hasPending", "data", "Duel", "boolean", "True while an action waits for selections (state 'pending').")
 prop("turnStarted", "data", "Duel", "boolean", "An event: true in the step right after a new turn began (set by the driver for one step only).")
-prop("cardSummoned", "data", "Card", "boolean", "An event: true in the step right after the monster was summoned (set by the driver for one step only).")
 prop("attackingMonster", "object", "Duel", "Monster", "The monster whose attack is being resolved.", functional=True)
 prop("attackTarget", "object", "Duel", "Monster", "The monster under attack.", functional=True)
 prop("directAttackInProgress", "data", "Duel", "boolean", "True while a direct attack is being resolved.")
@@ -367,6 +366,37 @@ for n in ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "sy
     individual(n + "Summon", "SummonMethod", f"Summoned by `{n}`.")
 prop("summonedAs", "object", "Monster", "SummonMethod", "How the monster was summoned (design 3.3).", functional=True, stateKey="summoned_by")
 
+# ---------------------------------------------------------------- chains and activations (rulebook pp. 35-39; seed 001)
+cls("ChainLink", (), "A link of the chain: an activated card or effect waiting to resolve (rulebook p. 35).", it="anello della catena")
+cls("ChainTop", ["ChainLink"], "The last link of the chain: the one a response answers.")
+cls("ResolvingLink", ["ChainLink"], "The link being resolved now (the chain resolves last link first, p. 35).")
+prop("linkNumber", "data", "ChainLink", "integer", "The link's number, 1 for the first link.", functional=True)
+prop("linkSpeed", "data", "ChainLink", "integer", "The Spell Speed of the link (p. 37).", functional=True)
+prop("linkNegated", "data", "ChainLink", "boolean", "True once a later link negated this activation (Magic Jammer, p. 36).")
+prop("linkCard", "object", "ChainLink", "Card", "The card whose activation the link is.", functional=True)
+prop("linkPlayer", "object", "ChainLink", "Player", "The player who activated the link.", functional=True)
+prop("linkTarget", "object", "ChainLink", "Card", "A card the activation targets (chosen when it was activated).")
+prop("spellSpeed", "data", "Card", "integer", "The card's Spell Speed, 1 to 3 (rulebook p. 37; inferred from its kind).")
+cls("OneShotCard", ["Card"], "A card used once: sent to the Graveyard after it resolves (Normal, Quick-Play and Ritual Spells; Normal and Counter Traps; rulebook pp. 16-19).")
+for n in ("NormalSpell", "QuickPlaySpell", "RitualSpell", "NormalTrap", "CounterTrap"):
+    g.add((YGO[n], RDFS.subClassOf, YGO["OneShotCard"]))
+cls("SetCard", ["Card"], "A spell or trap Set face-down in a Spell & Trap Zone (inferred).")
+cls("ReadyToActivate", ["Card"], "A spell or trap whose place lets it be activated: in the hand with room on the field, or Set long enough (inferred).")
+cls("CanActivateNow", ["Card"], "The timing allows this card's activation now: phase, priority, chain and Spell Speed (inferred).")
+cls("ActivationConditionMet", ["Card"], "The card's own activation condition holds (inferred by the card's rules).")
+cls("ActivationCompletes", ["Card"], "The card's activation is complete (its selections made): it goes onto the chain (inferred).")
+prop("activationSelections", "data", "Card", "integer", "How many cards its activation selects (targets or costs); 0 for none (inferred by the card's rules).")
+prop("activationPurpose", "object", "Card", "SelectionPurpose", "What its activation selects: targets or costs (inferred by the card's rules).")
+prop("lifePointCost", "data", "Card", "integer", "The Life Points its activation costs (inferred by the card's rules).")
+prop("validTarget", "object", "Card", "Card", "A card this card's activation may target now (inferred by the card's rules).")
+prop("justSummonedBy", "object", "Monster", "SummonMethod",
+     "The summon that opened the response window now open (state: extra.just_summoned).")
+prop("damageStep", "data", "Duel", "boolean", "True once the attack's response window closed: damage is calculated (rulebook p. 32).")
+prop("attackTargetLost", "data", "Duel", "boolean", "True when the attack's target left the field before damage: a replay (rulebook p. 28).")
+for n, c in [("chainOpen", "A chain is being built: the player with priority may respond or pass."),
+             ("responseWindow", "No chain, and the opponent of the turn player holds priority: a summon or an attack may be answered.")]:
+    individual(n, "Condition", c)
+
 # ---------------------------------------------------------------- operations: what the rules ask the driver to do
 cls("Operation", (), "Operation properties are inferred by rules and carried out by the driver's generic primitives.")
 OPS = [
@@ -393,6 +423,14 @@ OPS = [
     ("opDeclareDirectAttack", "data", "Duel", "boolean", "set_property", "Record that a direct attack is being resolved."),
     ("opEndBattle", "data", "Duel", "boolean", "end_battle", "The current battle is over: forget the attacker and the target."),
     ("opSetPriority", "object", "Duel", "Player", "set_property", "Give priority to this player."),
+    ("opSetJustSummoned", "object", "Card", "SummonMethod", "set_property", "Open a response window for this summon."),
+    ("opPayLifePoints", "data", "Player", "integer", "change_lp", "The player pays this many Life Points (a cost, not damage)."),
+    ("opAddChainLink", "object", "Card", "Player", "add_chain_link", "The card's activation becomes the new last link of the chain, by the player given."),
+    ("opResolveChain", "data", "Duel", "boolean", "resolve_chain", "Both players passed: the chain resolves, last link first."),
+    ("opFinishLink", "data", "ChainLink", "boolean", "finish_link", "The link has resolved: it leaves the chain."),
+    ("opNegateLink", "data", "ChainLink", "boolean", "negate_link", "The link's activation is negated: it resolves without effect."),
+    ("opCloseWindow", "data", "Duel", "boolean", "close_window", "The response window closes: a summon stands, an attack goes on to damage."),
+    ("opSpecialSummon", "object", "Card", "Player", "move", "Special Summon the card to the first free Monster Zone of the player given."),
     ("opOpenSelection", "object", "Duel", "SelectionPurpose", "open_choice", "Open a pending action of theAction that waits for selections for this purpose."),
     ("opSelectionsNeeded", "data", "Duel", "integer", "open_choice", "How many cards the opened selection needs."),
     ("opClosePending", "data", "Duel", "boolean", "close_choice", "The pending action is complete or cancelled: forget it."),

@@ -87,7 +87,7 @@ def iter_cards(state: dict, lean: bool):
 
 
 def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -> list[tuple]:
-    """The ABox of a state (plus the transient facts of an apply step: events, the battle, theAction)."""
+    """The ABox of a state (plus the transient facts of an apply step: theAction, a new turn, a resolving chain)."""
     cat = catalog(state["ruleset"])
     transient = transient or {}
     facts: list[tuple] = [("Duel", DUEL)]
@@ -98,7 +98,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     add(("chainLength", DUEL, len(state["chain"])))
     add(("hasPending", DUEL, state["pending"] is not None))
     add(("turnStarted", DUEL, bool(transient.get("turn_started"))))
-    add(("battleInProgress", DUEL, bool(transient.get("battle"))))
+    facts.extend(battle_facts(state))
     for p in PLAYERS:
         side = state["players"][p]
         me = player_ind(p)
@@ -163,7 +163,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
                 add(("attacksDeclared", c, fc["attacks_declared"]))
                 add(("summonedAs", c, fc["summoned_by"] + "Summon"))
-                add(("cardSummoned", c, (p, area, i) in transient.get("summoned", ())))
+                if fc["extra"].get("just_summoned"):
+                    add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
             else:
                 add(("setThisTurn", c, fc["set_this_turn"]))
     if pending:
@@ -177,18 +178,60 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         add(("purpose", PENDING, pending["purpose"] + "Purpose"))
         add(("selectionsNeeded", PENDING, pending["needed"]))
         add(("selectionsMade", PENDING, len(pending["chosen"])))
-    battle = transient.get("battle")
-    if battle:
-        attacker = battle["attacker"]
-        add(("attackingMonster", DUEL, card_ind(attacker["player"], attacker["area"], attacker["index"])))
-        if battle.get("target"):
-            t = battle["target"]
-            add(("attackTarget", DUEL, card_ind(t["player"], t["area"], t["index"])))
-        add(("directAttackInProgress", DUEL, battle.get("target") is None))
+    for i, link in enumerate(state["chain"], 1):
+        facts.extend(link_facts(state, i, link, transient))
     action = transient.get("action")
     if action:
         facts.extend(action_facts(action))
     return facts
+
+
+def battle_facts(state: dict) -> list[tuple]:
+    """The attack being resolved: kept in the attacker's `extra.attack` while a response window is open.
+
+    extra.attack = {"target": card ref or null (a direct attack), "damage_step": bool, "target_lost": bool}
+    """
+    out = []
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            attack = fc and fc["extra"].get("attack")
+            if not attack:
+                continue
+            out.append(("attackingMonster", DUEL, card_ind(p, "monster_zones", i)))
+            target = attack.get("target")
+            if target:
+                out.append(("attackTarget", DUEL, card_ind(target["player"], target["area"], target["index"])))
+            lost = bool(attack.get("target_lost"))
+            out.append(("directAttackInProgress", DUEL, target is None and not lost))
+            out.append(("damageStep", DUEL, bool(attack.get("damage_step"))))
+            out.append(("attackTargetLost", DUEL, lost))
+    out.append(("battleInProgress", DUEL, bool(out)))
+    return out
+
+
+def link_ind(number: int) -> str:
+    return f"chainLink{number}"
+
+
+def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tuple]:
+    """One chain link (state 'chain', link 1 first); the last is ChainTop, and while the chain
+    resolves it is the ResolvingLink."""
+    me = link_ind(number)
+    out = [("ChainLink", me), ("linkNumber", me, number), ("linkSpeed", me, link["speed"]),
+           ("linkPlayer", me, player_ind(link["player"])),
+           ("linkNegated", me, number in transient.get("negated", ()))]
+    zone = link.get("zone")
+    if zone:
+        entry = card_at(state, {"player": link["player"], **zone})
+        if entry is not None and (entry["card"] if isinstance(entry, dict) else entry) == link["card"]:
+            out.append(("linkCard", me, card_ind(link["player"], zone["area"], zone["index"])))
+    for t in link.get("targets", []):
+        out.append(("linkTarget", me, card_ind(t["player"], t["area"], t["index"])))
+    if number == len(state["chain"]):
+        out.append(("ChainTop", me))
+        if transient.get("resolving"):
+            out.append(("ResolvingLink", me))
+    return out
 
 
 def action_facts(action: dict) -> list[tuple]:

@@ -163,9 +163,9 @@ def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
         if not ops:
             if "action" in transient:
                 raise YgoError(f"internal: no rule carries out the action {action['id']!r}")
-            if transient.get("battle") or state["winner"] is not None:
+            if state["winner"] is not None:
                 break
-            idle = _idle_phase_move(state, inference, vocab)
+            idle = _forced_move(state, inference, vocab)
             if idle is None:
                 result = GameState(state)
                 if not transient:
@@ -173,24 +173,29 @@ def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
                 return result
             transient = {"action": idle}
             continue
-        transient = apply_operations(state, ops, transient, vocab, rng)
+        transient = apply_operations(state, ops, transient, vocab, rng, inference.facts)
         if state["winner"] is not None:
             state["pending"] = None
             return GameState(state)
     raise YgoError(f"internal: more than {MAX_STEPS} automatic steps after {action['id']!r}")
 
 
-def _idle_phase_move(state: dict, inference: Inference, vocab) -> dict | None:
-    """Pass through a phase marked ygo:skipWhenIdle (Draw, Standby) when its only actions are moving on.
+def _forced_move(state: dict, inference: Inference, vocab) -> dict | None:
+    """The move the engine makes by itself where there is nothing to decide:
 
+    - a response window or chain where the only allowed action is `pass` is skipped (passed);
+    - a phase marked ygo:skipWhenIdle (Draw, Standby) is passed through when its only actions
+      are moving on.
     SWRL cannot say "no other action is allowed" (negation), so this small check lives here.
     """
     from .abox import PHASE_INDIVIDUALS
 
+    allowed = allowed_from_facts(inference.facts, vocab, state)
+    if len(allowed) == 1 and allowed[0].type == "pass":
+        return allowed[0].to_dict()
     phase = PHASE_INDIVIDUALS[state["phase"]]
     if ("skipWhenIdle", phase, True) not in inference.facts:
         return None
-    allowed = allowed_from_facts(inference.facts, vocab, state)
     moves = [a for a in allowed if a.type == "next_phase"]
     if moves and all(a.type in ("next_phase", "end_turn") for a in allowed):
         return moves[0].to_dict()

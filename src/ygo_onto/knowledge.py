@@ -135,8 +135,8 @@ class Knowledge:
         self.cards_ns = CARDS[ruleset]
         self.rules: list[Rule] = []
         for folder in ("common", ruleset):
-            for path in sorted((RULES_DIR / folder).glob("*.swrl")):
-                self.rules.extend(parse_rule_file(path, f"{folder}/{path.name}"))
+            for path in sorted((RULES_DIR / folder).rglob("*.swrl")):
+                self.rules.extend(parse_rule_file(path, path.relative_to(RULES_DIR).as_posix()))
 
     @cached_property
     def tbox(self) -> Graph:

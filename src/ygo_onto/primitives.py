@@ -16,12 +16,15 @@ from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, PLAYERS, new_field_card, opp
 PRIMITIVES: dict[str, Callable] = {}
 
 # The order in which operations of one step are carried out: leaving zones before entering them
-# (a tribute frees the zone its summon takes), cards before players, the duel last.
-ORDER = ["opSetChosen", "opSendToGraveyard", "opDestroy", "opToHand", "opToMonsterZone", "opToSpellTrapZone",
-         "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetNormalSummonsLeft", "opDamage", "opDraw", "opSetPhase", "opSetPriority",
-         "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle", "opOpenSelection",
-         "opSelectionsNeeded", "opClosePending", "opLoseDuel", "opStartNextTurn"]
+# (a tribute frees the zone its summon takes; what a card destroys reaches the Graveyard before the
+# card itself), cards before players, the duel last.
+ORDER = ["opSetChosen", "opNegateLink", "opDestroy", "opSendToGraveyard", "opToHand", "opToMonsterZone",
+         "opSpecialSummon", "opToSpellTrapZone", "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn",
+         "opSetSetThisTurn", "opSetPositionChanged", "opSetAttacksDeclared", "opSetJustSummoned",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw", "opSetPhase", "opDeclareAttack",
+         "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle", "opAddChainLink", "opOpenSelection",
+         "opSelectionsNeeded", "opClosePending", "opSetPriority", "opCloseWindow", "opFinishLink", "opResolveChain",
+         "opLoseDuel", "opStartNextTurn"]
 
 
 def primitive(name: str):
@@ -47,7 +50,8 @@ class Step:
         self.state = state
         self.vocabulary = vocabulary
         self.rng = rng
-        self.transient = {k: v for k, v in transient.items() if k in ("battle",)}
+        # what carries over to the next step: a chain being resolved and the links it negated
+        self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
         self.previous = transient
         self.objects: dict[str, object] = {}
         for p in PLAYERS:
@@ -62,13 +66,27 @@ class Step:
                         self.objects[f"{p}_{area}_{i}_card"] = fc
             if side["field_zone"] is not None:
                 self.objects[f"{p}_field_zone_0_card"] = side["field_zone"]
+        self.attacker = None
+        self.facts: set = frozenset()
         self.pending_refs = None
         if state["pending"] is not None:
             self.pending_refs = [self.objects.get(self._ind(r)) for r in state["pending"]["chosen"]]
-        self.battle_objects = {}
-        if "battle" in self.transient:
-            b = self.transient["battle"]
-            self.battle_objects = {k: self.objects.get(self._ind(b[k])) for k in ("attacker", "target") if b.get(k)}
+        # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
+        self.attack_targets = {}
+        for fc in self.field_monsters():
+            attack = fc["extra"].get("attack")
+            if attack and attack.get("target"):
+                self.attack_targets[id(fc)] = (fc, self.objects.get(self._ind(attack["target"])))
+
+    def field_monsters(self):
+        for p in PLAYERS:
+            yield from (fc for fc in self.state["players"][p]["monster_zones"] if fc is not None)
+
+    def on_field(self, obj) -> bool:
+        try:
+            return self.locate(obj)["area"] in ("monster_zones", "spell_trap_zones", "field_zone")
+        except YgoError:
+            return False
 
     @staticmethod
     def _ind(ref: dict) -> str:
@@ -85,32 +103,34 @@ class Step:
                 return {"player": p, "area": "field_zone", "index": 0}
         raise YgoError("internal: a card was lost while applying operations")
 
-    def remove(self, obj) -> tuple[str, dict | None]:
-        """Take a card out of where it is; its name and (if it was on the field) its field card."""
+    def remove(self, obj) -> tuple[str, dict | None, str]:
+        """Take a card out of where it is: its name, its field card (if it was on the field), its owner."""
         ref = self.locate(obj)
         side = self.state["players"][ref["player"]]
         if ref["area"] in LIST_AREAS:
             side[ref["area"]].pop(ref["index"])
-            return obj.name, None
+            return obj.name, None, ref["player"]
         if ref["area"] == "field_zone":
             side["field_zone"] = None
         else:
             side[ref["area"]][ref["index"]] = None
-        return obj["card"], obj
+        return obj["card"], obj, obj["owner"]
 
     def finish(self) -> dict:
         """Back to the JSON form (names in list areas, refs in pending and battle)."""
         if self.pending_refs is not None and self.state["pending"] is not None:
             self.state["pending"]["chosen"] = [self.locate(o) for o in self.pending_refs if o is not None]
-        if "battle" in self.transient:
-            b = self.transient["battle"]
-            for key, obj in self.battle_objects.items():
-                try:
-                    b[key] = self.locate(obj)
-                except YgoError:
-                    b[key] = None
-        if "summoned" in self.transient:
-            self.transient["summoned"] = {tuple(self.locate(o).values()) for o in self.transient["summoned"]}
+        for link in self.state["chain"]:  # targets added this step are ("card", object) pairs
+            link["targets"] = [self.locate(t[1]) if isinstance(t, tuple) else t for t in link["targets"]]
+        for fc, target in self.attack_targets.values():
+            attack = fc["extra"].get("attack")
+            if attack is None or not self.on_field(fc):
+                continue  # the battle ended, or the attacker left the field
+            if target is not None and self.on_field(target):
+                attack["target"] = self.locate(target)
+            else:  # the target left the field before damage: a replay (rulebook p. 28)
+                attack["target"] = None
+                attack["target_lost"] = True
         for p in PLAYERS:
             side = self.state["players"][p]
             for area in LIST_AREAS:
@@ -118,9 +138,11 @@ class Step:
         return self.transient
 
 
-def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary, rng: random.Random) -> dict:
+def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary, rng: random.Random,
+                     facts: set = frozenset()) -> dict:
     """Carry out the operations of one step, in ORDER; returns the transient facts of the next step."""
     step = Step(state, transient, vocabulary, rng)
+    step.facts = facts
     for op in sorted(ops, key=lambda o: (ORDER.index(o[0]), str(o[1]), str(o[2]))):
         name = vocabulary.annotations[op[0]]["primitive"]
         PRIMITIVES[name](step, *op)
@@ -134,9 +156,8 @@ def _player(ind: str) -> str:
 @primitive("move")
 def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     obj = step.objects[card_ind]
-    name, fc = step.remove(obj)
-    owner = _player(player_ind)
-    side = step.state["players"][owner]
+    name, fc, owner = step.remove(obj)
+    side = step.state["players"][_player(player_ind)]
     if op in ("opSendToGraveyard", "opDestroy"):
         tok = Token(name)
         side["graveyard"].append(tok)
@@ -146,15 +167,13 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         side["hand"].append(tok)
         step.objects[card_ind] = tok
     else:
-        area = "monster_zones" if op == "opToMonsterZone" else "spell_trap_zones"
+        area = "spell_trap_zones" if op == "opToSpellTrapZone" else "monster_zones"
         free = [i for i, z in enumerate(side[area]) if z is None]
         if not free:
             raise YgoError(f"internal: no free {area} for {name}: a rule allowed what the board cannot hold")
         new = fc if fc is not None else new_field_card(name, owner, "attack" if area == "monster_zones" else "face_up")
         side[area][free[0]] = new
         step.objects[card_ind] = new
-        if area == "monster_zones":
-            step.transient.setdefault("summoned", []).append(new)
 
 
 SETTERS = {  # operation -> (state key of a field card, how to read the value)
@@ -180,13 +199,15 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state["phase"] = PHASE_NAMES[value]
     elif op == "opSetPriority":
         step.state["priority"] = _player(value)
+    elif op == "opSetJustSummoned":
+        step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
     elif op == "opDeclareAttack":
-        step.transient["battle"] = {"attacker": None, "target": None}
-        step.battle_objects = {"attacker": step.objects[value]}
+        step.objects[value]["extra"]["attack"] = {"target": None, "damage_step": False}
+        step.attacker = step.objects[value]
     elif op == "opSetAttackTarget":
-        step.battle_objects["target"] = step.objects[value]
+        step.attack_targets[id(step.attacker)] = (step.attacker, step.objects[value])
     elif op == "opDeclareDirectAttack":
-        pass  # a battle with no target is a direct attack
+        pass  # an attack with no target is a direct attack
     else:
         raise YgoError(f"internal: no setter for {op}")
 
@@ -214,8 +235,56 @@ def end_duel(step: Step, op: str, player_ind: str, _value) -> None:
 
 @primitive("end_battle")
 def end_battle(step: Step, op: str, _duel: str, _value) -> None:
-    step.transient.pop("battle", None)
-    step.battle_objects = {}
+    for fc in step.field_monsters():
+        fc["extra"].pop("attack", None)
+
+
+@primitive("close_window")
+def close_window(step: Step, op: str, _duel: str, _value) -> None:
+    """The response window closes: the summon stands, the attack goes on to the Damage Step."""
+    for fc in step.field_monsters():
+        fc["extra"].pop("just_summoned", None)
+        if "attack" in fc["extra"]:
+            fc["extra"]["attack"]["damage_step"] = True
+
+
+@primitive("add_chain_link")
+def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """A new last link: the card as it is now, its Spell Speed (inferred), the targets just selected."""
+    obj = step.objects[card_ind]
+    ref = step.locate(obj)
+    speed = next((f[2] for f in step.facts if f[0] == "spellSpeed" and f[1] == card_ind), 1)
+    targets = []
+    pending = step.state["pending"]
+    if pending is not None and pending["purpose"] == "target":
+        targets = [("card", o) for o in step.pending_refs if o is not None]
+    step.state["chain"].append({"card": obj["card"] if isinstance(obj, dict) else obj.name,
+                                "player": _player(player_ind),
+                                "zone": {"area": ref["area"], "index": ref["index"]} if ref["area"] != "hand" else None,
+                                "targets": targets, "speed": speed})
+
+
+@primitive("resolve_chain")
+def resolve_chain(step: Step, op: str, _duel: str, _value) -> None:
+    step.transient["resolving"] = True
+    step.transient.setdefault("negated", [])
+
+
+@primitive("negate_link")
+def negate_link(step: Step, op: str, link: str, _value) -> None:
+    step.transient.setdefault("negated", []).append(int(link[len("chainLink"):]))
+
+
+@primitive("finish_link")
+def finish_link(step: Step, op: str, link: str, _value) -> None:
+    """The last link has resolved.  When the chain is empty, priority returns to the turn player
+    and the window the chain was built in closes (rulebook p. 35)."""
+    step.state["chain"].pop()
+    if not step.state["chain"]:
+        step.transient.pop("resolving", None)
+        step.transient.pop("negated", None)
+        step.state["priority"] = step.state["turn_player"]
+        close_window(step, op, link, True)
 
 
 @primitive("open_choice")
