@@ -397,6 +397,34 @@ for n, c in [("chainOpen", "A chain is being built: the player with priority may
              ("responseWindow", "No chain, and the opponent of the turn player holds priority: a summon or an attack may be answered.")]:
     individual(n, "Condition", c)
 
+# ---------------------------------------------------------------- special summons and effects (issue: every card of the list)
+cls("FusionSummonable", ["FusionMonster"], "A Fusion Monster in the Extra Deck whose materials are in its player's hand or on the field (design 5.7).", it="evocabile per fusione")
+cls("SynchroSummonable", ["SynchroMonster"], "A Synchro Monster in the Extra Deck whose Tuner and non-Tuners are face-up on the field (design 5.5).", it="evocabile per synchro")
+cls("MaterialPlace", ["Card"], "A monster in a hand or a Monster Zone: where Fusion Materials and Ritual tributes may come from (rulebook pp. 8-9).")
+cls("ZoneSpell", ["Spell"], "A spell placed in a Spell & Trap Zone when activated from the hand (every spell but a Field Spell).")
+for n in ("NormalSpell", "RitualSpell", "ContinuousSpell", "QuickPlaySpell", "EquipSpell"):
+    g.add((YGO[n], RDFS.subClassOf, YGO["ZoneSpell"]))
+prop("isTuner", "data", "Monster", "boolean", "True for a Tuner (the catalog's fact, asserted false as well as true).")
+prop("justFlipped", "data", "Monster", "boolean", "True right after the monster was turned face-up from face-down (state: extra.flipped): its FLIP effect activates.")
+prop("monsterLevelsInHandAndField", "data", "Player", "integer", "The Levels of the monsters in the player's hand and Monster Zones, added up (kept by the driver).")
+
+# ---------------------------------------------------------------- closure facts: counts and sums kept by the driver
+# SWRL cannot count or add up over many individuals; abox.py computes these from the state (one place, documented there).
+prop("selectedLevelTotal", "data", "PendingAction", "integer", "The Levels of the cards selected so far, added up (kept by the driver): a Ritual's tributes, a Synchro's materials.")
+prop("graveyardDragonCount", "data", "Player", "integer", "How many Dragon monsters are in the player's Graveyard (kept by the driver).")
+prop("spellCardsControlled", "data", "Player", "integer", "How many Spell Cards the player controls in Spell & Trap Zones (kept by the driver).")
+prop("lowLevelAtkTotal", "data", "Player", "integer", "The ATK of the player's face-up Level 2 or lower monsters, added up (kept by the driver).")
+prop("equippedAxeCount", "data", "Monster", "integer", "How many face-up Axe of Despair cards are equipped to the monster (kept by the driver).")
+prop("faceUpYamiCount", "data", "Duel", "integer", "How many face-up Yami cards are in the Field Zones (kept by the driver).")
+prop("yamiFactor", "data", "MonsterType", "integer", "How Yami changes monsters of this Type: 1 (Fiend, Spellcaster), -1 (Fairy), 0 (others).")
+for t in TYPES:
+    local = "Type" + t.replace("-", "").replace(" ", "")
+    g.add((YGO[local], YGO["yamiFactor"], Literal(1 if t in ("Fiend", "Spellcaster") else -1 if t == "Fairy" else 0)))
+prop("selfAtkBonus", "data", "Monster", "integer", "ATK the monster's own continuous effect gives it now (inferred; 0 for most).")
+prop("equippedTo", "object", "Card", "Monster", "The monster an Equip Spell is equipped to (state: equipped_to).", functional=True)
+prop("equipTargetGone", "data", "Card", "boolean", "True when the monster an Equip Spell was equipped to is no longer in its zone (kept by the driver).")
+prop("swordsTurnsLeft", "data", "Card", "integer", "Swords of Revealing Light: how many of the opponent's turns it still lasts (state: counters.turns).")
+
 # ---------------------------------------------------------------- operations: what the rules ask the driver to do
 cls("Operation", (), "Operation properties are inferred by rules and carried out by the driver's generic primitives.")
 OPS = [
@@ -431,6 +459,10 @@ OPS = [
     ("opNegateLink", "data", "ChainLink", "boolean", "negate_link", "The link's activation is negated: it resolves without effect."),
     ("opCloseWindow", "data", "Duel", "boolean", "close_window", "The response window closes: a summon stands, an attack goes on to damage."),
     ("opSpecialSummon", "object", "Card", "Player", "move", "Special Summon the card to the first free Monster Zone of the player given."),
+    ("opToFieldZone", "object", "Card", "Player", "move", "Place the card in the Field Zone of the player given."),
+    ("opSetAtkModifier", "data", "Card", "integer", "set_property", "Set the lasting ATK change of a resolved effect."),
+    ("opEquipTo", "object", "Card", "Monster", "set_property", "Equip the Equip Spell to this monster."),
+    ("opTriggerEffect", "object", "Card", "Player", "trigger", "The monster's effect is triggered: its player selects what it needs, then it goes onto the chain."),
     ("opOpenSelection", "object", "Duel", "SelectionPurpose", "open_choice", "Open a pending action of theAction that waits for selections for this purpose."),
     ("opSelectionsNeeded", "data", "Duel", "integer", "open_choice", "How many cards the opened selection needs."),
     ("opClosePending", "data", "Duel", "boolean", "close_choice", "The pending action is complete or cancelled: forget it."),

@@ -98,6 +98,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     add(("chainLength", DUEL, len(state["chain"])))
     add(("hasPending", DUEL, state["pending"] is not None))
     add(("turnStarted", DUEL, bool(transient.get("turn_started"))))
+    add(("faceUpYamiCount", DUEL, sum(1 for p in PLAYERS if (fz := state["players"][p]["field_zone"])
+                                      and fz["card"] == "Yami" and fz["position"] == "face_up")))
     facts.extend(battle_facts(state))
     for p in PLAYERS:
         side = state["players"][p]
@@ -115,6 +117,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         add(("monsterCount", me, sum(1 for z in side["monster_zones"] if z is not None)))
         add(("handCount", me, len(side["hand"])))
         add(("deckCount", me, len(side["deck"])))
+        for name, value in player_aggregates(state, p, cat).items():
+            add((name, me, value))
         for area in AREAS:
             cls = ZONE_CLASSES[area]
             if area in ("monster_zones", "spell_trap_zones"):
@@ -144,11 +148,13 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         add(("cardIndex", c, i))
         add(("ownerPlayer", c, player_ind(fc["owner"] if fc else p)))
         add(("chosenForPending", c, (p, area, i) in chosen))
+        add(("cardName", c, card.name))
         if card.is_monster:
             add(("level", c, card.level))
             add(("atk", c, card.atk))
             add(("def", c, card.defense))
             add(("requiresSpecialSummon", c, card.special_summon_only))
+            add(("isTuner", c, card.tuner))
             if card.attribute:
                 add(("hasAttribute", c, card.attribute))
             if card.monster_type:
@@ -163,10 +169,20 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
                 add(("attacksDeclared", c, fc["attacks_declared"]))
                 add(("summonedAs", c, fc["summoned_by"] + "Summon"))
+                add(("equippedAxeCount", c, equipped_count(state, p, i, "Axe of Despair")))
+                add(("justFlipped", c, (p, area, i) in transient.get("flipped", ())))
                 if fc["extra"].get("just_summoned"):
                     add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
             else:
                 add(("setThisTurn", c, fc["set_this_turn"]))
+                eq = fc["equipped_to"]
+                if eq is not None:
+                    target = state["players"][eq["player"]]["monster_zones"][eq["zone"]]
+                    if target is not None:
+                        add(("equippedTo", c, card_ind(eq["player"], "monster_zones", eq["zone"])))
+                    add(("equipTargetGone", c, target is None))
+                if "turns" in fc["counters"]:
+                    add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
     if pending:
         action = pending["action"]
         add(("PendingAction", PENDING))
@@ -178,12 +194,37 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         add(("purpose", PENDING, pending["purpose"] + "Purpose"))
         add(("selectionsNeeded", PENDING, pending["needed"]))
         add(("selectionsMade", PENDING, len(pending["chosen"])))
+        chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
+        add(("selectedLevelTotal", PENDING, sum(cat.get(n).level or 0 for n in chosen_names)))
     for i, link in enumerate(state["chain"], 1):
         facts.extend(link_facts(state, i, link, transient))
     action = transient.get("action")
     if action:
         facts.extend(action_facts(action))
     return facts
+
+
+# ---------------------------------------------------------------- closure facts
+# SWRL has no aggregation: the counts and sums that card rules need are computed here, from the
+# state alone, each a named data property of the ontology.  Keep this list short.
+
+def player_aggregates(state: dict, p: str, cat) -> dict:
+    side = state["players"][p]
+    field = [fc for fc in side["monster_zones"] if fc is not None]
+    return {
+        "graveyardDragonCount": sum(1 for n in side["graveyard"] if cat.get(n).monster_type == "Dragon"),
+        "spellCardsControlled": sum(1 for fc in side["spell_trap_zones"] if fc and cat.get(fc["card"]).card_type == "spell"),
+        "lowLevelAtkTotal": sum(cat.get(fc["card"]).atk for fc in field
+                                if fc["position"] != "face_down_defense" and (cat.get(fc["card"]).level or 0) <= 2),
+        "monsterLevelsInHandAndField": sum(cat.get(n).level or 0 for n in side["hand"] + [fc["card"] for fc in field]),
+    }
+
+
+def equipped_count(state: dict, p: str, zone: int, name: str) -> int:
+    """Face-up copies of the Equip Spell `name` equipped to the monster in p's Monster Zone `zone`."""
+    return sum(1 for q in PLAYERS for fc in state["players"][q]["spell_trap_zones"]
+               if fc and fc["card"] == name and fc["position"] == "face_up"
+               and fc["equipped_to"] == {"player": p, "zone": zone})
 
 
 def battle_facts(state: dict) -> list[tuple]:

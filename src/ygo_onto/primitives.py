@@ -18,13 +18,19 @@ PRIMITIVES: dict[str, Callable] = {}
 # The order in which operations of one step are carried out: leaving zones before entering them
 # (a tribute frees the zone its summon takes; what a card destroys reaches the Graveyard before the
 # card itself), cards before players, the duel last.
-ORDER = ["opSetChosen", "opNegateLink", "opDestroy", "opSendToGraveyard", "opToHand", "opToMonsterZone",
-         "opSpecialSummon", "opToSpellTrapZone", "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn",
-         "opSetSetThisTurn", "opSetPositionChanged", "opSetAttacksDeclared", "opSetJustSummoned",
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw", "opSetPhase", "opDeclareAttack",
-         "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle", "opAddChainLink", "opOpenSelection",
-         "opSelectionsNeeded", "opClosePending", "opSetPriority", "opCloseWindow", "opFinishLink", "opResolveChain",
-         "opLoseDuel", "opStartNextTurn"]
+ORDER = ["opSetChosen", "opNegateLink",
+         # leaving zones, then entering them
+         "opDestroy", "opSendToGraveyard", "opToHand", "opToMonsterZone", "opSpecialSummon", "opToSpellTrapZone",
+         "opToFieldZone",
+         # the cards' own values
+         "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opSetAtkModifier", "opEquipTo",
+         # players
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw",
+         # the duel: phase, battle, chain, selections, priority
+         "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
+         "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
+         "opTriggerEffect", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel", "opStartNextTurn"]
 
 
 def primitive(name: str):
@@ -52,6 +58,7 @@ class Step:
         self.rng = rng
         # what carries over to the next step: a chain being resolved and the links it negated
         self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
+        self.flipped = []  # monsters turned face-up in this step: their FLIP effects see it in the next
         self.previous = transient
         self.objects: dict[str, object] = {}
         for p in PLAYERS:
@@ -131,6 +138,8 @@ class Step:
             else:  # the target left the field before damage: a replay (rulebook p. 28)
                 attack["target"] = None
                 attack["target_lost"] = True
+        if self.flipped:
+            self.transient["flipped"] = [tuple(self.locate(o).values()) for o in self.flipped if self.on_field(o)]
         for p in PLAYERS:
             side = self.state["players"][p]
             for area in LIST_AREAS:
@@ -166,6 +175,11 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         tok = Token(name)
         side["hand"].append(tok)
         step.objects[card_ind] = tok
+    elif op == "opToFieldZone":
+        if side["field_zone"] is not None:
+            raise YgoError(f"internal: the Field Zone is taken; the old Field Spell must be destroyed first")
+        side["field_zone"] = fc if fc is not None else new_field_card(name, owner, "face_up")
+        step.objects[card_ind] = side["field_zone"]
     else:
         area = "spell_trap_zones" if op == "opToSpellTrapZone" else "monster_zones"
         free = [i for i, z in enumerate(side[area]) if z is None]
@@ -183,6 +197,7 @@ SETTERS = {  # operation -> (state key of a field card, how to read the value)
     "opSetSetThisTurn": ("set_this_turn", bool),
     "opSetPositionChanged": ("position_changed_this_turn", bool),
     "opSetAttacksDeclared": ("attacks_declared", int),
+    "opSetAtkModifier": ("atk_modifier", int),
 }
 
 
@@ -190,7 +205,13 @@ SETTERS = {  # operation -> (state key of a field card, how to read the value)
 def set_property(step: Step, op: str, subject: str, value) -> None:
     if op in SETTERS:
         key, convert = SETTERS[op]
-        step.objects[subject][key] = convert(value)
+        card = step.objects[subject]
+        if op == "opSetPosition" and card["position"] == "face_down_defense" and value != "faceDownDefensePosition":
+            step.flipped.append(card)  # rulebook p. 11: a FLIP effect starts when the card is turned face-up
+        card[key] = convert(value)
+    elif op == "opEquipTo":
+        ref = step.locate(step.objects[value])
+        step.objects[subject]["equipped_to"] = {"player": ref["player"], "zone": ref["index"]}
     elif op == "opSetChosen":
         step.pending_refs.append(step.objects[subject])
     elif op == "opSetNormalSummonsLeft":
@@ -250,13 +271,14 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
 
 @primitive("add_chain_link")
 def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
-    """A new last link: the card as it is now, its Spell Speed (inferred), the targets just selected."""
+    """A new last link: the card as it is now, its Spell Speed (inferred), and the cards its activation
+    selected (targets; for Polymerization and Ritual Spells the monsters they use: state 'targets')."""
     obj = step.objects[card_ind]
     ref = step.locate(obj)
     speed = next((f[2] for f in step.facts if f[0] == "spellSpeed" and f[1] == card_ind), 1)
     targets = []
     pending = step.state["pending"]
-    if pending is not None and pending["purpose"] == "target":
+    if pending is not None and pending["purpose"] != "cost":  # targets, materials, ritual tributes
         targets = [("card", o) for o in step.pending_refs if o is not None]
     step.state["chain"].append({"card": obj["card"] if isinstance(obj, dict) else obj.name,
                                 "player": _player(player_ind),
@@ -295,6 +317,20 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         step.pending_refs = []
     else:
         step.state["pending"]["needed"] = int(value)
+
+
+@primitive("trigger")
+def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """A triggered effect (FLIP, "when Normal Summoned"): its player selects its targets now; the
+    activation then goes on as any other (the pending action is an `activate` of the card)."""
+    obj = step.objects[card_ind]
+    player = _player(player_ind)
+    needed = next((f[2] for f in step.facts if f[0] == "activationSelections" and f[1] == card_ind), 1)
+    action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
+              "from": step.locate(obj), "effect": 0}
+    step.state["pending"] = {"action": action, "purpose": "target", "needed": max(1, needed), "chosen": []}
+    step.pending_refs = []
+    step.state["priority"] = player
 
 
 @primitive("close_choice")

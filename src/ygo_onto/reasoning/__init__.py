@@ -53,6 +53,7 @@ def get(name: str) -> Backend:
 
 def _load_all():
     from . import fast, pellet  # noqa: F401  (registration side effect)
+    from . import pellet_jvm  # noqa: F401
 
 
 class Timer:
