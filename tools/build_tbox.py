@@ -423,6 +423,9 @@ for t in TYPES:
 prop("selfAtkBonus", "data", "Monster", "integer", "ATK the monster's own continuous effect gives it now (inferred; 0 for most).")
 prop("equippedTo", "object", "Card", "Monster", "The monster an Equip Spell is equipped to (state: equipped_to).", functional=True)
 prop("equipTargetGone", "data", "Card", "boolean", "True when the monster an Equip Spell was equipped to is no longer in its zone (kept by the driver).")
+prop("strongestInGraveyards", "object", "Duel", "Monster", "The monster with the highest ATK in either Graveyard (ties: player A's first, then the oldest); kept by the driver.")
+prop("dieResult", "data", "Duel", "integer", "The die just rolled (from the duel's seeded RNG), seen for one step by the card that rolled it.")
+prop("dieRolledFor", "object", "Duel", "Card", "The card whose effect rolled the die just rolled.")
 prop("swordsTurnsLeft", "data", "Card", "integer", "Swords of Revealing Light: how many of the opponent's turns it still lasts (state: counters.turns).")
 
 # ---------------------------------------------------------------- operations: what the rules ask the driver to do
@@ -461,6 +464,8 @@ OPS = [
     ("opSpecialSummon", "object", "Card", "Player", "move", "Special Summon the card to the first free Monster Zone of the player given."),
     ("opToFieldZone", "object", "Card", "Player", "move", "Place the card in the Field Zone of the player given."),
     ("opSetAtkModifier", "data", "Card", "integer", "set_property", "Set the lasting ATK change of a resolved effect."),
+    ("opSetDefModifier", "data", "Card", "integer", "set_property", "Set the lasting DEF change of a resolved effect."),
+    ("opRollDie", "data", "Card", "integer", "roll_die", "The card's effect rolls a die with this many sides (the duel's seeded RNG)."),
     ("opEquipTo", "object", "Card", "Monster", "set_property", "Equip the Equip Spell to this monster."),
     ("opTriggerEffect", "object", "Card", "Player", "trigger", "The monster's effect is triggered: its player selects what it needs, then it goes onto the chain."),
     ("opOpenSelection", "object", "Duel", "SelectionPurpose", "open_choice", "Open a pending action of theAction that waits for selections for this purpose."),

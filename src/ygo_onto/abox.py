@@ -98,6 +98,13 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     add(("chainLength", DUEL, len(state["chain"])))
     add(("hasPending", DUEL, state["pending"] is not None))
     add(("turnStarted", DUEL, bool(transient.get("turn_started"))))
+    strongest = strongest_in_graveyards(state, cat)
+    if strongest is not None:
+        add(("strongestInGraveyards", DUEL, card_ind(*strongest)))
+    die = transient.get("die")
+    if die:
+        add(("dieResult", DUEL, die["result"]))
+        add(("dieRolledFor", DUEL, card_ind(*die["card"])))
     add(("faceUpYamiCount", DUEL, sum(1 for p in PLAYERS if (fz := state["players"][p]["field_zone"])
                                       and fz["card"] == "Yami" and fz["position"] == "face_up")))
     facts.extend(battle_facts(state))
@@ -218,6 +225,18 @@ def player_aggregates(state: dict, p: str, cat) -> dict:
                                 if fc["position"] != "face_down_defense" and (cat.get(fc["card"]).level or 0) <= 2),
         "monsterLevelsInHandAndField": sum(cat.get(n).level or 0 for n in side["hand"] + [fc["card"] for fc in field]),
     }
+
+
+def strongest_in_graveyards(state: dict, cat) -> tuple | None:
+    """The monster with the highest ATK in either Graveyard: (player, 'graveyard', index); ties go to
+    player A's first, then to the oldest card."""
+    best = None
+    for p in PLAYERS:
+        for i, name in enumerate(state["players"][p]["graveyard"]):
+            card = cat.get(name)
+            if card.is_monster and (best is None or card.atk > best[0]):
+                best = (card.atk, (p, "graveyard", i))
+    return best[1] if best else None
 
 
 def equipped_count(state: dict, p: str, zone: int, name: str) -> int:

@@ -24,9 +24,9 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opSetAtkModifier", "opEquipTo",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opSetAtkModifier", "opSetDefModifier", "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
@@ -58,6 +58,7 @@ class Step:
         self.rng = rng
         # what carries over to the next step: a chain being resolved and the links it negated
         self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
+        self.rolled = None  # (card object, result): a die rolled in this step, seen in the next
         self.flipped = []  # monsters turned face-up in this step: their FLIP effects see it in the next
         self.previous = transient
         self.objects: dict[str, object] = {}
@@ -138,6 +139,9 @@ class Step:
             else:  # the target left the field before damage: a replay (rulebook p. 28)
                 attack["target"] = None
                 attack["target_lost"] = True
+        if self.rolled:
+            card, result = self.rolled
+            self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
         if self.flipped:
             self.transient["flipped"] = [tuple(self.locate(o).values()) for o in self.flipped if self.on_field(o)]
         for p in PLAYERS:
@@ -198,6 +202,7 @@ SETTERS = {  # operation -> (state key of a field card, how to read the value)
     "opSetPositionChanged": ("position_changed_this_turn", bool),
     "opSetAttacksDeclared": ("attacks_declared", int),
     "opSetAtkModifier": ("atk_modifier", int),
+    "opSetDefModifier": ("def_modifier", int),
 }
 
 
@@ -245,6 +250,14 @@ def draw(step: Step, op: str, player_ind: str, count: int) -> None:
     for _ in range(count):
         if side["deck"]:
             side["hand"].append(side["deck"].pop(0))
+
+
+@primitive("roll_die")
+def roll_die(step: Step, op: str, card_ind: str, sides: int) -> None:
+    """Roll a die for a card's effect, from the duel's seeded RNG; the state keeps the next seed,
+    so a duel replays exactly (state-format: rng_seed)."""
+    step.rolled = (step.objects[card_ind], step.rng.randint(1, int(sides)))
+    step.state["rng_seed"] = step.rng.randrange(2**31)
 
 
 @primitive("end_duel")
