@@ -377,9 +377,8 @@ prop("linkCard", "object", "ChainLink", "Card", "The card whose activation the l
 prop("linkPlayer", "object", "ChainLink", "Player", "The player who activated the link.", functional=True)
 prop("linkTarget", "object", "ChainLink", "Card", "A card the activation targets (chosen when it was activated).")
 prop("spellSpeed", "data", "Card", "integer", "The card's Spell Speed, 1 to 3 (rulebook p. 37; inferred from its kind).")
-cls("OneShotCard", ["Card"], "A card used once: sent to the Graveyard after it resolves (Normal, Quick-Play and Ritual Spells; Normal and Counter Traps; rulebook pp. 16-19).")
-for n in ("NormalSpell", "QuickPlaySpell", "RitualSpell", "NormalTrap", "CounterTrap"):
-    g.add((YGO[n], RDFS.subClassOf, YGO["OneShotCard"]))
+cls("OneShotCard", ["Card"], "A card used once: sent to the Graveyard after it resolves (Normal, Quick-Play and Ritual Spells; Normal and Counter Traps; rulebook pp. 16-19); inferred from staysOnField.")
+prop("staysOnField", "data", "Card", "boolean", "The catalog's fact: true for a spell or trap that stays on the field after it resolves (Continuous, Equip, Field; Swords of Revealing Light).")
 cls("SetCard", ["Card"], "A spell or trap Set face-down in a Spell & Trap Zone (inferred).")
 cls("ReadyToActivate", ["Card"], "A spell or trap whose place lets it be activated: in the hand with room on the field, or Set long enough (inferred).")
 cls("CanActivateNow", ["Card"], "The timing allows this card's activation now: phase, priority, chain and Spell Speed (inferred).")
@@ -427,6 +426,8 @@ prop("strongestInGraveyards", "object", "Duel", "Monster", "The monster with the
 prop("dieResult", "data", "Duel", "integer", "The die just rolled (from the duel's seeded RNG), seen for one step by the card that rolled it.")
 prop("dieRolledFor", "object", "Duel", "Card", "The card whose effect rolled the die just rolled.")
 prop("swordsTurnsLeft", "data", "Card", "integer", "Swords of Revealing Light: how many of the opponent's turns it still lasts (state: counters.turns).")
+prop("swordsAgainst", "data", "Player", "integer", "How many face-up Swords of Revealing Light the player's opponent controls (kept by the driver).")
+prop("controlReturnsAtEnd", "data", "Monster", "boolean", "True for a monster whose control returns to its owner in the End Phase (Brain Control; state: extra.control_until_end).")
 
 # ---------------------------------------------------------------- operations: what the rules ask the driver to do
 cls("Operation", (), "Operation properties are inferred by rules and carried out by the driver's generic primitives.")
@@ -465,6 +466,8 @@ OPS = [
     ("opToFieldZone", "object", "Card", "Player", "move", "Place the card in the Field Zone of the player given."),
     ("opSetAtkModifier", "data", "Card", "integer", "set_property", "Set the lasting ATK change of a resolved effect."),
     ("opSetDefModifier", "data", "Card", "integer", "set_property", "Set the lasting DEF change of a resolved effect."),
+    ("opSetTurnsLeft", "data", "Card", "integer", "set_property", "Set how many turns the card still lasts (state: counters.turns)."),
+    ("opTakeControlUntilEnd", "object", "Card", "Player", "move", "Move the monster to the player's side until the End Phase (its owner stays the same)."),
     ("opRollDie", "data", "Card", "integer", "roll_die", "The card's effect rolls a die with this many sides (the duel's seeded RNG)."),
     ("opEquipTo", "object", "Card", "Monster", "set_property", "Equip the Equip Spell to this monster."),
     ("opTriggerEffect", "object", "Card", "Player", "trigger", "The monster's effect is triggered: its player selects what it needs, then it goes onto the chain."),

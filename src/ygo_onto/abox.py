@@ -166,6 +166,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("hasAttribute", c, card.attribute))
             if card.monster_type:
                 add(("hasMonsterType", c, "Type" + card.monster_type.replace("-", "").replace(" ", "")))
+        if not card.is_monster:
+            add(("staysOnField", c, card.stays_on_field))
         if fc is not None:
             pos = POSITION_INDIVIDUALS[fc["position"]]
             add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
@@ -178,6 +180,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("summonedAs", c, fc["summoned_by"] + "Summon"))
                 add(("equippedAxeCount", c, equipped_count(state, p, i, "Axe of Despair")))
                 add(("justFlipped", c, (p, area, i) in transient.get("flipped", ())))
+                add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
                 if fc["extra"].get("just_summoned"):
                     add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
             else:
@@ -223,6 +226,8 @@ def player_aggregates(state: dict, p: str, cat) -> dict:
         "spellCardsControlled": sum(1 for fc in side["spell_trap_zones"] if fc and cat.get(fc["card"]).card_type == "spell"),
         "lowLevelAtkTotal": sum(cat.get(fc["card"]).atk for fc in field
                                 if fc["position"] != "face_down_defense" and (cat.get(fc["card"]).level or 0) <= 2),
+        "swordsAgainst": sum(1 for fc in state["players"][opponent(p)]["spell_trap_zones"]
+                             if fc and fc["card"] == "Swords of Revealing Light" and fc["position"] == "face_up"),
         "monsterLevelsInHandAndField": sum(cat.get(n).level or 0 for n in side["hand"] + [fc["card"] for fc in field]),
     }
 

@@ -46,6 +46,7 @@ class Card:
     aliases: tuple[str, ...] = ()
     passcode: int | None = None
     phases: tuple[str, ...] = ()
+    stays_on_field: bool = False  # a spell or trap that stays after resolving (Continuous, Equip, Field; Swords)
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
 
@@ -151,7 +152,7 @@ def catalog(ruleset: str = "official") -> Catalog:
                       materials=tuple(m.strip() for m in r["materials"].split(" + ") if m.strip()),
                       ritual_monster=r["ritual_monster"] or None, italian_name=r["italian_name"] or None,
                       aliases=tuple(a for a in r["aliases"].split("|") if a), passcode=_int(r["passcode"]),
-                      description=r["description"])
+                      stays_on_field=_bool(r["stays_on_field"]), description=r["description"])
                  for r in _rows("cards_official.csv")]
     elif ruleset == "simplified":
         cards = [Card(name=r["name"], card_type="monster", subtype="normal", level=int(r["level"]),

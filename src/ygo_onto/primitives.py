@@ -20,11 +20,13 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opSendToGraveyard", "opToHand", "opToMonsterZone", "opSpecialSummon", "opToSpellTrapZone",
+         "opDestroy", "opSendToGraveyard", "opToHand", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opSetAtkModifier", "opSetDefModifier", "opEquipTo",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opSetAtkModifier", "opSetDefModifier", "opSetTurnsLeft",
+         "opEquipTo",
          # players
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
@@ -190,6 +192,8 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         if not free:
             raise YgoError(f"internal: no free {area} for {name}: a rule allowed what the board cannot hold")
         new = fc if fc is not None else new_field_card(name, owner, "attack" if area == "monster_zones" else "face_up")
+        if fc is not None:  # a card changing zones on the field (control): its bookkeeping starts again
+            fc["extra"] = {"control_until_end": True} if op == "opTakeControlUntilEnd" else {}
         side[area][free[0]] = new
         step.objects[card_ind] = new
 
@@ -214,6 +218,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         if op == "opSetPosition" and card["position"] == "face_down_defense" and value != "faceDownDefensePosition":
             step.flipped.append(card)  # rulebook p. 11: a FLIP effect starts when the card is turned face-up
         card[key] = convert(value)
+    elif op == "opSetTurnsLeft":
+        step.objects[subject]["counters"]["turns"] = int(value)
     elif op == "opEquipTo":
         ref = step.locate(step.objects[value])
         step.objects[subject]["equipped_to"] = {"player": ref["player"], "zone": ref["index"]}
