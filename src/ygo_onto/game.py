@@ -163,9 +163,7 @@ def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
         if not ops:
             if "action" in transient:
                 raise YgoError(f"internal: no rule carries out the action {action['id']!r}")
-            if state["winner"] is not None:
-                break
-            idle = _forced_move(state, inference, vocab)
+            idle = None if state["winner"] is not None else _forced_move(state, inference, vocab)
             if idle is None:
                 result = GameState(state)
                 if not transient:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .abox import PHASE_NAMES, POSITION_NAMES, parse_card_ind
+from .abox import PHASE_NAMES, POSITION_NAMES
 from .errors import YgoError
 from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, PLAYERS, new_field_card, opponent
 
@@ -183,7 +183,7 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         step.objects[card_ind] = tok
     elif op == "opToFieldZone":
         if side["field_zone"] is not None:
-            raise YgoError(f"internal: the Field Zone is taken; the old Field Spell must be destroyed first")
+            raise YgoError("internal: the Field Zone is taken; the old Field Spell must be destroyed first")
         side["field_zone"] = fc if fc is not None else new_field_card(name, owner, "face_up")
         step.objects[card_ind] = side["field_zone"]
     else:
