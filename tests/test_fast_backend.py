@@ -384,3 +384,143 @@ def test_fast_equals_pellet(ruleset, seed, pending, transient):
         + "\n".join(f"  fast only:   {f}" for f in sorted(only_fast, key=repr))
         + "\n" + "\n".join(f"  pellet only: {f}" for f in sorted(only_pellet, key=repr)))
     assert got == expected
+
+
+# ---------------------------------------------------------------------------------------------
+# the evaluator: the program's model computed in Python, as clingo computes it
+
+def _clingo_atoms(program: str) -> set[tuple]:
+    """Every atom of the model clingo finds, as evaluator values ((name, arity), args)."""
+    import clingo
+
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        symbols = next(iter(handle)).symbols(atoms=True)
+    return {((s.name, len(s.arguments)), tuple(fast._any_value(a) for a in s.arguments)) for s in symbols}
+
+
+def _evaluator_atoms(program: str, facts=None) -> set[tuple]:
+    ev = fast._Evaluator(program)
+    with ev.lock:
+        ev.run(facts or {})
+        return {(key, args) for key, rel in ev.model().items() for args in rel}
+
+
+TERMS_PROGRAM = r"""
+n(7). n(-7). n(2). n(-2). n(0). n(2147483647). m(-2147483648). m(2147483647). m(-1). m(2).
+v(1). v("a"). v(b). v(s("x")). v(s("y")). v(s(1)). v(true). v(false). v(-5). v(f(1,2)). v("").
+sum(X,Y,Z) :- n(X), n(Y), Z = X+Y.
+dif(X,Y,Z) :- n(X), n(Y), Z = X-Y.
+prod(X,Y,Z) :- n(X), n(Y), Z = X*Y.
+quot(X,Y,Z) :- n(X), n(Y), Z = X/Y.
+rem(X,Y,Z) :- n(X), n(Y), Z = X\Y.
+wrap(X,Y,S,D,P) :- m(X), m(Y), S = X+Y, D = X-Y, P = X*Y.
+neg(X,Z) :- n(X), Z = -X.
+neg(X,Z) :- m(X), Z = -X.
+abs(X,Z) :- m(X), Z = |X|.
+abs(X,Z) :- v(X), Z = |X|.
+plus1(X,Z) :- v(X), Z = X+1.
+int(X) :- v(X), X+0=X.
+notint(X) :- v(X), X+0!=X.
+str(X,S) :- v(X), X=s(S).
+isstr(X) :- v(X), X=s(_).
+lt(X,Y) :- v(X), v(Y), X<Y.
+le(X,Y) :- v(X), v(Y), X<=Y.
+ge(X,Y) :- v(X), v(Y), X>=Y.
+gt(X,Y) :- v(X), v(Y), X>Y.
+eq(X,Y) :- v(X), v(Y), X=Y.
+ne(X,Y) :- v(X), v(Y), X!=Y.
+pair(X,Y) :- v(X), v(Y), X!=Y, lt(X,Y).
+same(X) :- pair(X,X).
+twice(X) :- v(X), v(X), X=X.
+kind(X,K) :- v(X), X=s(K), K!=1.
+first(A) :- v(f(A,_)).
+r_1 :- n(7), n(0).
+r_2 :- n(8).
+hi(1) :- 1 < 2.
+lo(1) :- 2 < 1.
+x(X) :- X = 3+4.
+y(Y) :- x(X), Y = (X*2)\5 + |-3|.
+"""
+
+
+def test_evaluator_terms_and_comparisons_are_clingos():
+    """Arithmetic (32-bit, truncating, undefined on non-integers and on division by zero), the
+    order of terms of different kinds, matching of function terms, anonymous variables, atoms
+    without arguments, rules without atoms: the same atoms as clingo's model."""
+    assert _evaluator_atoms(TERMS_PROGRAM) == _clingo_atoms(TERMS_PROGRAM)
+
+
+def test_evaluator_reports_what_it_does_not_reproduce():
+    with pytest.raises(fast._NotSupported):
+        fast._Evaluator("p(1). q(X) :- p(X), not r(X).")
+    with pytest.raises(fast._NotSupported):
+        fast._Evaluator("p(1). #show X : p(X).")
+    with pytest.raises(fast._NotSupported):
+        fast._Evaluator("p(1;2).")
+    ev = fast._Evaluator("p(a). q(Y) :- p(X), Y = -X.")  # clingo's -a: a negative function term
+    with pytest.raises(fast._NotSupported), ev.lock:
+        ev.run({})
+
+
+@pytest.mark.filterwarnings("ignore:fast.*never fires")
+@pytest.mark.parametrize("program", ["arith", "official", "simplified"])
+def test_program_reader_agrees_with_clingos_parser(program):
+    """The evaluator's own reader of the compiled text gives the rules clingo's AST gives."""
+    if program == "arith":
+        comp = fast.compiled(FakeKnowledge(ARITH_RULES, **ARITH_VOCAB))
+    else:
+        comp = fast.compiled(knowledge(program))
+    for text in (comp.program, comp.program_without_eq):
+        assert fast._parse_program(text) == fast._read_program(text)
+
+
+@pytest.mark.filterwarnings("ignore:fast.*never fires")
+def test_evaluator_equals_clingo_on_the_unit_programs():
+    k = FakeKnowledge(ARITH_RULES, **ARITH_VOCAB)
+    facts = [("Thing2", "x"), ("a", "x", 7), ("b", "x", -2), ("flag", "x", True), ("name", "x", "seven"),
+             ("a", "y", -2147483648), ("b", "y", 3), ("a", "z", 2147483647), ("b", "z", 2), ("flag", "z", False),
+             ("name", "z", "abc"), ("a", "w", 1), ("b", "w", 0)]
+    assert_same(infer(k, facts), fast.infer_facts(k, facts, evaluator=False))
+    # the equality section (a functional property with two values)
+    k = FakeKnowledge(["K1(?x) -> rel(?x, ?x)"], classes={"K1", "K2"}, object_properties={"fo", "rel"},
+                      data_properties=data("v"), functional={"fo"})
+    facts = [("fo", "i", "o1"), ("fo", "i", "o2"), ("K1", "o1"), ("K2", "o2"), ("v", "o1", 4)]
+    assert_same(infer(k, facts), fast.infer_facts(k, facts, evaluator=False))
+
+
+@pytest.mark.parametrize("ruleset", ["official", "simplified"])
+def test_evaluator_equals_clingo_on_real_states(ruleset):
+    """The same facts from the evaluator and from clingo, one state after the other in one
+    evaluator (nothing of a state stays for the next), then the first state again."""
+    k = knowledge(ruleset)
+    cases = [_facts(ruleset, *case[1:]) for case in _cases() if case[0] == ruleset]
+    first = infer(k, cases[0])
+    for facts in cases:
+        assert_same(infer(k, facts), fast.infer_facts(k, facts, evaluator=False))
+    assert_same(infer(k, cases[0]), first)
+
+
+def test_a_run_that_stopped_leaves_nothing_behind():
+    k = FakeKnowledge(["a(?x, ?a), unaryMinus(?r, ?a) -> neg(?x, ?r)", "a(?x, ?a) -> A(?x)"],
+                      classes={"A"}, data_properties={"a": "any", "neg": "any"})
+    # -true is clingo's negative function term: the evaluator stops, clingo answers (reading it as true)
+    out = infer(k, [("a", "i", True), ("a", "j", 3)])
+    assert_same(out, fast.infer_facts(k, [("a", "i", True), ("a", "j", 3)], evaluator=False))
+    assert ("neg", "i", True) in out and ("neg", "j", -3) in out
+    assert_same(infer(k, [("a", "k", 5)]), {("a", "k", 5), ("A", "k"), ("neg", "k", -5)})
+
+
+def test_a_boolean_is_never_read_as_the_integer_of_an_earlier_call():
+    """The facts of a call are remembered for the next (True == 1 in Python, and they hash alike)."""
+    k = FakeKnowledge(["f(?x, true) -> Yes(?x)", "n(?x, 1) -> One(?x)"], classes={"Yes", "One"},
+                      data_properties={"f": "boolean", "n": "integer"})
+    assert ("Yes", "i") in infer(k, [("f", "i", True)])
+    with pytest.raises(ReasonerError, match="inconsistent"):
+        infer(k, [("f", "i", 1)])
+    assert ("One", "i") in infer(k, [("n", "i", 1)])
+    with pytest.raises(ReasonerError, match="inconsistent"):
+        infer(k, [("n", "i", True)])
+    assert infer(k, [["f", "i", True]]) == {("f", "i", True), ("Yes", "i")}  # a list is a fact too

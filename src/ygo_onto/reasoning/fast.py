@@ -1,9 +1,13 @@
-"""The compiled backend: the ruleset's TBox and SWRL rules as one Datalog program run by clingo.
+"""The compiled backend: the ruleset's TBox and SWRL rules as one Datalog program.
 
 Nothing here is written per rule.  `compile_program` reads the knowledge of a ruleset (the
 `Vocabulary` tables, a few axioms of the TBox graph, the rule texts) and writes an ASP
 program; it is positive, so it has exactly one model, the least fixpoint of the rules.
-Each `infer` adds the ABox facts, grounds, and reads the model back (~30-70 ms a state).
+Each `infer` computes that model with the ABox facts added and reads it back.  The model is
+computed in Python by `_Evaluator` (semi-naive evaluation of the same program, ~2-5 ms a
+mid-game state), or by clingo (grounding: ~50-150 ms) for a program or a term the evaluator
+does not reproduce exactly; `infer_facts(..., evaluator=False)` always asks clingo, and the
+tests check that both give the same facts.
 
 * one predicate per class (`c_<name>/1`) and per property (`p_<name>/2`, object and data
   properties alike); individuals are strings, integers are integers, booleans the constants
@@ -45,6 +49,8 @@ that is the subject of a fact (asserted or inferred).
 """
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import warnings
 import weakref
@@ -211,20 +217,6 @@ def _literal(value) -> str:
     raise ReasonerError(f"fast: expected an integer, a boolean or a string as a data value, got {value!r}")
 
 
-def _from_symbol(sym: clingo.Symbol):
-    t = sym.type
-    if t == clingo.SymbolType.String:
-        return sym.string
-    if t == clingo.SymbolType.Number:
-        return sym.number
-    name = sym.name
-    if name == "true":
-        return True
-    if name == "false":
-        return False
-    return sym.arguments[0].string  # s("...")
-
-
 _INT_TYPES = {"integer", "int", "long", "short", "byte", "nonNegativeInteger", "positiveInteger",
               "nonPositiveInteger", "negativeInteger", "unsignedInt", "unsignedLong", "unsignedShort",
               "unsignedByte"}
@@ -325,6 +317,13 @@ class Compiled:
     program_without_eq: str = ""
     functional: frozenset = frozenset()  # functional object properties
     inverse_functional: frozenset = frozenset()
+    # built on first use: the evaluators of program_without_eq and program (False: clingo runs it),
+    # and the predicates of the vocabulary's names (see _names)
+    evaluators: list = field(default_factory=lambda: [None, None], repr=False, compare=False)
+    names: tuple | None = field(default=None, repr=False, compare=False)
+    plan: dict | None = field(default=None, repr=False, compare=False)
+    merge_preds: list | None = field(default=None, repr=False, compare=False)
+    facts_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _abox
 
 
 class _Compiler:
@@ -861,13 +860,735 @@ def _disjoint(k) -> list[frozenset]:
 
 
 # ---------------------------------------------------------------------------------------------
+# The evaluator: the compiled program's least model, computed in Python
+#
+# The program is positive, so its one model is the least fixpoint of its rules, which clingo
+# computes while grounding.  On a mid-game state of the real rulesets that costs clingo
+# 50-150 ms: parsing ~1800 statements (again for every state), then instantiating ~900 rules,
+# a hundred predicates of which form one recursive component, for a model of ~1000 atoms.
+# `_Evaluator` runs the same program text (read once, by `_parse_program`; the tests check it
+# reads what clingo's parser reads) by semi-naive evaluation: a round hands the atoms each
+# predicate gained in the previous round to the predicate's dispatcher, which calls the rules
+# with that predicate in their body:
+#
+# * a rule h(...) :- b(X1, ..., Xn) of distinct variables (subclass, subproperty, inverse,
+#   domain, range: half the rules) is a projection of the new atoms, done by set.update;
+# * any other rule, once per positive body atom, is a generated function that joins the new
+#   atoms with the other body atoms through hash indexes (comparisons as soon as their
+#   variables are bound, then membership tests, lookups on bound variables, lookups on
+#   constants, and scans last).  It is only called when every
+#   predicate of the body holds atoms, and generated and compiled on that first call: most
+#   rules are about cards and situations absent from a state.
+#
+# Values: an integer is an int, a string a str, any other symbol (constants included) a tuple
+# (name, *arguments): `true` is ("true",), s("a") is ("s", "a").  Terms follow clingo: an
+# arithmetic operation on a non-integer, or a division by zero, is undefined and makes its
+# literal false; integers wrap at 32 bits; `/` and `\` truncate; values of different kinds are
+# ordered by clingo's own comparison of symbols.  (-2147483648 / -1 is -2147483648 here; it
+# kills clingo with SIGFPE.)  What the evaluator does not reproduce (a construct the compiler
+# never writes; the negation of a function term at run time) raises _NotSupported, and the call
+# goes to clingo.
+
+
+class _NotSupported(Exception):
+    pass
+
+
+def _wrap(x: int) -> int:
+    return x if INT_MIN <= x <= INT_MAX else (x - INT_MIN) % 2 ** 32 + INT_MIN
+
+
+def _b_add(a, b):
+    return _wrap(a + b) if type(a) is int and type(b) is int else None
+
+
+def _b_sub(a, b):
+    return _wrap(a - b) if type(a) is int and type(b) is int else None
+
+
+def _b_mul(a, b):
+    return _wrap(a * b) if type(a) is int and type(b) is int else None
+
+
+def _quotient(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _b_div(a, b):
+    return _wrap(_quotient(a, b)) if type(a) is int and type(b) is int and b else None
+
+
+def _b_mod(a, b):
+    return _wrap(a - b * _quotient(a, b)) if type(a) is int and type(b) is int and b else None
+
+
+def _b_neg(a):
+    if type(a) is int:
+        return _wrap(-a)
+    if type(a) is tuple:  # clingo negates a function term (-f(x)): not a value here
+        raise _NotSupported("the negation of a function term")
+    return None
+
+
+def _b_abs(a):
+    return _wrap(abs(a)) if type(a) is int else None
+
+
+def _symbol(v) -> clingo.Symbol:
+    if type(v) is int:
+        return clingo.Number(v)
+    if type(v) is str:
+        return clingo.String(v)
+    return clingo.Function(v[0], [_symbol(x) for x in v[1:]])
+
+
+def _value(sym: clingo.Symbol):
+    t = sym.type
+    if t == clingo.SymbolType.Number:
+        return sym.number
+    if t == clingo.SymbolType.String:
+        return sym.string
+    if t == clingo.SymbolType.Function and sym.positive:
+        return (sym.name, *map(_value, sym.arguments))
+    raise _NotSupported(f"the term {sym}")
+
+
+def _lt(a, b):
+    return a < b if type(a) is int and type(b) is int else _symbol(a) < _symbol(b)
+
+
+def _le(a, b):
+    return a <= b if type(a) is int and type(b) is int else _symbol(a) <= _symbol(b)
+
+
+def _gt(a, b):
+    return a > b if type(a) is int and type(b) is int else _symbol(a) > _symbol(b)
+
+
+def _ge(a, b):
+    return a >= b if type(a) is int and type(b) is int else _symbol(a) >= _symbol(b)
+
+
+_HELPERS = {f.__name__: f for f in (_b_add, _b_sub, _b_mul, _b_div, _b_mod, _b_neg, _b_abs, _lt, _le, _gt, _ge)}
+_ORDERINGS = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+
+# terms: ("v", name) | ("c", value) | ("f", name, [terms]) | ("op", helper, [terms]);
+# body literals: ("atom", pred, [terms]) | ("cmp", op, left, right), pred = (name, arity)
+
+
+def _read_program(program: str):
+    """The rules of a program as (head atom, body literals); raises _NotSupported on anything
+    but the positive normal rules, #show directives and comments the compiler writes."""
+    from clingo import ast
+
+    T = ast.ASTType
+    binary = {ast.BinaryOperator.Plus: "_b_add", ast.BinaryOperator.Minus: "_b_sub",
+              ast.BinaryOperator.Multiplication: "_b_mul", ast.BinaryOperator.Division: "_b_div",
+              ast.BinaryOperator.Modulo: "_b_mod"}
+    unary = {ast.UnaryOperator.Minus: "_b_neg", ast.UnaryOperator.Absolute: "_b_abs"}
+    compare = {ast.ComparisonOperator.Equal: "=", ast.ComparisonOperator.NotEqual: "!=",
+               ast.ComparisonOperator.LessThan: "<", ast.ComparisonOperator.LessEqual: "<=",
+               ast.ComparisonOperator.GreaterThan: ">", ast.ComparisonOperator.GreaterEqual: ">="}
+    anonymous = 0
+
+    def term(x):
+        nonlocal anonymous
+        t = x.ast_type
+        if t == T.Variable:
+            if x.name == "_":
+                anonymous += 1
+                return ("v", f"#{anonymous}")  # never a clingo variable's name
+            return ("v", x.name)
+        if t == T.SymbolicTerm:
+            return ("c", _value(x.symbol))
+        if t == T.Function and not x.external and x.name:
+            args = [term(a) for a in x.arguments]
+            if all(a[0] == "c" for a in args):
+                return ("c", (x.name, *(a[1] for a in args)))
+            return ("f", x.name, args)
+        if t == T.BinaryOperation and x.operator_type in binary:
+            return operation(binary[x.operator_type], [term(x.left), term(x.right)])
+        if t == T.UnaryOperation and x.operator_type in unary:
+            return operation(unary[x.operator_type], [term(x.argument)])
+        raise _NotSupported(f"the term {x}")
+
+    def operation(helper, args):
+        if all(a[0] == "c" for a in args):  # a constant such as -1
+            value = _HELPERS[helper](*(a[1] for a in args))
+            if value is None:
+                raise _NotSupported("an undefined constant term")
+            return ("c", value)
+        return ("op", helper, args)
+
+    def atom(lit):
+        if lit.ast_type != T.Literal or lit.sign != ast.Sign.NoSign:
+            raise _NotSupported(f"the literal {lit}")
+        a = lit.atom
+        if a.ast_type == T.SymbolicAtom:
+            s = a.symbol
+            if s.ast_type == T.Function and not s.external and s.name:
+                args = [term(x) for x in s.arguments]
+                return ("atom", (s.name, len(args)), args)
+            if s.ast_type == T.SymbolicTerm and s.symbol.type == clingo.SymbolType.Function and s.symbol.positive \
+                    and s.symbol.name:
+                args = [("c", _value(x)) for x in s.symbol.arguments]
+                return ("atom", (s.symbol.name, len(args)), args)
+        elif a.ast_type == T.Comparison and len(a.guards) == 1:
+            return ("cmp", compare[a.guards[0].comparison], term(a.term), term(a.guards[0].term))
+        raise _NotSupported(f"the literal {lit}")
+
+    rules = []
+
+    def statement(s):
+        t = s.ast_type
+        if t == T.Rule:
+            head = atom(s.head)
+            if head[0] != "atom":
+                raise _NotSupported(f"the head {s.head}")
+            rules.append((head, [atom(b) for b in s.body]))
+        elif t == T.Program:
+            if s.name != "base" or len(s.parameters):
+                raise _NotSupported(f"the program part {s.name}")
+        elif t not in (T.ShowSignature, T.Comment):
+            raise _NotSupported(f"the statement {s}")
+
+    ast.parse_string(program, statement)
+    return rules
+
+
+_ASP_TOKEN = re.compile(r"""
+    (?P<skip>\s+|%[^\n]*)
+  | (?P<str>"(?:[^"\\\n]|\\["\\n])*")
+  | (?P<num>[0-9]+)
+  | (?P<var>_*[A-Z][A-Za-z0-9_']*|_(?![A-Za-z0-9_']))
+  | (?P<id>_*[a-z][A-Za-z0-9_']*)
+  | (?P<show>\#show(?![A-Za-z0-9_']))
+  | (?P<op>:-|!=|<=|>=|\*\*|[=<>+\-*/\\|(),.])
+""", re.VERBOSE)
+_ASP_ESCAPES = {"\\\\": "\\", '\\"': '"', "\\n": "\n"}
+_ASP_BINARY = {"+": "_b_add", "-": "_b_sub", "*": "_b_mul", "/": "_b_div", "\\": "_b_mod"}
+_ASP_COMPARE = {"=", "!=", "<", "<=", ">", ">="}
+
+
+def _parse_program(program: str):
+    """_read_program's result without clingo's AST, which is slow to walk from Python: a parser of
+    the statements the compiler writes (rules, facts, #show, % comments).  Raises _NotSupported
+    on anything else; tests check that both readers agree on the real programs."""
+    if "%*" in program:  # a block comment
+        raise _NotSupported("a block comment")
+    toks: list[tuple[str, str]] = []
+    pos, n = 0, len(program)
+    match = _ASP_TOKEN.match
+    while pos < n:
+        m = match(program, pos)
+        if m is None:
+            raise _NotSupported(f"the text at {program[pos:pos + 20]!r}")
+        pos = m.end()
+        kind = m.lastgroup
+        if kind != "skip":
+            toks.append((kind, m.group()))
+    toks.append(("end", ""))
+    i = 0
+    anonymous = 0
+
+    def take(text=None):
+        nonlocal i
+        tok = toks[i]
+        if text is not None and tok[1] != text:
+            raise _NotSupported(f"{tok[1]!r} where {text!r} is expected")
+        i += 1
+        return tok
+
+    def operation(helper, args):
+        if all(a[0] == "c" for a in args):
+            value = _HELPERS[helper](*(a[1] for a in args))
+            if value is None:
+                raise _NotSupported("an undefined constant term")
+            return ("c", value)
+        return ("op", helper, args)
+
+    def term():
+        left = product()
+        while toks[i][1] in ("+", "-") and toks[i][0] == "op":
+            op = take()[1]
+            left = operation(_ASP_BINARY[op], [left, product()])
+        return left
+
+    def product():
+        left = unary()
+        while toks[i][1] in ("*", "/", "\\"):
+            op = take()[1]
+            left = operation(_ASP_BINARY[op], [left, unary()])
+        if toks[i][1] == "**":
+            raise _NotSupported("**")
+        return left
+
+    def unary():
+        nonlocal anonymous
+        kind, text = take()
+        if text == "-" and kind == "op":
+            return operation("_b_neg", [unary()])
+        if text == "|" and kind == "op":
+            inner = term()
+            take("|")
+            return operation("_b_abs", [inner])
+        if kind == "num":
+            return ("c", int(text))
+        if kind == "str":
+            return ("c", re.sub(r'\\["\\n]', lambda m: _ASP_ESCAPES[m.group()], text[1:-1]))
+        if kind == "var":
+            if text == "_":
+                anonymous += 1
+                return ("v", f"#{anonymous}")
+            return ("v", text)
+        if kind == "id":
+            if toks[i][1] != "(":
+                return ("c", (text,))
+            take("(")
+            args = [term()]
+            while toks[i][1] == ",":
+                take(",")
+                args.append(term())
+            take(")")
+            if all(a[0] == "c" for a in args):
+                return ("c", (text, *(a[1] for a in args)))
+            return ("f", text, args)
+        raise _NotSupported(f"the term starting with {text!r}")
+
+    def atom(t):
+        if t[0] == "c" and type(t[1]) is tuple:
+            return ("atom", (t[1][0], len(t[1]) - 1), [("c", a) for a in t[1][1:]])
+        if t[0] == "f":
+            return ("atom", (t[1], len(t[2])), t[2])
+        raise _NotSupported(f"the atom {t}")
+
+    def literal():
+        t = term()
+        if toks[i][1] in _ASP_COMPARE:
+            op = take()[1]
+            return ("cmp", op, t, term())
+        return atom(t)
+
+    rules = []
+    while toks[i][0] != "end":
+        if toks[i][0] == "show":
+            take()
+            if take()[0] != "id":
+                raise _NotSupported("a #show of a term")
+            take("/")
+            if take()[0] != "num":
+                raise _NotSupported("a #show without an arity")
+            take(".")
+            continue
+        head = atom(term())
+        body = []
+        if toks[i][1] == ":-":
+            take()
+            body.append(literal())
+            while toks[i][1] == ",":
+                take()
+                body.append(literal())
+        take(".")
+        rules.append((head, body))
+    return rules
+
+
+def _vars(t) -> set:
+    if t[0] == "v":
+        return {t[1]}
+    if t[0] == "c":
+        return set()
+    return set().union(*map(_vars, t[2]))
+
+
+def _has_op(t) -> bool:
+    return t[0] == "op" or (t[0] == "f" and any(map(_has_op, t[2])))
+
+
+class _Evaluator:
+    """The least model of a positive program (see above), `run` after `run`: each run starts
+    from the program's facts.  Not reentrant: `run` and the reading of `model` happen under
+    `lock`."""
+
+    def __init__(self, program: str):
+        import threading
+
+        self.lock = threading.Lock()
+        self._extra: dict = {}
+        try:
+            rules = _parse_program(program)
+        except _NotSupported:
+            rules = _read_program(program)
+        self.preds: dict[tuple[str, int], int] = {}
+        for head, body in rules:
+            self.pred(head[1])
+            for lit in body:
+                if lit[0] == "atom":
+                    self.pred(lit[1])
+        n = len(self.preds)
+        self._keys = list(self.preds)
+        self.relations: list[set] = [set() for _ in range(n)]
+        self._pending: list[set] = [set() for _ in range(n)]
+        self._indexes: list[list] = [[] for _ in range(n)]  # (key of a tuple, dict key -> tuples)
+        self._clear = [x.clear for x in self.relations + self._pending]
+        ns: dict = dict(_HELPERS)
+        for i in range(n):
+            ns[f"S{i}"], ns[f"P{i}"] = self.relations[i], self._pending[i]
+        self._ns = ns
+        self._facts: dict[int, set] = {}
+        self._once = []
+        self._functions = 0
+        calls: list[list[str]] = [[] for _ in range(n)]  # the lines of the dispatcher of each predicate
+        # the predicates whose pending atoms to collect after a round in which p had new atoms
+        reach: list[set] = [set() for _ in range(n)]
+        once_heads: set[int] = set()
+        for head, body in rules:
+            h = self.pred(head[1])
+            for lit in body:
+                if lit[0] == "atom":
+                    reach[self.pred(lit[1])].add(h)
+            if not body:
+                if any(t[0] != "c" for t in head[2]):
+                    raise _NotSupported(f"the fact {head} with variables")
+                self._facts.setdefault(h, set()).add(tuple(t[1] for t in head[2]))
+                continue
+            projection = self.projection(head, body)
+            if projection is not None:
+                calls[self.pred(body[0][1])].append(projection)
+                continue
+            atoms = [i for i, lit in enumerate(body) if lit[0] == "atom"]
+            for i in atoms:
+                q = self.pred(body[i][1])
+                others = sorted({self.pred(lit[1]) for lit in body if lit[0] == "atom"} - {q})
+                call = f"{self.stub(head, body, i)}(delta)"
+                calls[q].append(f"if {' and '.join(f'S{o}' for o in others)}: {call}" if others else call)
+            if not atoms:
+                self._once.append(self.function(head, body, None))
+                once_heads.add(h)
+        self._dispatch = [self.dispatcher(q, lines) if lines else None for q, lines in enumerate(calls)]
+        self._reach = [tuple(sorted(r)) for r in reach]
+        self._once_heads = tuple(sorted(once_heads))
+        self._touched: set[int] = set()  # the predicates that hold atoms (to clear before the next run)
+        self._dirty = False  # a run stopped half-way: clear everything
+
+    def pred(self, key: tuple[str, int]) -> int:
+        if key not in self.preds:
+            self.preds[key] = len(self.preds)
+        return self.preds[key]
+
+    def projection(self, head, body) -> str | None:
+        """The dispatcher's line for a rule h(Xi, ...) :- b(X1, ..., Xn) (distinct variables), else None."""
+        if len(body) != 1 or body[0][0] != "atom" or not head[2]:
+            return None
+        args = body[0][2]
+        names = [t[1] for t in args if t[0] == "v"]
+        if len(names) != len(args) or len(set(names)) != len(names):
+            return None
+        if any(t[0] != "v" or t[1] not in names or t[1].startswith("#") for t in head[2]):
+            return None
+        positions = [names.index(t[1]) for t in head[2]]
+        update = f"P{self.pred(head[1])}.update"
+        if positions == list(range(len(args))):
+            return f"{update}(delta)"
+        getter = f"G{'_'.join(map(str, positions))}"
+        self._ns[getter] = operator.itemgetter(*positions)
+        if len(positions) == 1:
+            return f"{update}(zip(map({getter}, delta)))"
+        return f"{update}(map({getter}, delta))"
+
+    def dispatcher(self, q: int, lines: list[str]):
+        """The dispatcher of predicate q: first a stub that compiles it when q first has new atoms."""
+
+        def stub(delta):
+            source = f"def D{q}(delta):\n" + "".join(f" {line}\n" for line in lines)
+            exec(compile(source, f"<fast evaluator: D{q}>", "exec"), self._ns)  # noqa: S102 (generated)
+            fn = self._dispatch[q] = self._ns[f"D{q}"]
+            fn(delta)
+
+        return stub
+
+    def stub(self, head, body, first: int) -> str:
+        """The name of the function of the rule for body atom `first`: first a stub that compiles it
+        (when the dispatcher first calls it: all the body's predicates hold atoms) and replaces itself."""
+        self._functions += 1
+        name = f"R{self._functions}"
+
+        def stub(delta):
+            self.function(head, body, first, name)(delta)
+
+        self._ns[name] = stub
+        return name
+
+    def index(self, p: int, pattern: tuple[int, ...]) -> str:
+        """The name of the index of predicate p on the argument positions `pattern`, made (and
+        filled from what p holds now) if new."""
+        name = f"X{p}_{'_'.join(map(str, pattern))}"
+        if name not in self._ns:
+            index: dict = {}
+            key = operator.itemgetter(*pattern)
+            for t in self.relations[p]:
+                k = key(t)
+                got = index.get(k)
+                if got is None:
+                    index[k] = [t]
+                else:
+                    got.append(t)
+            self._ns[name] = index
+            self._indexes[p].append((key, index))
+            self._clear.append(index.clear)
+        return name
+
+    def function(self, head, body, first: int | None, name: str | None = None):
+        if name is None:
+            self._functions += 1
+            name = f"R{self._functions}"
+        source = self.rule_source(name, head, body, first)
+        exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
+        return self._ns[name]
+
+    # -- code generation
+    def rule_source(self, name: str, head, body, first: int | None) -> str:
+        """A function that adds to P<head> the head atoms of the rule's instances in which body
+        atom `first` is one of `delta` (None: a rule without atoms, run once)."""
+        lines = [f"def {name}({'delta' if first is not None else ''}):"]
+        if first is None:  # (a dispatcher checks the others before calling)
+            others = sorted({self.pred(lit[1]) for lit in body if lit[0] == "atom"})
+            if others:
+                lines.append(f" if not ({' and '.join(f'S{p}' for p in others)}): return")
+        lines.append(f" add = P{self.pred(head[1])}.add")
+        env: dict[str, str] = {}  # variable -> Python expression of its value
+        depth = 1
+        fresh = iter(range(10 ** 6))
+
+        def emit(line):
+            lines.append(" " * depth + line)
+
+        def value(t) -> str:
+            """Python expression of a term whose variables are bound (may be None if it has an op)."""
+            kind = t[0]
+            if kind == "v":
+                return env[t[1]]
+            if kind == "c":
+                return repr(t[1])
+            if kind == "f":
+                return "(" + ", ".join([repr(t[1])] + [value(a) for a in t[2]]) + ",)"
+            return f"{t[1]}({', '.join(value(a) for a in t[2])})"
+
+        def match(t, expr: str, conds: list[str]) -> None:
+            """Conditions for expr to match t; binds t's unbound variables in env."""
+            kind = t[0]
+            if kind == "v":
+                if t[1] in env:
+                    conds.append(f"{expr} == {env[t[1]]}")
+                elif not t[1].startswith("#"):
+                    env[t[1]] = expr
+            elif kind == "c":
+                conds.append(f"{expr} == {t[1]!r}")
+            elif kind == "f" and not _has_op(t):
+                conds.append(f"type({expr}) is tuple and len({expr}) == {len(t[2]) + 1} and {expr}[0] == {t[1]!r}")
+                for j, a in enumerate(t[2], 1):
+                    match(a, f"{expr}[{j}]", conds)
+            else:
+                raise _NotSupported("an operation in a position to match")
+
+        def bound(t) -> bool:
+            return all(v in env for v in _vars(t))
+
+        def guard(conds: list[str]) -> None:
+            nonlocal depth
+            if conds:
+                emit(f"if {' and '.join(conds)}:")
+                depth += 1
+
+        def atom(lit, source: str | None) -> None:
+            nonlocal depth
+            _, key, args = lit
+            p = self.pred(key)
+            keys = [j for j, t in enumerate(args) if bound(t) and t[0] != "v" or t[0] == "v" and t[1] in env]
+            if source is None and len(keys) == len(args):
+                emit(f"if ({''.join(value(t) + ', ' for t in args)}) in S{p}:")
+                depth += 1
+                return
+            if source is None and keys:
+                k = value(args[keys[0]]) if len(keys) == 1 else \
+                    "(" + ", ".join(value(args[j]) for j in keys) + ")"
+                source = f"{self.index(p, tuple(keys))}.get({k}, ())"
+                rest = [j for j in range(len(args)) if j not in keys]
+            else:
+                source = source or f"S{p}"
+                rest = list(range(len(args)))
+            n = next(fresh)
+            names = [f"a{n}_{j}" for j in range(len(args))]
+            emit(f"for ({''.join(x + ', ' for x in names)}) in {source}:" if args else f"for _ in {source}:")
+            depth += 1
+            conds: list[str] = []
+            for j in rest:
+                match(args[j], names[j], conds)
+            guard(conds)
+
+        def comparison(lit) -> bool:
+            """Emit a comparison whose variables are bound (a test) or that binds one side (an
+            assignment or a match); False if it must wait."""
+            nonlocal depth
+            _, op, left, right = lit
+            if bound(left) and bound(right):
+                conds = []
+                sides = []
+                for t in (left, right):
+                    if _has_op(t):
+                        x = f"e{next(fresh)}"
+                        emit(f"{x} = {value(t)}")
+                        conds.append(f"{x} is not None")
+                        sides.append(x)
+                    else:
+                        sides.append(value(t))
+                a, b = sides
+                if op == "=":
+                    conds.append(f"{a} == {b}")
+                elif op == "!=":
+                    conds.append(f"{a} != {b}")
+                else:
+                    conds.append(f"{_ORDERINGS[op]}({a}, {b})")
+                guard(conds)
+                return True
+            if op != "=":
+                return False
+            for free, given in ((left, right), (right, left)):
+                if bound(given) and not bound(free) and not _has_op(free):
+                    x = f"e{next(fresh)}"
+                    emit(f"{x} = {value(given)}")
+                    conds = [f"{x} is not None"] if _has_op(given) else []
+                    match(free, x, conds)
+                    guard(conds)
+                    return True
+            return False
+
+        todo = [i for i in range(len(body)) if i != first]
+        if first is not None:
+            atom(body[first], "delta")
+        while todo:
+            for i in todo:
+                if body[i][0] == "cmp" and comparison(body[i]):
+                    todo.remove(i)
+                    break
+            else:
+                best = None
+                for i in todo:
+                    lit = body[i]
+                    if lit[0] != "atom":
+                        continue
+                    nb = sum(1 for t in lit[2] if bound(t))
+                    nv = sum(1 for t in lit[2] if t[0] != "c" and bound(t))
+                    # a membership test, then a lookup by bound variables (a constant such as
+                    # true is shared by many atoms), then by constants, then a scan
+                    score = (nb == len(lit[2]), nv, nb)
+                    if best is None or score > best[0]:
+                        best = (score, i)
+                if best is None:
+                    raise _NotSupported(f"a comparison whose variables no atom binds in the rule of {head}")
+                todo.remove(best[1])
+                atom(body[best[1]], None)
+        hvals = []
+        conds = []
+        for t in head[2]:
+            if not bound(t):
+                raise _NotSupported(f"an unsafe variable in the head {head}")
+            if _has_op(t):
+                x = f"e{next(fresh)}"
+                emit(f"{x} = {value(t)}")
+                conds.append(f"{x} is not None")
+                hvals.append(x)
+            else:
+                hvals.append(value(t))
+        guard(conds)
+        emit(f"add(({''.join(v + ', ' for v in hvals)}))")
+        return "\n".join(lines) + "\n"
+
+    # -- evaluation
+    def run(self, facts: dict[tuple[str, int], set]) -> None:
+        """The least model with these facts ((name, arity) -> tuples) added; call under `lock`."""
+        relations, indexes, pendings = self.relations, self._indexes, self._pending
+        if self._dirty:
+            for clear in self._clear:
+                clear()
+        else:
+            for p in self._touched:
+                relations[p].clear()
+                for _, index in indexes[p]:
+                    index.clear()
+        self._dirty = True
+        self._touched = set()
+        self._extra = {}  # facts of predicates the program does not mention
+        delta = dict(self._facts)  # (sets that no one changes: the rounds make new ones)
+        preds = self.preds
+        for key, tuples in facts.items():
+            p = preds.get(key)
+            if p is None:
+                self._extra[key] = tuples
+            elif p in delta:
+                delta[p] = delta[p] | tuples
+            else:
+                delta[p] = tuples
+        for p, tuples in delta.items():
+            self.insert(p, tuples)
+        for fn in self._once:
+            fn()
+        dispatch, reach, insert = self._dispatch, self._reach, self.insert
+        collect = set(self._once_heads)
+        while True:
+            for p, tuples in delta.items():
+                fn = dispatch[p]
+                if fn is not None:
+                    collect.update(reach[p])
+                    fn(tuples)
+            delta = {}
+            for p in collect:
+                pending = pendings[p]
+                if pending:
+                    new = pending - relations[p]
+                    pending.clear()
+                    if new:
+                        insert(p, new)
+                        delta[p] = new
+            if not delta:
+                self._dirty = False
+                return
+            collect = set()
+
+    def insert(self, p: int, new: set) -> None:
+        self._touched.add(p)
+        self.relations[p].update(new)
+        indexes = self._indexes[p]
+        if indexes:
+            for key, index in indexes:
+                for t in new:
+                    k = key(t)
+                    got = index.get(k)
+                    if got is None:
+                        index[k] = [t]
+                    else:
+                        got.append(t)
+
+    def model(self) -> dict[tuple[str, int], set]:
+        """The predicates that hold atoms after `run`, (name, arity) -> tuples."""
+        keys = self._keys
+        out = {keys[p]: self.relations[p] for p in self._touched}
+        out.update(self._extra)
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
 # Cache and entry points
 
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+_RULE_KEY = operator.attrgetter("name", "text")
+
+
 def _fingerprint(knowledge) -> tuple:
-    return (id(knowledge.vocabulary), tuple((r.name, r.text) for r in knowledge.rules))
+    return (id(knowledge.vocabulary), tuple(map(_RULE_KEY, knowledge.rules)))
 
 
 def compiled(knowledge) -> Compiled:
@@ -941,82 +1662,275 @@ def _check_consistency(knowledge, comp: Compiled, classes: dict[str, set[str]],
                        functional: dict[tuple[str, str], set], bad_range: list[tuple]) -> None:
     """What makes Pellet report an inconsistent state."""
     v = knowledge.vocabulary
-    if bad_range:
-        p, s, value = bad_range[0]
+    if bad_range:  # the first in a fixed order (the model is a set)
+        p, s, value = min(bad_range, key=repr)
         raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p}({s}, {value!r}) "
                             f"is not a value of {v.data_properties[p]}")
     for group in comp.disjoint:
-        for ind, cls in classes.items():
-            common = cls & group
+        for ind in sorted(classes):
+            common = classes[ind] & group
             if len(common) > 1:
                 raise ReasonerError(f"fast: the state is inconsistent with the ontology: {ind} is in the disjoint "
                                     f"classes {', '.join(sorted(common))}")
-    for (p, s), vals in functional.items():
+    for (p, s) in sorted(functional):
+        vals = functional[(p, s)]
         if len(vals) > 1:
             shown = ", ".join(sorted(repr(x) for _, x in vals))
             raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p} is functional and "
                                 f"{s} has the values {shown}")
 
 
-def infer_facts(knowledge, facts) -> set[tuple]:
+_TRUE, _FALSE = ("true",), ("false",)
+
+
+def _names(comp: Compiled, knowledge) -> tuple[dict, dict]:
+    """Class name -> ASP predicate, property name -> (ASP predicate, kind), to read the facts (cached)."""
+    if comp.names is None:
+        v = knowledge.vocabulary
+        props = {p: (ppred(p), "data") for p in v.data_properties}
+        props.update((p, (ppred(p), "object")) for p in v.object_properties)
+        comp.names = ({c: cpred(c) for c in v.classes}, props)
+    return comp.names
+
+
+def _abox(comp: Compiled, knowledge, facts) -> dict[tuple[str, int], set]:
+    """The ABox facts as values of the evaluator, by predicate, with the checks (and messages) of
+    facts_program.  Names are plain str, as clingo gives them back."""
+    classes, props = _names(comp, knowledge)
+    memo = comp.facts_memo
+    if len(memo) > 50_000:
+        memo.clear()
+    out: dict[tuple[str, int], set] = {}
+    get = memo.get
+    for f in facts:
+        # the facts of a duel repeat from state to state: each is read once.  (True == 1 and they
+        # hash alike: a hit counts only if the value has the type it had; a name never equals a
+        # non-string.)
+        try:
+            hit = get(f)
+        except TypeError:  # unhashable: an error below
+            hit = None
+        if hit is not None and type(f[-1]) is hit[2]:
+            key = hit[0]
+            rel = out.get(key)
+            if rel is None:
+                out[key] = {hit[1]}
+            else:
+                rel.add(hit[1])
+            continue
+        n = len(f)
+        if n == 2:
+            cls, ind = f
+            pred = classes.get(cls)
+            if pred is None:
+                raise ReasonerError(f"fast: fact {f!r}: {cls!r} is not a class of the ontology")
+            if type(ind) is not str:
+                if not isinstance(ind, str):
+                    raise ReasonerError(f"fast: fact {f!r}: expected an individual name")
+                ind = str.__str__(ind)
+            key, value = (pred, 1), (ind,)
+        elif n == 3:
+            p, s, o = f
+            if type(s) is not str:
+                if not isinstance(s, str):
+                    raise ReasonerError(f"fast: fact {f!r}: expected an individual name as subject")
+                s = str.__str__(s)
+            entry = props.get(p)
+            if entry is None:
+                raise ReasonerError(f"fast: fact {f!r}: {p!r} is not a property of the ontology")
+            t = type(o)
+            if entry[1] == "object":
+                if t is not str:
+                    if not isinstance(o, str):
+                        raise ReasonerError(f"fast: fact {f!r}: {p} is an object property, expected an individual")
+                    o = str.__str__(o)
+            elif t is int or t is not bool and t is not str and isinstance(o, int):
+                if not INT_MIN <= o <= INT_MAX:
+                    raise ReasonerError(f"fast: fact {f!r}: fast: the integer {o} is outside clingo's 32-bit range")
+                if t is not int:
+                    o = int(o)
+            elif t is bool:
+                o = _TRUE if o else _FALSE
+            elif isinstance(o, str):
+                o = ("s", str.__str__(o))
+            else:
+                raise ReasonerError(f"fast: fact {f!r}: fast: expected an integer, a boolean or a string as a data "
+                                    f"value, got {o!r}")
+            key, value = (entry[0], 2), (s, o)
+        else:
+            raise ReasonerError(f"fast: expected (Class, individual) or (property, subject, object), got {f!r}")
+        if type(f) is tuple:
+            memo[f] = (key, value, type(f[-1]))
+        rel = out.get(key)
+        if rel is None:
+            out[key] = {value}
+        else:
+            rel.add(value)
+    return out
+
+
+def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
+    """The evaluator of the program (with or without the equality section); None if the program
+    has a construct it does not reproduce."""
+    slot = 1 if equality else 0
+    ev = comp.evaluators[slot]
+    if ev is None:
+        try:
+            ev = _Evaluator(comp.program if equality else comp.program_without_eq)
+        except _NotSupported:
+            ev = False
+        comp.evaluators[slot] = ev
+    return ev or None
+
+
+def _any_value(sym: clingo.Symbol):
+    """A symbol of clingo's model as an evaluator value.  A negative function term (-true: the
+    unaryMinus of a boolean) reads as its name and arguments, as the backend always read it."""
+    t = sym.type
+    if t == clingo.SymbolType.Number:
+        return sym.number
+    if t == clingo.SymbolType.String:
+        return sym.string
+    return (sym.name, *map(_any_value, sym.arguments))
+
+
+def _clingo_model(comp: Compiled, knowledge, facts, equality: bool) -> dict[tuple[str, int], set]:
+    """The shown atoms of the model as clingo computes it, by predicate."""
+    symbols = solve(comp.program if equality else comp.program_without_eq, facts_program(knowledge, facts))
+    out: dict[tuple[str, int], set] = {}
+    for sym in symbols:
+        args = sym.arguments
+        out.setdefault((sym.name, len(args)), set()).add(tuple(map(_any_value, args)))
+    return out
+
+
+def _model(comp: Compiled, knowledge, facts, abox, equality: bool, read, evaluator: bool = True):
+    """read(model) on the model of the program (with or without the equality section), where
+    model maps (predicate, arity) to the set of value tuples of every predicate that holds atoms;
+    computed by the evaluator, or by clingo when it cannot (or `evaluator` is False)."""
+    ev = _evaluator(comp, equality) if evaluator else None
+    if ev is not None:
+        with ev.lock:
+            try:
+                ev.run(abox)
+            except _NotSupported:
+                pass
+            else:
+                return read(ev.model())
+    return read(_clingo_model(comp, knowledge, facts, equality))
+
+
+def infer_facts(knowledge, facts, evaluator: bool = True) -> set[tuple]:
+    """Every fact about the named individuals; evaluator=False: computed by clingo (the same
+    answer, ~20-50x slower; for tests)."""
     comp = compiled(knowledge)
-    text = facts_program(knowledge, facts)
+    abox = _abox(comp, knowledge, facts)
+    merges, result = _model(comp, knowledge, facts, abox, False,
+                            functools.partial(_read_model, knowledge, comp, True), evaluator)
+    if merges:
+        _, result = _model(comp, knowledge, facts, abox, True,
+                           functools.partial(_read_model, knowledge, comp, False), evaluator)
+    return result
+
+
+def _not_individual(pred: str, value):
+    return ReasonerError(f"fast: the model has {pred}(..., {value!r}, ...) where an individual is expected")
+
+
+def _data(value):
+    """A value of the model as a data value: s("...") is a string, true and false booleans."""
+    if value[0] == "true":
+        return True
+    if value[0] == "false":
+        return False
+    if len(value) > 1 and type(value[1]) is str:  # s("...")
+        return value[1]
+    raise ReasonerError(f"fast: the model has the data value {value!r}")
+
+
+_CLASS, _OBJECT, _DATA = 0, 1, 2
+
+
+def _plan(comp: Compiled, knowledge) -> dict:
+    """(ASP predicate, arity) -> what an atom of it answers: (kind, name, functional data property?,
+    declared range, in a disjointness axiom?) (cached)."""
+    if comp.plan is None:
+        functional = knowledge.vocabulary.functional
+        disjoint = set().union(*comp.disjoint) if comp.disjoint else set()
+        plan = {}
+        for pred, (kind, name) in comp.out.items():
+            if kind == "class":
+                plan[(pred, 1)] = (_CLASS, name, False, "any", name in disjoint)
+            elif kind == "object":
+                plan[(pred, 2)] = (_OBJECT, name, False, "any", False)
+            else:
+                plan[(pred, 2)] = (_DATA, name, name in functional, comp.ranges.get(name, "any"), False)
+        comp.plan = plan
+    return comp.plan
+
+
+def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> tuple[bool, set[tuple] | None]:
+    """(True, None) if check_merges and the model merges individuals (see _merges), else (False,
+    the facts it answers) after the consistency checks."""
+    if check_merges and _merges(comp, model):
+        return True, None
     unnamed = comp.unnamed
-    out_map = comp.out
-    functional_props = knowledge.vocabulary.functional
-    ranges = comp.ranges
-    symbols = solve(comp.program_without_eq, text)
-    if _merges(comp, symbols):
-        symbols = solve(comp.program, text)
+    plan = _plan(comp, knowledge)
     result: set[tuple] = set()
-    classes: dict[str, set[str]] = {}
+    add = result.add
+    classes: dict[str, set[str]] = {}  # of the classes in a disjointness axiom
     functional: dict[tuple[str, str], set] = {}
     bad_range: list[tuple] = []
-    for sym in symbols:
-        entry = out_map.get(sym.name)
-        if entry is None:
+    for key, rel in model.items():
+        entry = plan.get(key)
+        if entry is None or not rel:
             continue
-        args = sym.arguments
-        subject = args[0].string
-        kind, name = entry
-        if kind == "class":
-            classes.setdefault(subject, set()).add(name)
-            if subject not in unnamed:
-                result.add((name, subject))
-            continue
-        value = args[1].string if kind == "object" else _from_symbol(args[1])
-        if kind == "data" and name in functional_props:  # typed: 1 and True are different values
-            functional.setdefault((name, subject), set()).add((type(value), value))
-        if kind == "data":
-            rt = ranges.get(name, "any")
-            if rt != "any" and rt != _KIND_OF.get(type(value)):
-                bad_range.append((name, subject, value))
-        if subject not in unnamed:
-            result.add((name, subject, value))
+        kind, name, check_fun, rt, disjoint = entry
+        if kind == _CLASS:
+            for (subject,) in rel:
+                if type(subject) is not str:
+                    raise _not_individual(key[0], subject)
+                if subject not in unnamed:
+                    add((name, subject))
+                if disjoint:
+                    classes.setdefault(subject, set()).add(name)
+        elif kind == _OBJECT:
+            for subject, value in rel:
+                if type(subject) is not str or type(value) is not str:
+                    raise _not_individual(key[0], value if type(subject) is str else subject)
+                if subject not in unnamed:
+                    add((name, subject, value))
+        else:
+            for subject, value in rel:
+                if type(subject) is not str:
+                    raise _not_individual(key[0], subject)
+                if type(value) is tuple:
+                    value = _data(value)
+                if check_fun:  # typed: 1 and True are different values
+                    functional.setdefault((name, subject), set()).add((type(value), value))
+                if rt != "any" and rt != _KIND_OF.get(type(value)):
+                    bad_range.append((name, subject, value))
+                if subject not in unnamed:
+                    add((name, subject, value))
     _check_consistency(knowledge, comp, classes, functional, bad_range)
-    return result
+    return False, result
 
 
 _KIND_OF = {int: "int", bool: "bool", str: "str"}
 
 
-def _merges(comp: Compiled, symbols) -> bool:
+def _merges(comp: Compiled, model: dict) -> bool:
     """Whether a functional (inverse-functional) object property gives a subject (object) two values."""
-    if not comp.functional and not comp.inverse_functional:
-        return False
-    fun = {ppred(p) for p in comp.functional}
-    inv = {ppred(p) for p in comp.inverse_functional}
-    seen: dict[tuple, clingo.Symbol] = {}
-    for sym in symbols:
-        name = sym.name
-        if name in fun:
-            key, value = (name, sym.arguments[0]), sym.arguments[1]
-            if seen.setdefault(key, value) != value:
-                return True
-        if name in inv:
-            key, value = (name, "inv", sym.arguments[1]), sym.arguments[0]
-            if seen.setdefault(key, value) != value:
-                return True
+    if comp.merge_preds is None:
+        comp.merge_preds = [((ppred(p), 2), 0) for p in sorted(comp.functional)] + \
+                           [((ppred(p), 2), 1) for p in sorted(comp.inverse_functional)]
+    for key, pos in comp.merge_preds:
+        rel = model.get(key)
+        if rel:
+            seen: dict = {}
+            for pair in rel:
+                if seen.setdefault(pair[pos], pair[1 - pos]) != pair[1 - pos]:
+                    return True
     return False
 
 
