@@ -242,6 +242,27 @@ def cards(query: str = typer.Argument("", help="a part of a name, kind, type, at
 
 
 @app.command()
+def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated backends to measure"),
+          repeats: Optional[int] = typer.Option(None, help="latency samples per state for fast (default 30)"),
+          pellet_repeats: Optional[int] = typer.Option(None, help="latency samples per state for pellet (default 3)"),
+          with_pellet_duel: bool = typer.Option(False, help="also time a whole duel with Pellet (hours)"),
+          json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables")):
+    """Benchmark the reasoners: allowed_actions latency (p50/p95), whole duels, peak memory."""
+    from .bench import main as bench_main
+
+    argv = ["--reasoners", reasoners]
+    if repeats:
+        argv += ["--repeats", str(repeats)]
+    if pellet_repeats:
+        argv += ["--pellet-repeats", str(pellet_repeats)]
+    if with_pellet_duel:
+        argv.append("--with-pellet-duel")
+    if json_out:
+        argv.append("--json")
+    raise typer.Exit(bench_main(argv))
+
+
+@app.command()
 def check(ruleset: str = typer.Option("official", help="official or simplified")):
     """Check the TBox with HermiT (consistency, classification) and every rule's vocabulary."""
     from .export import hermit_check

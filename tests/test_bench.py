@@ -1,0 +1,44 @@
+"""The benchmark runs and reports (fast only, few samples: a smoke test, not a measurement)."""
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+
+from ygo_onto.bench import bench_states, main, render, run_bench
+from ygo_onto.game import GameState
+
+
+def test_the_fixed_states_load_and_are_what_they_say():
+    states, skipped = bench_states()
+    assert "opening hand" in states and "mid-game (84 cards)" in states
+    mid = states["mid-game (84 cards)"]
+    in_play = sum(len(side[a]) for side in mid["players"].values()
+                  for a in ("deck", "hand", "graveyard", "banished", "extra_deck"))
+    in_play += sum(1 for side in mid["players"].values() for a in ("monster_zones", "spell_trap_zones")
+                   for z in side[a] if z) + sum(1 for side in mid["players"].values() if side["field_zone"])
+    assert in_play >= 80
+    synchro = GameState.from_dict(states["Synchro board"])
+    assert any(a.type == "synchro_summon" for a in synchro.allowed_actions("fast"))
+    assert "chain in progress" in states or "chain in progress" in skipped
+
+
+def test_run_bench_measures_and_renders():
+    result = run_bench(reasoners=("fast",), repeats=3, duels=("simplified",), max_actions=20)
+    fast = result["reasoners"]["fast"]
+    assert set(fast["latency"]) == set(result["states"])
+    for x in fast["latency"].values():
+        assert x["samples"] == 3 and 0 < x["p50_ms"] <= x["p95_ms"]
+    assert fast["duels"][0]["actions"] > 0 and fast["peak_rss_mb"] > 0
+    assert result["machine"]["cores"] and result["versions"]["python"]
+    json.dumps(result)
+    out = io.StringIO()
+    render(result, Console(file=out, width=140))
+    assert "allowed_actions latency" in out.getvalue() and "opening hand" in out.getvalue()
+
+
+def test_the_script_prints_json(capsys):
+    assert main(["--reasoners", "fast", "--repeats", "2", "--max-actions", "5", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data["reasoners"]) == ["fast"]
