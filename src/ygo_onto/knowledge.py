@@ -222,23 +222,6 @@ class Knowledge:
                 except VocabularyError as exc:
                     raise VocabularyError(f"rule {rule.name} ({rule.file}:{rule.line}): {exc.args[0]}") from None
 
-    def rules_graph(self) -> Graph:
-        """The TBox, the card classes and the rules as swrl:Imp (what Protégé opens)."""
-        from .reasoning.owl import knowledge_world
-
-        world, _ = knowledge_world(self)
-        g = Graph()
-        g.parse(data=world_ntriples(world), format="nt")
-        return g
-
-
-def world_ntriples(world) -> str:
-    import io
-
-    buf = io.BytesIO()
-    world.save(buf, format="ntriples")
-    return buf.getvalue().decode("utf-8")
-
 
 @lru_cache(maxsize=None)
 def knowledge(ruleset: str = "official") -> Knowledge:

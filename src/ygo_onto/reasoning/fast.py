@@ -1395,6 +1395,15 @@ class _Evaluator:
         def bound(t) -> bool:
             return all(v in env for v in _vars(t))
 
+        def computed(t, conds: list[str]) -> str:
+            """The expression of a bound term; arithmetic goes to a temporary that must be defined."""
+            if not _has_op(t):
+                return value(t)
+            x = f"e{next(fresh)}"
+            emit(f"{x} = {value(t)}")
+            conds.append(f"{x} is not None")
+            return x
+
         def guard(conds: list[str]) -> None:
             nonlocal depth
             if conds:
@@ -1434,16 +1443,7 @@ class _Evaluator:
             _, op, left, right = lit
             if bound(left) and bound(right):
                 conds = []
-                sides = []
-                for t in (left, right):
-                    if _has_op(t):
-                        x = f"e{next(fresh)}"
-                        emit(f"{x} = {value(t)}")
-                        conds.append(f"{x} is not None")
-                        sides.append(x)
-                    else:
-                        sides.append(value(t))
-                a, b = sides
+                a, b = (computed(t, conds) for t in (left, right))
                 if op == "=":
                     conds.append(f"{a} == {b}")
                 elif op == "!=":
@@ -1489,18 +1489,10 @@ class _Evaluator:
                     raise _NotSupported(f"a comparison whose variables no atom binds in the rule of {head}")
                 todo.remove(best[1])
                 atom(body[best[1]], None)
-        hvals = []
         conds = []
-        for t in head[2]:
-            if not bound(t):
-                raise _NotSupported(f"an unsafe variable in the head {head}")
-            if _has_op(t):
-                x = f"e{next(fresh)}"
-                emit(f"{x} = {value(t)}")
-                conds.append(f"{x} is not None")
-                hvals.append(x)
-            else:
-                hvals.append(value(t))
+        if not all(bound(t) for t in head[2]):
+            raise _NotSupported(f"an unsafe variable in the head {head}")
+        hvals = [computed(t, conds) for t in head[2]]
         guard(conds)
         emit(f"add(({''.join(v + ', ' for v in hvals)}))")
         return "\n".join(lines) + "\n"
