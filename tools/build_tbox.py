@@ -384,9 +384,9 @@ cls("ReadyToActivate", ["Card"], "A spell or trap whose place lets it be activat
 cls("CanActivateNow", ["Card"], "The timing allows this card's activation now: phase, priority, chain and Spell Speed (inferred).")
 cls("ActivationConditionMet", ["Card"], "The card's own activation condition holds (inferred by the card's rules).")
 cls("ActivationCompletes", ["Card"], "The card's activation is complete (its selections made): it goes onto the chain (inferred).")
-prop("activationSelections", "data", "Card", "integer", "How many cards its activation selects (targets or costs); 0 for none (inferred by the card's rules).")
-prop("activationPurpose", "object", "Card", "SelectionPurpose", "What its activation selects: targets or costs (inferred by the card's rules).")
-prop("lifePointCost", "data", "Card", "integer", "The Life Points its activation costs (inferred by the card's rules).")
+prop("activationSelections", "data", "Card", "integer", "How many cards its activation selects (targets or costs); 0 for none (inferred from its SelectionRequirement).")
+prop("activationPurpose", "object", "Card", "SelectionPurpose", "What its activation selects: targets or costs (inferred from its SelectionRequirement).")
+prop("lifePointCost", "data", "Card", "integer", "The Life Points its activation costs (inferred from its PaymentRequirement).")
 prop("validTarget", "object", "Card", "Card", "A card this card's activation may target now (inferred by the card's rules).")
 prop("justSummonedBy", "object", "Monster", "SummonMethod",
      "The summon that opened the response window now open (state: extra.just_summoned).")
@@ -395,6 +395,78 @@ prop("attackTargetLost", "data", "Duel", "boolean", "True when the attack's targ
 for n, c in [("chainOpen", "A chain is being built: the player with priority may respond or pass."),
              ("responseWindow", "No chain, and the opponent of the turn player holds priority: a summon or an attack may be answered.")]:
     individual(n, "Condition", c)
+
+# ---------------------------------------------------------------- the activation procedure, step by step (seed 001, CR 903.2)
+# Every activation follows the same steps; what a card asks at each step (targets, discards, Life Points) is the catalog's data
+# (column `activation`), asserted as hasRequirement; the generic rules of rules/common/activation.swrl read it.
+cls("ActivationStep", (), "A step of the procedure every activation of a card or effect follows (seed 001, CR 903.2; rulebook pp. 16, 35, 42-43).",
+    it="passo di attivazione")
+prop("stepNumber", "data", "ActivationStep", "integer", "The step's place in the procedure, from 1.", functional=True)
+prop("nextStep", "object", "ActivationStep", "ActivationStep", "The step that follows.", functional=True)
+prop("nothingPaidYet", "data", "ActivationStep", "boolean",
+     "True at a step where no cost is paid yet, so the player may still back out (state-format: cancel); costs are paid once all are selected.")
+ACTIVATION_STEPS = [
+    ("stepTurnFaceUp", "CR 903.2a; rulebook p. 16: a Set card is turned face-up; a spell from the hand is placed face-up on the field.", "girare la carta"),
+    ("stepPutOnChain", "CR 903.2b; rulebook p. 35: the card, or a monster's effect as a pseudo-card, is put on the chain.", "mettere in catena"),
+    ("stepChooseOptions", "CR 903.2c: options are chosen (no card of the catalog has any).", "scegliere le opzioni"),
+    ("stepChooseTargets", "CR 903.2e; rulebook p. 42 'Targeting': legal targets are chosen; with none the card cannot be activated; a card never targets itself.",
+     "scegliere i bersagli"),
+    ("stepPayCosts", "CR 903.2g; rulebook p. 43 'Paying costs': costs are paid (discards, Life Points); with no way to pay, no activation.",
+     "pagare i costi"),
+    ("stepOpponentMayRespond", "Rulebook p. 35: the activation is complete; the opponent may respond first, then its player.",
+     "l'avversario può rispondere"),
+]
+for i, (n, c, it) in enumerate(ACTIVATION_STEPS, start=1):
+    individual(n, "ActivationStep", c, it=it)
+    g.add((YGO[n], YGO["stepNumber"], Literal(i)))
+    g.add((YGO[n], YGO["nothingPaidYet"], Literal(n != "stepOpponentMayRespond")))
+for (a, *_), (b, *_) in zip(ACTIVATION_STEPS, ACTIVATION_STEPS[1:]):
+    g.add((YGO[a], YGO["nextStep"], YGO[b]))
+
+cls("ActivationRequirement", (), "What a card's activation asks of its player at one step of the procedure: the catalog's data for that card.",
+    it="requisito di attivazione")
+cls("SelectionRequirement", ["ActivationRequirement"],
+    "The cards the activation selects (targets, a discard, materials); every activatable card has one, nothingToSelect when it selects none.")
+cls("PaymentRequirement", ["ActivationRequirement"], "A cost paid without selecting cards: Life Points.")
+disjoint("SelectionRequirement", "PaymentRequirement")
+prop("hasRequirement", "object", "Card", "ActivationRequirement", "A requirement of the card's activation (the catalog's column `activation`).",
+     it="ha requisito")
+prop("atStep", "object", "ActivationRequirement", "ActivationStep", "The step of the procedure at which the requirement is met.", functional=True)
+prop("cardsToSelect", "data", "SelectionRequirement", "integer",
+     "How many cards are selected (for a Ritual Spell, the Ritual Monster and the first tribute: its own rule asks for more until the Levels suffice).",
+     functional=True)
+prop("selectsFor", "object", "SelectionRequirement", "SelectionPurpose", "Why the cards are selected: the pending action's purpose.", functional=True)
+prop("completeWhenSelected", "data", "SelectionRequirement", "boolean",
+     "True when the activation is complete once cardsToSelect cards are chosen; false when the card's own rule says when.")
+prop("lifePointsToPay", "data", "PaymentRequirement", "integer", "The Life Points paid (rulebook p. 43: paid on activation, kept if negated).", functional=True)
+prop("procedureAt", "object", "PendingAction", "ActivationStep", "The step of the activation procedure a pending activation is at (inferred).",
+     functional=True)
+REQUIREMENTS = [  # name, class, step, cards, purpose, complete when selected, Life Points, comment
+    ("nothingToSelect", "SelectionRequirement", "stepChooseTargets", 0, None, True, None,
+     "The activation selects no card: it is complete at once (Pot of Greed, Dark Hole, traps without targets)."),
+    ("chooseOneTarget", "SelectionRequirement", "stepChooseTargets", 1, "target", True, None,
+     "Target 1 card (Mystical Space Typhoon, Monster Reborn, Brain Control, Axe of Despair, Man-Eater Bug, Junk Synchron)."),
+    ("discardOneCard", "SelectionRequirement", "stepPayCosts", 1, "cost", True, None, "Discard 1 card from the hand as a cost (Magic Jammer)."),
+    ("chooseFusionMonsterAndMaterials", "SelectionRequirement", "stepChooseTargets", 3, "material", True, None,
+     "Polymerization: the Fusion Monster, then its 2 materials, chosen on activation (docs/decisions.md)."),
+    ("chooseRitualMonsterAndTributes", "SelectionRequirement", "stepChooseTargets", 2, "tribute", False, None,
+     "A Ritual Spell: the Ritual Monster, then tributes until their Levels reach its Level (the card's rule says when)."),
+    ("payLifePoints800", "PaymentRequirement", "stepPayCosts", None, None, None, 800, "Pay 800 Life Points (Brain Control)."),
+    ("payLifePoints1000", "PaymentRequirement", "stepPayCosts", None, None, None, 1000, "Pay 1000 Life Points (Seven Tools of the Bandit)."),
+]
+for n, k, step, count, why, complete, lp, c in REQUIREMENTS:
+    individual(n, k, c)
+    g.add((YGO[n], YGO["atStep"], YGO[step]))
+    if count is not None:
+        g.add((YGO[n], YGO["cardsToSelect"], Literal(count)))
+        g.add((YGO[n], YGO["completeWhenSelected"], Literal(complete)))
+    if why:
+        g.add((YGO[n], YGO["selectsFor"], YGO[why + "Purpose"]))
+    if lp is not None:
+        g.add((YGO[n], YGO["lifePointsToPay"], Literal(lp)))
+prop("effectIsOptional", "data", "Monster", "boolean",
+     "The catalog's fact: true for a monster effect its player may decline ('you can', rulebook p. 11); false for a mandatory one (a FLIP effect).")
+prop("effectDeclined", "data", "Monster", "boolean", "True once its player declined its optional trigger effect in this window (state: extra.effect_declined).")
 
 # ---------------------------------------------------------------- special summons and effects (issue: every card of the list)
 cls("FusionSummonable", ["FusionMonster"], "A Fusion Monster in the Extra Deck whose materials are in its player's hand or on the field (design 5.7).", it="evocabile per fusione")
@@ -456,6 +528,7 @@ OPS = [
     ("opEndBattle", "data", "Duel", "boolean", "end_battle", "The current battle is over: forget the attacker and the target."),
     ("opSetPriority", "object", "Duel", "Player", "set_property", "Give priority to this player."),
     ("opSetJustSummoned", "object", "Card", "SummonMethod", "set_property", "Open a response window for this summon."),
+    ("opDeclineEffect", "data", "Card", "boolean", "set_property", "Its player declined the monster's optional trigger effect in this window."),
     ("opPayLifePoints", "data", "Player", "integer", "change_lp", "The player pays this many Life Points (a cost, not damage)."),
     ("opAddChainLink", "object", "Card", "Player", "add_chain_link", "The card's activation becomes the new last link of the chain, by the player given."),
     ("opResolveChain", "data", "Duel", "boolean", "resolve_chain", "Both players passed: the chain resolves, last link first."),

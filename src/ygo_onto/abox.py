@@ -155,19 +155,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         add(("cardIndex", c, i))
         add(("ownerPlayer", c, player_ind(fc["owner"] if fc else p)))
         add(("chosenForPending", c, (p, area, i) in chosen))
-        add(("cardName", c, card.name))
-        if card.is_monster:
-            add(("level", c, card.level))
-            add(("atk", c, card.atk))
-            add(("def", c, card.defense))
-            add(("requiresSpecialSummon", c, card.special_summon_only))
-            add(("isTuner", c, card.tuner))
-            if card.attribute:
-                add(("hasAttribute", c, card.attribute))
-            if card.monster_type:
-                add(("hasMonsterType", c, "Type" + card.monster_type.replace("-", "").replace(" ", "")))
-        if not card.is_monster:
-            add(("staysOnField", c, card.stays_on_field))
+        facts.extend(catalog_facts(card, c))
         if fc is not None:
             pos = POSITION_INDIVIDUALS[fc["position"]]
             add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
@@ -180,6 +168,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("summonedAs", c, fc["summoned_by"] + "Summon"))
                 add(("equippedAxeCount", c, equipped_count(state, p, i, "Axe of Despair")))
                 add(("justFlipped", c, (p, area, i) in transient.get("flipped", ())))
+                add(("effectDeclined", c, bool(fc["extra"].get("effect_declined"))))
                 add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
                 if fc["extra"].get("just_summoned"):
                     add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
@@ -278,6 +267,24 @@ def link_ind(number: int) -> str:
     return f"chainLink{number}"
 
 
+def catalog_facts(card, c: str) -> list[tuple]:
+    """What the catalog says of a card: name, Level, ATK/DEF, kind, its activation's requirements."""
+    out = [("cardName", c, card.name)]
+    if card.is_monster:
+        out += [("level", c, card.level), ("atk", c, card.atk), ("def", c, card.defense),
+                ("requiresSpecialSummon", c, card.special_summon_only), ("isTuner", c, card.tuner)]
+        if card.attribute:
+            out.append(("hasAttribute", c, card.attribute))
+        if card.monster_type:
+            out.append(("hasMonsterType", c, "Type" + card.monster_type.replace("-", "").replace(" ", "")))
+    else:
+        out.append(("staysOnField", c, card.stays_on_field))
+    out += [("hasRequirement", c, requirement) for requirement in card.activation]  # read by the activation rules
+    if card.activation and card.is_monster:
+        out.append(("effectIsOptional", c, card.optional_effect))
+    return out
+
+
 def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tuple]:
     """One chain link (state 'chain', link 1 first); the last is ChainTop, and while the chain
     resolves it is the ResolvingLink."""
@@ -286,10 +293,17 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
            ("linkPlayer", me, player_ind(link["player"])),
            ("linkNegated", me, number in transient.get("negated", ()))]
     zone = link.get("zone")
-    if zone:
-        entry = card_at(state, {"player": link["player"], **zone})
-        if entry is not None and (entry["card"] if isinstance(entry, dict) else entry) == link["card"]:
-            out.append(("linkCard", me, card_ind(link["player"], zone["area"], zone["index"])))
+    entry = card_at(state, {"player": link["player"], **zone}) if zone else None
+    if entry is not None and (entry["card"] if isinstance(entry, dict) else entry) == link["card"]:
+        out.append(("linkCard", me, card_ind(link["player"], zone["area"], zone["index"])))
+    else:
+        # The card left its zone (destroyed by a later link) or the link names no zone: the activation still
+        # resolves unless negated (rulebook pp. 19, 35), so the link gets the card as a pseudo-card (seed 001,
+        # CR 903.2b) that is nowhere on the field: rules that move or change the card itself do not match it.
+        pseudo = f"{me}_card"
+        card = catalog(state["ruleset"]).get(link["card"])
+        out += [(card.class_name, pseudo), ("controlledBy", pseudo, player_ind(link["player"])),
+                ("linkCard", me, pseudo), *catalog_facts(card, pseudo)]
     for t in link.get("targets", []):
         out.append(("linkTarget", me, card_ind(t["player"], t["area"], t["index"])))
     if number == len(state["chain"]):

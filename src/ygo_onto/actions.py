@@ -15,6 +15,8 @@ from .knowledge import Vocabulary
 TYPE_ORDER = ["normal_summon", "tribute_summon", "set_monster", "flip_summon", "special_summon", "synchro_summon",
               "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "cancel", "pass",
               "next_phase", "end_turn"]
+# Every key an action object of actions-and-cli.md may have (an id, a type, its player, and the keys its type names).
+ACTION_KEYS = {"id", "type", "player", "card", "from", "to", "target", "target_ref", "effect", "ref", "purpose"}
 PHASE_ORDER = ["draw", "standby", "main1", "battle", "main2", "end"]
 AREA_SHORT = {"hand": "hand", "monster_zones": "mz", "spell_trap_zones": "stz", "field_zone": "fz", "graveyard": "gy",
               "deck": "deck", "extra_deck": "extra", "banished": "banished"}

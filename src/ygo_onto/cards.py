@@ -47,6 +47,8 @@ class Card:
     passcode: int | None = None
     phases: tuple[str, ...] = ()
     stays_on_field: bool = False  # a spell or trap that stays after resolving (Continuous, Equip, Field; Swords)
+    activation: tuple[str, ...] = ()  # its activation's requirements: ActivationRequirement individuals of the ontology
+    optional_effect: bool = False  # a monster effect its player may decline ("you can")
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
 
@@ -152,14 +154,15 @@ def catalog(ruleset: str = "official") -> Catalog:
                       materials=tuple(m.strip() for m in r["materials"].split(" + ") if m.strip()),
                       ritual_monster=r["ritual_monster"] or None, italian_name=r["italian_name"] or None,
                       aliases=tuple(a for a in r["aliases"].split("|") if a), passcode=_int(r["passcode"]),
-                      stays_on_field=_bool(r["stays_on_field"]), description=r["description"])
+                      stays_on_field=_bool(r["stays_on_field"]), activation=tuple(r["activation"].split()),
+                      optional_effect=_bool(r["optional_effect"]), description=r["description"])
                  for r in _rows("cards_official.csv")]
     elif ruleset == "simplified":
         cards = [Card(name=r["name"], card_type="monster", subtype="normal", level=int(r["level"]),
                       atk=int(r["atk"]), defense=int(r["def"]), description=r["description"])
                  for r in _rows("simplified_monsters.csv")]
         cards += [Card(name=r["name"], card_type="spell", subtype="normal", phases=tuple(r["phases"].split("|")),
-                       description=r["description"])
+                       activation=tuple(r["activation"].split()), description=r["description"])
                   for r in _rows("simplified_spells.csv")]
     else:
         raise StateError(f"ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import reasoning
 from .abox import state_facts
-from .actions import Action, action_id, allowed_from_facts
+from .actions import ACTION_KEYS, TYPE_ORDER, Action, action_id, allowed_from_facts
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
@@ -112,8 +112,11 @@ class GameState:
             matches = [a for a in allowed if a.id == action]
             wanted = action
         elif isinstance(action, dict):
-            if "type" not in action:
-                raise StateError(f"action: expected an object with a 'type', got {json.dumps(action)}")
+            if action.get("type") not in TYPE_ORDER:
+                raise StateError(f"action.type: expected one of {', '.join(TYPE_ORDER)}, got {json.dumps(action.get('type'))}")
+            unknown = sorted(set(action) - ACTION_KEYS)
+            if unknown:
+                raise StateError(f"action.{unknown[0]}: unknown key; an action object has only {', '.join(sorted(ACTION_KEYS))}")
             probe = {k: v for k, v in action.items() if k != "id"}
             matches = [a for a in allowed if all(a.to_dict().get(k) == v for k, v in probe.items())]
             wanted = action.get("id") or action_id({**action})

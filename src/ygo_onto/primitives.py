@@ -25,7 +25,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opSetAtkModifier", "opSetDefModifier", "opSetTurnsLeft",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetAtkModifier", "opSetDefModifier", "opSetTurnsLeft",
          "opEquipTo",
          # players
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw", "opRollDie",
@@ -171,6 +171,8 @@ def _player(ind: str) -> str:
 @primitive("move")
 def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     obj = step.objects[card_ind]
+    ref = step.locate(obj)
+    old_ref = {"player": ref["player"], "zone": ref["index"]} if ref["area"] == "monster_zones" else None
     name, fc, owner = step.remove(obj)
     side = step.state["players"][_player(player_ind)]
     if op in ("opSendToGraveyard", "opDestroy"):
@@ -196,6 +198,15 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
             fc["extra"] = {"control_until_end": True} if op == "opTakeControlUntilEnd" else {}
         side[area][free[0]] = new
         step.objects[card_ind] = new
+        if old_ref is not None:  # an Equip Spell stays with its monster when control changes (rulebook p. 17)
+            _follow_equips(step.state, old_ref, {"player": _player(player_ind), "zone": free[0]})
+
+
+def _follow_equips(state: dict, old: dict, new: dict) -> None:
+    for p in PLAYERS:
+        for fc in state["players"][p]["spell_trap_zones"]:
+            if fc is not None and fc["equipped_to"] == old:
+                fc["equipped_to"] = dict(new)
 
 
 SETTERS = {  # operation -> (state key of a field card, how to read the value)
@@ -233,6 +244,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state["priority"] = _player(value)
     elif op == "opSetJustSummoned":
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
+    elif op == "opDeclineEffect":
+        step.objects[subject]["extra"]["effect_declined"] = bool(value)
     elif op == "opDeclareAttack":
         step.objects[value]["extra"]["attack"] = {"target": None, "damage_step": False}
         step.attacker = step.objects[value]
@@ -284,6 +297,7 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
     """The response window closes: the summon stands, the attack goes on to the Damage Step."""
     for fc in step.field_monsters():
         fc["extra"].pop("just_summoned", None)
+        fc["extra"].pop("effect_declined", None)
         if "attack" in fc["extra"]:
             fc["extra"]["attack"]["damage_step"] = True
 

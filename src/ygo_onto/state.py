@@ -168,7 +168,7 @@ def _player(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, rules
             if out[area]:
                 ck.fail(f"{where}.{area}", "an empty list (the simplified ruleset has no such area)", out[area])
     for area in ZONE_AREAS:
-        zones = out[area] if out[area] is not None else [None] * 5
+        zones = out[area] if area in raw else [None] * 5  # left out: five empty zones; null is an error
         if not isinstance(zones, list) or len(zones) != 5:
             ck.fail(f"{where}.{area}", "a list of exactly 5 entries (null or a field card)", zones)
         out[area] = [None if z is None else _field_card(ck, cat, z, f"{where}.{area}[{i}]", player, area)
