@@ -75,6 +75,8 @@ BAD = [
     ({**MIN, "players": {"A": {"hand": ["Blue Eyes White Dragon"]}, "B": {}}}, "Blue-Eyes White Dragon"),
     ({**MIN, "players": {"A": {"lifepoints": 10}, "B": {}}}, "players.A.lifepoints"),
     ({**MIN, "players": {"A": {"monster_zones": [None, None]}, "B": {}}}, "exactly 5"),
+    ({**MIN, "players": {"A": {"monster_zones": None}, "B": {}}}, "players.A.monster_zones"),
+    ({**MIN, "players": {"A": {"spell_trap_zones": None}, "B": {}}}, "players.A.spell_trap_zones"),
     ({**MIN, "players": {"A": {"monster_zones": [{"card": "Dark Hole"}, None, None, None, None]}, "B": {}}}, "a monster"),
     ({**MIN, "players": {"A": {"spell_trap_zones": [{"card": "Dark Magician"}, None, None, None, None]}, "B": {}}}, "Spell or Trap"),
     ({**MIN, "players": {"A": {"monster_zones": [{"card": "Dark Magician", "position": "face_up"}, None, None, None, None]}, "B": {}}}, "position"),
@@ -132,6 +134,18 @@ def test_cli_missing_file_exits_2(tmp_path):
 def test_cli_bad_action_json_exits_2():
     result = runner.invoke(app, ["apply", EXAMPLE, "{oops"])
     assert result.exit_code == 2 and "ACTION" in result.output
+
+
+@pytest.mark.parametrize("action,needle", [
+    ('{"type": "normal_summon", "crd": "Kuriboh"}', "action.crd"),
+    ('{"type": "trap_activate"}', "action.type"),
+    ('{"card": "Dark Magician"}', "action.type"),
+])
+def test_cli_malformed_action_object_exits_2_naming_the_key(action, needle):
+    """actions-and-cli.md: bad input (an unknown key, an unknown type) is exit 2, not a rules refusal."""
+    result = runner.invoke(app, ["apply", EXAMPLE, action])
+    assert result.exit_code == 2, result.output
+    assert needle in result.output and "Traceback" not in result.output
 
 
 def test_cli_unknown_reasoner_exits_2():

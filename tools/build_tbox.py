@@ -331,6 +331,9 @@ ALLOWED = [("NormalSummonAllowed", "normal_summon", "Card"), ("TributeSummonAllo
            ("ChangeToAttackAllowed", "change_position to=attack", "Card"),
            ("ChangeToDefenseAllowed", "change_position to=defense", "Card"),
            ("SpecialSummonAllowed", "special_summon", "Card"), ("SynchroSummonAllowed", "synchro_summon", "Card"),
+           ("SpecialSummonInDefenseAllowed", "special_summon to=defense", "Card"),
+           ("SynchroSummonInDefenseAllowed", "synchro_summon to=defense", "Card"),
+           ("ActivateInDefenseAllowed", "activate to=defense", "Card"),
            ("ActivationAllowed", "activate", "Card"), ("SetSpellTrapAllowed", "set_spell_trap", "Card"),
            ("DirectAttackAllowed", "direct_attack", "Card"), ("SelectAllowed", "select", "Card"),
            ("PassAllowed", "pass", "Duel"), ("CancelAllowed", "cancel", "Duel"), ("EndTurnAllowed", "end_turn", "Duel")]
@@ -428,7 +431,8 @@ cls("ActivationRequirement", (), "What a card's activation asks of its player at
 cls("SelectionRequirement", ["ActivationRequirement"],
     "The cards the activation selects (targets, a discard, materials); every activatable card has one, nothingToSelect when it selects none.")
 cls("PaymentRequirement", ["ActivationRequirement"], "A cost paid without selecting cards: Life Points.")
-disjoint("SelectionRequirement", "PaymentRequirement")
+cls("OptionRequirement", ["ActivationRequirement"], "An option its player chooses when activating (CR 903.2c): the action's `to`.")
+disjoint("SelectionRequirement", "PaymentRequirement", "OptionRequirement")
 prop("hasRequirement", "object", "Card", "ActivationRequirement", "A requirement of the card's activation (the catalog's column `activation`).",
      it="ha requisito")
 prop("atStep", "object", "ActivationRequirement", "ActivationStep", "The step of the procedure at which the requirement is met.", functional=True)
@@ -451,6 +455,9 @@ REQUIREMENTS = [  # name, class, step, cards, purpose, complete when selected, L
      "Polymerization: the Fusion Monster, then its 2 materials, chosen on activation (docs/decisions.md)."),
     ("chooseRitualMonsterAndTributes", "SelectionRequirement", "stepChooseTargets", 2, "tribute", False, None,
      "A Ritual Spell: the Ritual Monster, then tributes until their Levels reach its Level (the card's rule says when)."),
+    ("chooseBattlePosition", "OptionRequirement", "stepChooseOptions", None, None, None, None,
+     "The monster it Special Summons takes face-up Attack or face-up Defense Position, as its player chooses (rulebook p. 15); "
+     "the choice is the activate action's `to` (default attack)."),
     ("payLifePoints800", "PaymentRequirement", "stepPayCosts", None, None, None, 800, "Pay 800 Life Points (Brain Control)."),
     ("payLifePoints1000", "PaymentRequirement", "stepPayCosts", None, None, None, 1000, "Pay 1000 Life Points (Seven Tools of the Bandit)."),
 ]
@@ -464,6 +471,13 @@ for n, k, step, count, why, complete, lp, c in REQUIREMENTS:
         g.add((YGO[n], YGO["selectsFor"], YGO[why + "Purpose"]))
     if lp is not None:
         g.add((YGO[n], YGO["lifePointsToPay"], Literal(lp)))
+prop("properlySummoned", "data", "Monster", "boolean",
+     "True for a must-be-Special-Summoned monster that was properly summoned (rulebook p. 15): inferred on the field, "
+     "kept in the Graveyard by the driver (state: extra.properly_summoned).")
+prop("summonPosition", "object", None, "CardPosition",
+     "The battle position its player chose for the monster a Special Summon brings (rulebook p. 15: face-up Attack or Defense): "
+     "of theAction or the PendingAction (the action's `to`), and of a Special Summoning spell on the field until it resolves "
+     "(state: extra.summon_position).")
 prop("effectIsOptional", "data", "Monster", "boolean",
      "The catalog's fact: true for a monster effect its player may decline ('you can', rulebook p. 11); false for a mandatory one (a FLIP effect).")
 prop("effectDeclined", "data", "Monster", "boolean", "True once its player declined its optional trigger effect in this window (state: extra.effect_declined).")
@@ -528,6 +542,7 @@ OPS = [
     ("opEndBattle", "data", "Duel", "boolean", "end_battle", "The current battle is over: forget the attacker and the target."),
     ("opSetPriority", "object", "Duel", "Player", "set_property", "Give priority to this player."),
     ("opSetJustSummoned", "object", "Card", "SummonMethod", "set_property", "Open a response window for this summon."),
+    ("opSetSummonPosition", "object", "Card", "CardPosition", "set_property", "Keep the battle position chosen for the monster the card will Special Summon."),
     ("opDeclineEffect", "data", "Card", "boolean", "set_property", "Its player declined the monster's optional trigger effect in this window."),
     ("opPayLifePoints", "data", "Player", "integer", "change_lp", "The player pays this many Life Points (a cost, not damage)."),
     ("opAddChainLink", "object", "Card", "Player", "add_chain_link", "The card's activation becomes the new last link of the chain, by the player given."),

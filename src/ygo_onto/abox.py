@@ -21,6 +21,7 @@ POSITION_INDIVIDUALS = {"attack": "attackPosition", "defense": "defensePosition"
                         "face_down_defense": "faceDownDefensePosition", "face_up": "faceUpPosition",
                         "face_down": "faceDownPosition"}
 POSITION_NAMES = {v: k for k, v in POSITION_INDIVIDUALS.items()}
+SUMMONING_TYPES = ("activate", "special_summon", "synchro_summon")  # actions whose `to` is a Special Summon's position
 ZONE_CLASSES = {"deck": "Deck", "hand": "Hand", "graveyard": "Graveyard", "banished": "Banished",
                 "extra_deck": "ExtraDeck", "monster_zones": "MonsterZone", "spell_trap_zones": "SpellTrapZone",
                 "field_zone": "FieldSpellZone"}
@@ -156,6 +157,10 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         add(("ownerPlayer", c, player_ind(fc["owner"] if fc else p)))
         add(("chosenForPending", c, (p, area, i) in chosen))
         facts.extend(catalog_facts(card, c))
+        if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
+            add(("properlySummoned", c, name in state.get("extra", {}).get("properly_summoned", {}).get(p, ())))
+        if fc is not None and "chooseBattlePosition" in card.activation:
+            add(("summonPosition", c, POSITION_INDIVIDUALS[fc["extra"].get("summon_position", "attack")]))
         if fc is not None:
             pos = POSITION_INDIVIDUALS[fc["position"]]
             add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
@@ -191,6 +196,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
             add(("pendingActor", PENDING, card_ind(ref["player"], ref["area"], ref["index"])))
         add(("pendingPlayer", PENDING, player_ind(action.get("player", state["turn_player"]))))
         add(("purpose", PENDING, pending["purpose"] + "Purpose"))
+        if action["type"] in SUMMONING_TYPES:
+            add(("summonPosition", PENDING, POSITION_INDIVIDUALS[action.get("to", "attack")]))
         add(("selectionsNeeded", PENDING, pending["needed"]))
         add(("selectionsMade", PENDING, len(pending["chosen"])))
         chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
@@ -304,6 +311,8 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
         card = catalog(state["ruleset"]).get(link["card"])
         out += [(card.class_name, pseudo), ("controlledBy", pseudo, player_ind(link["player"])),
                 ("linkCard", me, pseudo), *catalog_facts(card, pseudo)]
+        if "chooseBattlePosition" in card.activation:  # the choice left with the card: the default
+            out.append(("summonPosition", pseudo, "attackPosition"))
     for t in link.get("targets", []):
         out.append(("linkTarget", me, card_ind(t["player"], t["area"], t["index"])))
     if number == len(state["chain"]):
@@ -328,13 +337,15 @@ def action_facts(action: dict) -> list[tuple]:
         out.append(("actionToPhase", ACTION, PHASE_INDIVIDUALS[action["to"]]))
     if action["type"] == "change_position":
         out.append(("actionToPosition", ACTION, POSITION_INDIVIDUALS[action["to"]]))
+    if action["type"] in SUMMONING_TYPES:  # rulebook p. 15: the Special Summon's position (default Attack)
+        out.append(("summonPosition", ACTION, POSITION_INDIVIDUALS[action.get("to", "attack")]))
     return out
 
 
 def facts_to_state(facts: list[tuple] | set[tuple], vocabulary: Vocabulary, ruleset: str, base: dict) -> dict:
     """Read a state back from its (full) ABox: the inverse of state_facts(lean=False).
 
-    `base` gives what the ABox does not carry (format, rng_seed, winner, chain, pending); the
+    `base` gives what the ABox does not carry (format, rng_seed, winner, chain, pending, extra); the
     rest comes from the individuals.
     """
     cat = catalog(ruleset)
@@ -352,6 +363,8 @@ def facts_to_state(facts: list[tuple] | set[tuple], vocabulary: Vocabulary, rule
 
     card_classes = {c.class_name: c for c in cat}
     state = {k: base[k] for k in ("format", "ruleset", "rng_seed", "winner", "chain", "pending")}
+    if base.get("extra"):
+        state["extra"] = base["extra"]
     state["turn"] = one(DUEL, "turnNumber")
     state["phase"] = PHASE_NAMES[one(DUEL, "currentPhase")]
     for p in PLAYERS:

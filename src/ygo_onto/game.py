@@ -119,6 +119,8 @@ class GameState:
                 raise StateError(f"action.{unknown[0]}: unknown key; an action object has only {', '.join(sorted(ACTION_KEYS))}")
             probe = {k: v for k, v in action.items() if k != "id"}
             matches = [a for a in allowed if all(a.to_dict().get(k) == v for k, v in probe.items())]
+            if len(matches) > 1 and "to" not in probe:  # a choice left out takes its default (a summon in Attack Position)
+                matches = [a for a in matches if "to" not in a.to_dict()] or matches
             wanted = action.get("id") or action_id({**action})
         else:
             raise StateError(f"action: expected an action id or object, got {action!r}")

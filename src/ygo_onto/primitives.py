@@ -25,7 +25,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetAtkModifier", "opSetDefModifier", "opSetTurnsLeft",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetSummonPosition", "opSetAtkModifier", "opSetDefModifier", "opSetTurnsLeft",
          "opEquipTo",
          # players
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw", "opRollDie",
@@ -175,10 +175,14 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     old_ref = {"player": ref["player"], "zone": ref["index"]} if ref["area"] == "monster_zones" else None
     name, fc, owner = step.remove(obj)
     side = step.state["players"][_player(player_ind)]
+    if ref["area"] == "graveyard":
+        _remember_properly_summoned(step.state, ref["player"], name, False)
     if op in ("opSendToGraveyard", "opDestroy"):
         tok = Token(name)
         side["graveyard"].append(tok)
         step.objects[card_ind] = tok
+        if ("properlySummoned", card_ind, True) in step.facts:
+            _remember_properly_summoned(step.state, _player(player_ind), name, True)
     elif op == "opToHand":
         tok = Token(name)
         side["hand"].append(tok)
@@ -200,6 +204,23 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         step.objects[card_ind] = new
         if old_ref is not None:  # an Equip Spell stays with its monster when control changes (rulebook p. 17)
             _follow_equips(step.state, old_ref, {"player": _player(player_ind), "zone": free[0]})
+
+
+def _remember_properly_summoned(state: dict, player: str, name: str, present: bool) -> None:
+    """The state's extra.properly_summoned: per Graveyard, the names of must-be-Special-Summoned monsters
+    that reached it after a proper summon (the rules infer properlySummoned; the list keeps it in the GY)."""
+    extra = state.setdefault("extra", {})
+    names = extra.setdefault("properly_summoned", {}).setdefault(player, [])
+    if present:
+        names.append(name)
+    elif name in names:
+        names.remove(name)
+    if not names:
+        del extra["properly_summoned"][player]
+    if not extra["properly_summoned"]:
+        del extra["properly_summoned"]
+    if not extra:
+        del state["extra"]
 
 
 def _follow_equips(state: dict, old: dict, new: dict) -> None:
@@ -244,6 +265,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state["priority"] = _player(value)
     elif op == "opSetJustSummoned":
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
+    elif op == "opSetSummonPosition":
+        step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opDeclineEffect":
         step.objects[subject]["extra"]["effect_declined"] = bool(value)
     elif op == "opDeclareAttack":

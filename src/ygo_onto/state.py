@@ -93,7 +93,7 @@ def normalize(raw: Any, source: str = "") -> dict:
         a wrong zone count, or a card in a zone its kind cannot be in.
     """
     ck = _Checker(source)
-    ck.keys(raw, "", set(TOP_DEFAULTS) | {"format", "players"}, {"format", "players"})
+    ck.keys(raw, "", set(TOP_DEFAULTS) | {"format", "players", "extra"}, {"format", "players"})
     if raw["format"] != FORMAT:
         ck.fail("format", json.dumps(FORMAT), raw["format"])
     state = {"format": FORMAT}
@@ -110,6 +110,11 @@ def normalize(raw: Any, source: str = "") -> dict:
     ck.choice(state["priority"], "priority", PLAYERS)
     ck.choice(state["winner"], "winner", (None, "A", "B", "draw"))
     ck.int_(state["rng_seed"], "rng_seed")
+    # engine bookkeeping of the duel as a whole (docs/decisions.md): written only when there is some
+    if raw.get("extra") is not None and not isinstance(raw["extra"], dict):
+        ck.fail("extra", "an object", raw["extra"])
+    if raw.get("extra"):
+        state["extra"] = copy.deepcopy(raw["extra"])
     cat = catalog(state["ruleset"])
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
