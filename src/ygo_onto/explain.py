@@ -51,7 +51,8 @@ def _target_fact(state, action: dict) -> tuple:
     """The inferred fact that would allow the action (the inverse of actions.allowed_from_facts)."""
     v = knowledge(state.ruleset).vocabulary
     wanted_type = action["type"]
-    extra = {"to": action["to"]} if wanted_type == "change_position" and "to" in action else {}
+    # `to` names the class for a position change and for a Special Summon in Defense (next_phase's is the fact's object)
+    extra = {"to": action["to"]} if wanted_type != "next_phase" and "to" in action else {}
     for term, spec in v.annotated("actionType").items():
         kind, *pairs = spec.split()
         if kind != wanted_type or dict(p.split("=", 1) for p in pairs) != extra:
