@@ -7,7 +7,9 @@ Each `infer` computes that model with the ABox facts added and reads it back.  T
 computed in Python by `_Evaluator` (semi-naive evaluation of the same program, ~2-5 ms a
 mid-game state), or by clingo (grounding: ~50-150 ms) for a program or a term the evaluator
 does not reproduce exactly; `infer_facts(..., evaluator=False)` always asks clingo, and the
-tests check that both give the same facts.
+tests check that both give the same facts.  When a call's facts only add to the previous
+call's (an action declared in the state just reasoned about), the evaluator goes on from the
+previous model and only the added atoms are read back.
 
 * one predicate per class (`c_<name>/1`) and per property (`p_<name>/2`, object and data
   properties alike); individuals are strings, integers are integers, booleans the constants
@@ -49,7 +51,6 @@ that is the subject of a fact (asserted or inferred).
 """
 from __future__ import annotations
 
-import functools
 import operator
 import re
 import warnings
@@ -323,6 +324,7 @@ class Compiled:
     names: tuple | None = field(default=None, repr=False, compare=False)
     plan: dict | None = field(default=None, repr=False, compare=False)
     merge_preds: list | None = field(default=None, repr=False, compare=False)
+    related: dict | None = field(default=None, repr=False, compare=False)  # see _related
     facts_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _abox
 
 
@@ -1208,7 +1210,8 @@ def _has_op(t) -> bool:
 
 class _Evaluator:
     """The least model of a positive program (see above), `run` after `run`: each run starts
-    from the program's facts.  Not reentrant: `run` and the reading of `model` happen under
+    from the program's facts, or goes on from the previous model when its facts only add to the
+    previous run's (see `run`).  Not reentrant: `run` and the reading of `model` happen under
     `lock`."""
 
     def __init__(self, program: str):
@@ -1271,6 +1274,14 @@ class _Evaluator:
         self._once_heads = tuple(sorted(once_heads))
         self._touched: set[int] = set()  # the predicates that hold atoms (to clear before the next run)
         self._dirty = False  # a run stopped half-way: clear everything
+        self._input: dict | None = None  # the facts of the last run, if it completed
+        # after a run that went on from the previous model: the atoms it added, by predicate
+        # (None after a run from the program's facts); see added_model
+        self._added: dict[int, set] | None = None
+        self._extra_added: dict = {}
+        # the caller's reading of the model as it was before the atoms of `_added` (or None): a
+        # run from the program's facts drops it (see _read_evaluator)
+        self.reading = None
 
     def pred(self, key: tuple[str, int]) -> int:
         if key not in self.preds:
@@ -1499,8 +1510,23 @@ class _Evaluator:
 
     # -- evaluation
     def run(self, facts: dict[tuple[str, int], set]) -> None:
-        """The least model with these facts ((name, arity) -> tuples) added; call under `lock`."""
-        relations, indexes, pendings = self.relations, self._indexes, self._pending
+        """The least model with these facts ((name, arity) -> tuples) added; call under `lock`.
+
+        If every fact of the previous (completed) run is among `facts` (the state just reasoned
+        about, with an action declared), the run goes on from the previous model with the new
+        facts as the delta: the program is positive, so the model only grows, and semi-naive
+        evaluation from a model of some facts reaches the least model of more facts."""
+        previous, self._input = self._input, None
+        if previous is not None and not self._dirty and self._extends(previous, facts):
+            self._dirty = True
+            self._added = {}
+            self._loop(self._insert_new(previous, facts), set())
+            self._input = facts
+            return
+        self._added = None
+        self._extra_added = {}
+        self.reading = None
+        relations, indexes = self.relations, self._indexes
         if self._dirty:
             for clear in self._clear:
                 clear()
@@ -1526,8 +1552,43 @@ class _Evaluator:
             self.insert(p, tuples)
         for fn in self._once:
             fn()
+        self._loop(delta, set(self._once_heads))
+        self._input = facts
+
+    @staticmethod
+    def _extends(previous: dict, facts: dict) -> bool:
+        """Whether every fact of `previous` is among `facts`."""
+        for key, old in previous.items():
+            new = facts.get(key)
+            if new is None or not old <= new:
+                return False
+        return True
+
+    def _insert_new(self, previous: dict, facts: dict) -> dict[int, set]:
+        """Insert the facts not in `previous` that the model lacks; the delta of the first round."""
+        preds, relations = self.preds, self.relations
+        delta: dict[int, set] = {}
+        self._extra_added = {}
+        for key, tuples in facts.items():
+            old = previous.get(key)
+            new = tuples - old if old else tuples
+            if not new:
+                continue
+            p = preds.get(key)
+            if p is None:
+                self._extra[key] = tuples
+                self._extra_added[key] = new
+            else:
+                new = new - relations[p]
+                if new:
+                    self.insert(p, new)
+                    delta[p] = new
+        return delta
+
+    def _loop(self, delta: dict[int, set], collect: set) -> None:
+        """Semi-naive rounds from `delta` (atoms already inserted) to the fixpoint."""
+        relations, pendings = self.relations, self._pending
         dispatch, reach, insert = self._dispatch, self._reach, self.insert
-        collect = set(self._once_heads)
         while True:
             for p, tuples in delta.items():
                 fn = dispatch[p]
@@ -1551,6 +1612,12 @@ class _Evaluator:
     def insert(self, p: int, new: set) -> None:
         self._touched.add(p)
         self.relations[p].update(new)
+        if self._added is not None:
+            got = self._added.get(p)
+            if got is None:
+                self._added[p] = set(new)
+            else:
+                got.update(new)
         indexes = self._indexes[p]
         if indexes:
             for key, index in indexes:
@@ -1567,6 +1634,16 @@ class _Evaluator:
         keys = self._keys
         out = {keys[p]: self.relations[p] for p in self._touched}
         out.update(self._extra)
+        return out
+
+    def added_model(self) -> dict[tuple[str, int], set] | None:
+        """The atoms the last run added to the previous model, as `model` gives them (None if it
+        ran from the program's facts)."""
+        if self._added is None:
+            return None
+        keys = self._keys
+        out = {keys[p]: atoms for p, atoms in self._added.items()}
+        out.update(self._extra_added)
         return out
 
 
@@ -1796,10 +1873,9 @@ def _clingo_model(comp: Compiled, knowledge, facts, equality: bool) -> dict[tupl
     return out
 
 
-def _model(comp: Compiled, knowledge, facts, abox, equality: bool, read, evaluator: bool = True):
-    """read(model) on the model of the program (with or without the equality section), where
-    model maps (predicate, arity) to the set of value tuples of every predicate that holds atoms;
-    computed by the evaluator, or by clingo when it cannot (or `evaluator` is False)."""
+def _model(comp: Compiled, knowledge, facts, abox, equality: bool, check_merges: bool, evaluator: bool = True):
+    """_read_model of the model of the program (with or without the equality section), computed
+    by the evaluator, or by clingo when it cannot (or `evaluator` is False)."""
     ev = _evaluator(comp, equality) if evaluator else None
     if ev is not None:
         with ev.lock:
@@ -1808,8 +1884,47 @@ def _model(comp: Compiled, knowledge, facts, abox, equality: bool, read, evaluat
             except _NotSupported:
                 pass
             else:
-                return read(ev.model())
-    return read(_clingo_model(comp, knowledge, facts, equality))
+                return _read_evaluator(knowledge, comp, check_merges, ev)
+    return _read_model(knowledge, comp, check_merges, _clingo_model(comp, knowledge, facts, equality))
+
+
+def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluator):
+    """_read_model of the evaluator's model.  After a run that went on from a model already read
+    (ev.reading), only the added atoms are read, with the relations that the merge and consistency
+    checks compare them to (_related): the facts are those of the previous reading and of the new
+    atoms, and a check fails on the whole model exactly when it fails on that part, with the
+    same message (the previous model passed every check)."""
+    base, ev.reading = ev.reading, None
+    added = ev.added_model()
+    if base is None or added is None:
+        merges, result = _read_model(knowledge, comp, check_merges, ev.model())
+    else:
+        merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev.model(), added))
+        if not merges:
+            result |= base
+    if not merges:
+        ev.reading = frozenset(result)
+    return merges, result
+
+
+def _related(comp: Compiled, knowledge, model: dict, added: dict) -> dict:
+    """The added atoms, and in full the relations the checks relate them to: the same functional
+    (inverse-functional) property, the classes of the same disjointness axioms."""
+    if comp.related is None:
+        related: dict = {}
+        for group in comp.disjoint:
+            keys = [(cpred(c), 1) for c in sorted(group)]
+            for key in keys:
+                related.setdefault(key, set()).update(keys)
+        for p in knowledge.vocabulary.functional | comp.functional | comp.inverse_functional:
+            related.setdefault((ppred(p), 2), set()).add((ppred(p), 2))
+        comp.related = related
+    out = dict(added)
+    for key in added:
+        for other in comp.related.get(key, ()):
+            if other in model:
+                out[other] = model[other]
+    return out
 
 
 def infer_facts(knowledge, facts, evaluator: bool = True) -> set[tuple]:
@@ -1817,11 +1932,9 @@ def infer_facts(knowledge, facts, evaluator: bool = True) -> set[tuple]:
     answer, ~20-50x slower; for tests)."""
     comp = compiled(knowledge)
     abox = _abox(comp, knowledge, facts)
-    merges, result = _model(comp, knowledge, facts, abox, False,
-                            functools.partial(_read_model, knowledge, comp, True), evaluator)
+    merges, result = _model(comp, knowledge, facts, abox, False, True, evaluator)
     if merges:
-        _, result = _model(comp, knowledge, facts, abox, True,
-                           functools.partial(_read_model, knowledge, comp, False), evaluator)
+        _, result = _model(comp, knowledge, facts, abox, True, False, evaluator)
     return result
 
 
