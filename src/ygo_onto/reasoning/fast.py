@@ -326,6 +326,7 @@ class Compiled:
     merge_preds: list | None = field(default=None, repr=False, compare=False)
     related: dict | None = field(default=None, repr=False, compare=False)  # see _related
     facts_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _abox
+    read_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _read_model
 
 
 class _Compiler:
@@ -1982,15 +1983,29 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
     unnamed = comp.unnamed
     plan = _plan(comp, knowledge)
     result: set[tuple] = set()
-    add = result.add
     classes: dict[str, set[str]] = {}  # of the classes in a disjointness axiom
     functional: dict[tuple[str, str], set] = {}
     bad_range: list[tuple] = []
+    # Most relations of a model are equal to one of the model before (86% of the atoms in a
+    # duel), so the facts of each relation are remembered with the atoms they were read from.
+    # A relation is remembered only when the whole model passed the checks; its own checks
+    # (types, ranges, a functional property's values) then pass again on the same atoms.  The
+    # classes of a disjointness axiom are checked together, so they are always read.
+    memo = comp.read_memo
+    read: list[tuple] = []
     for key, rel in model.items():
         entry = plan.get(key)
         if entry is None or not rel:
             continue
         kind, name, check_fun, rt, disjoint = entry
+        if not disjoint:
+            hit = memo.get(key)
+            if hit is not None and hit[0] == rel:
+                result |= hit[1]
+                continue
+        out: set[tuple] = set()
+        add = out.add
+        read.append((key, rel, out))
         if kind == _CLASS:
             for (subject,) in rel:
                 if type(subject) is not str:
@@ -2018,6 +2033,10 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
                 if subject not in unnamed:
                     add((name, subject, value))
     _check_consistency(knowledge, comp, classes, functional, bad_range)
+    for key, rel, out in read:
+        result |= out
+        if not plan[key][4]:
+            memo[key] = (frozenset(rel), out)
     return False, result
 
 
