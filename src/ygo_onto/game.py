@@ -42,6 +42,7 @@ class GameState:
 
     data: dict
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _allowed: dict = field(default_factory=dict, repr=False, compare=False)  # reasoner -> allowed actions
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -96,9 +97,11 @@ class GameState:
         return self._cache[reasoner]
 
     def allowed_actions(self, reasoner: str = reasoning.DEFAULT) -> list[Action]:
-        """The actions the player holding priority may take now."""
-        k = knowledge(self.ruleset)
-        return allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
+        """The actions the player holding priority may take now (read once per backend, cached)."""
+        if reasoner not in self._allowed:
+            k = knowledge(self.ruleset)
+            self._allowed[reasoner] = allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
+        return list(self._allowed[reasoner])
 
     def find_action(self, action, reasoner: str = reasoning.DEFAULT) -> Action:
         """The allowed action that `action` names: an id, an Action, or a (partial) action object.
@@ -168,11 +171,14 @@ def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
         if not ops:
             if "action" in transient:
                 raise YgoError(f"internal: no rule carries out the action {action['id']!r}")
-            idle = None if state["winner"] is not None else _forced_move(state, inference, vocab)
+            allowed = None if state["winner"] is not None else allowed_from_facts(inference.facts, vocab, state)
+            idle = None if allowed is None else _forced_move(state, inference, allowed)
             if idle is None:
                 result = GameState(state)
-                if not transient:
+                if not transient:  # the facts of the state itself: what allowed_actions would compute
                     result._cache[reasoner] = inference
+                    if allowed is not None:
+                        result._allowed[reasoner] = allowed
                 return result
             transient = {"action": idle}
             continue
@@ -183,7 +189,7 @@ def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
     raise YgoError(f"internal: more than {MAX_STEPS} automatic steps after {action['id']!r}")
 
 
-def _forced_move(state: dict, inference: Inference, vocab) -> dict | None:
+def _forced_move(state: dict, inference: Inference, allowed: list[Action]) -> dict | None:
     """The move the engine makes by itself where there is nothing to decide:
 
     - a response window or chain where the only allowed action is `pass` is skipped (passed);
@@ -193,7 +199,6 @@ def _forced_move(state: dict, inference: Inference, vocab) -> dict | None:
     """
     from .abox import PHASE_INDIVIDUALS
 
-    allowed = allowed_from_facts(inference.facts, vocab, state)
     if len(allowed) == 1 and allowed[0].type == "pass":
         return allowed[0].to_dict()
     phase = PHASE_INDIVIDUALS[state["phase"]]
