@@ -568,3 +568,15 @@ def test_a_run_that_adds_facts_finds_disjoint_classes():
     infer(k, [(group[0], "x")])
     assert _message(k, [(group[0], "x"), (group[1], "x")]) == \
         _message(k, [(group[0], "x"), (group[1], "x")], evaluator=False)
+
+
+def test_the_abox_of_more_facts_reads_only_the_new_ones_and_never_a_changed_list():
+    k = FakeKnowledge([], classes={"A", "B"}, data_properties=data("n", rng="any"))
+    comp = fast.compiled(k)
+    facts = [("A", "i"), ("n", "i", 1)]
+    for call in (facts, facts + [("B", "i")], facts + [("B", "i"), ("n", "j", 2)]):
+        assert fast._abox(comp, k, call) == fast._read_facts(comp, k, call)[0]
+    fast._abox(comp, k, facts)
+    facts[1] = ("n", "i", True)  # the caller's list changed after the call: read again
+    assert fast._abox(comp, k, facts) == fast._read_facts(comp, k, facts)[0]
+    assert_same(infer(k, facts + [["B", "i"]]), {("A", "i"), ("n", "i", True), ("B", "i")})

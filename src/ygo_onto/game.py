@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import reasoning
-from .abox import state_facts
+from .abox import action_facts, state_facts
 from .actions import ACTION_KEYS, TYPE_ORDER, Action, action_id, allowed_from_facts
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
@@ -25,15 +25,16 @@ MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal seque
 
 @dataclass
 class Inference:
-    """One reasoner run: its facts, the backend, and the time it took."""
+    """One reasoner run: its facts, the backend, the time it took, and the ABox it was given."""
 
     facts: set
     reasoner: str
     elapsed_ms: float
+    abox: list = field(default_factory=list, repr=False)
 
     def operations(self, vocabulary) -> list[tuple]:
         prims = vocabulary.annotated("primitive")
-        return [f for f in self.facts if len(f) == 3 and f[0] in prims]
+        return [f for f in self.facts if f[0] in prims and len(f) == 3]
 
 
 @dataclass
@@ -142,31 +143,40 @@ class GameState:
         :raises IllegalActionError: the action is not allowed now.
         """
         chosen = self.find_action(action, reasoner).to_dict()
-        return play(self.data, chosen, reasoner)
+        return play(self.data, chosen, reasoner, self._cache.get(reasoner))
 
 
-def run_reasoner(data: dict, reasoner: str, transient: dict | None = None) -> Inference:
+def run_reasoner(data: dict, reasoner: str, transient: dict | None = None, base: Inference | None = None) -> Inference:
+    """The reasoner on the state with the transient facts.  `base`: a run on the same state without
+    transient facts; when the transient facts are an action alone, the ABox is base's and the
+    action's (state_facts adds an action's facts last), not built again."""
     k = knowledge(data["ruleset"])
     backend = reasoning.get(reasoner)
+    if base is not None and transient is not None and transient.keys() == {"action"}:
+        abox = base.abox + action_facts(transient["action"])
+    else:
+        abox = state_facts(data, lean=True, transient=transient)
     with reasoning.Timer() as t:
-        facts = backend.infer(k, state_facts(data, lean=True, transient=transient))
-    return Inference(facts, reasoner, t.ms)
+        facts = backend.infer(k, abox)
+    return Inference(facts, reasoner, t.ms, abox)
 
 
-def play(data: dict, action: dict, reasoner: str) -> GameState:
-    """The apply loop: reason, carry out the inferred operations, until none is left."""
-    return play_from(data, {"action": action}, reasoner)
+def play(data: dict, action: dict, reasoner: str, base: Inference | None = None) -> GameState:
+    """The apply loop: reason, carry out the inferred operations, until none is left.  `base`: the
+    inference of `data` itself, if known (see run_reasoner)."""
+    return play_from(data, {"action": action}, reasoner, base)
 
 
-def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
-    """The apply loop from given transient facts (an action, or the start of a turn)."""
+def play_from(data: dict, transient: dict, reasoner: str, base: Inference | None = None) -> GameState:
+    """The apply loop from given transient facts (an action, or the start of a turn); `base` as in play."""
     k = knowledge(data["ruleset"])
     vocab = k.vocabulary
     state = copy.deepcopy(data)
     rng = random.Random(state["rng_seed"])
     action = transient.get("action") or {"id": "start of turn"}
     for _ in range(MAX_STEPS):
-        inference = run_reasoner(state, reasoner, transient)
+        inference = run_reasoner(state, reasoner, transient, base)
+        base = None
         ops = inference.operations(vocab)
         if not ops:
             if "action" in transient:
@@ -180,6 +190,7 @@ def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
                     if allowed is not None:
                         result._allowed[reasoner] = allowed
                 return result
+            base = None if transient else inference  # the same state: its ABox with the move's facts
             transient = {"action": idle}
             continue
         transient = apply_operations(state, ops, transient, vocab, rng, inference.facts)

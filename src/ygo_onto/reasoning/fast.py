@@ -326,6 +326,7 @@ class Compiled:
     merge_preds: list | None = field(default=None, repr=False, compare=False)
     related: dict | None = field(default=None, repr=False, compare=False)  # see _related
     facts_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _abox
+    last_abox: tuple | None = field(default=None, repr=False, compare=False)  # see _abox
     read_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _read_model
 
 
@@ -1561,7 +1562,7 @@ class _Evaluator:
         """Whether every fact of `previous` is among `facts`."""
         for key, old in previous.items():
             new = facts.get(key)
-            if new is None or not old <= new:
+            if new is not old and (new is None or not old <= new):  # (_abox shares unchanged sets)
                 return False
         return True
 
@@ -1572,6 +1573,8 @@ class _Evaluator:
         self._extra_added = {}
         for key, tuples in facts.items():
             old = previous.get(key)
+            if tuples is old:
+                continue
             new = tuples - old if old else tuples
             if not new:
                 continue
@@ -1736,8 +1739,9 @@ def _check_consistency(knowledge, comp: Compiled, classes: dict[str, set[str]],
         p, s, value = min(bad_range, key=repr)
         raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p}({s}, {value!r}) "
                             f"is not a value of {v.data_properties[p]}")
+    individuals = sorted(classes)
     for group in comp.disjoint:
-        for ind in sorted(classes):
+        for ind in individuals:
             common = classes[ind] & group
             if len(common) > 1:
                 raise ReasonerError(f"fast: the state is inconsistent with the ontology: {ind} is in the disjoint "
@@ -1765,8 +1769,30 @@ def _names(comp: Compiled, knowledge) -> tuple[dict, dict]:
 
 def _abox(comp: Compiled, knowledge, facts) -> dict[tuple[str, int], set]:
     """The ABox facts as values of the evaluator, by predicate, with the checks (and messages) of
-    facts_program.  Names are plain str, as clingo gives them back."""
+    facts_program.  Names are plain str, as clingo gives them back.
+
+    When `facts` is a list that begins with the very fact tuples of the previous call (a state's
+    ABox, then with an action's facts after it: see game.run_reasoner), only the rest is read."""
+    last = comp.last_abox
+    if last is not None and type(facts) is list and len(facts) >= len(last[0]) \
+            and all(map(operator.is_, facts, last[0])):
+        out = dict(last[1])  # (the sets are never changed: the evaluator keeps them as its input)
+        more, plain = _read_facts(comp, knowledge, facts[len(last[0]):])
+        for key, values in more.items():
+            old = out.get(key)
+            out[key] = old | values if old else values
+    else:
+        out, plain = _read_facts(comp, knowledge, facts)
+    # a snapshot of immutable facts only: a list the caller changes later, or a fact that is a
+    # list, must not look like the same facts
+    comp.last_abox = (tuple(facts), out) if plain and type(facts) is list else None
+    return out
+
+
+def _read_facts(comp: Compiled, knowledge, facts) -> tuple[dict[tuple[str, int], set], bool]:
+    """_abox without the reuse: the facts by predicate, and whether every fact was a tuple."""
     classes, props = _names(comp, knowledge)
+    plain = True
     memo = comp.facts_memo
     if len(memo) > 50_000:
         memo.clear()
@@ -1831,12 +1857,14 @@ def _abox(comp: Compiled, knowledge, facts) -> dict[tuple[str, int], set]:
             raise ReasonerError(f"fast: expected (Class, individual) or (property, subject, object), got {f!r}")
         if type(f) is tuple:
             memo[f] = (key, value, type(f[-1]))
+        else:
+            plain = False
         rel = out.get(key)
         if rel is None:
             out[key] = {value}
         else:
             rel.add(value)
-    return out
+    return out, plain
 
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
