@@ -524,3 +524,59 @@ def test_a_boolean_is_never_read_as_the_integer_of_an_earlier_call():
     with pytest.raises(ReasonerError, match="inconsistent"):
         infer(k, [("n", "i", True)])
     assert infer(k, [["f", "i", True]]) == {("f", "i", True), ("Yes", "i")}  # a list is a fact too
+
+
+# ---------------------------------------------------------------------------------------------
+# runs that go on from the previous model (their facts add to the previous run's)
+
+def _message(k, facts, evaluator=True) -> str:
+    with pytest.raises(ReasonerError) as info:
+        fast.infer_facts(k, facts, evaluator=evaluator)
+    return str(info.value)
+
+
+def test_a_run_that_adds_facts_goes_on_from_the_previous_model():
+    k = FakeKnowledge(["K1(?x), rel(?x, ?y) -> K2(?y)", "K2(?x), rel(?x, ?y) -> K1(?y)",
+                       "K1(?x), v(?x, ?n), add(?m, ?n, 1) -> w(?x, ?m)"],
+                      classes={"K1", "K2"}, object_properties={"rel", "fo"}, data_properties=data("v", "w"),
+                      functional={"fo"})
+    base = [("K1", "a"), ("rel", "a", "b"), ("v", "a", 1), ("fo", "i", "a")]
+    steps = [base, base + [("rel", "b", "c"), ("v", "c", 5)], base + [("rel", "b", "c"), ("v", "c", 5), ("K2", "d")],
+             base,  # fewer facts: from the program's facts
+             base + [("fo", "i", "b")]]  # more facts that merge individuals
+    extended = []
+    for facts in steps:
+        assert_same(infer(k, facts), fast.infer_facts(k, facts, evaluator=False))
+        extended.append(fast.compiled(k).evaluators[0].added_model() is not None)
+    assert extended == [False, True, True, False, True]
+
+
+def test_a_run_that_adds_facts_finds_the_inconsistency_of_the_whole_model():
+    k = FakeKnowledge(["K1(?x) -> f(?x, 3)"], classes={"K1"}, data_properties={"f": "integer", "n": "integer"},
+                      functional={"f"})
+    for first, more in (([("f", "i", 1)], [("f", "i", 2)]), ([("f", "i", 1)], [("K1", "i")]),
+                        ([("K1", "j")], [("f", "j", 4), ("n", "i", True)])):
+        infer(k, first)
+        assert _message(k, first + more) == _message(k, first + more, evaluator=False)
+        infer(k, first)  # the failed run is not a model to go on from
+        assert_same(infer(k, first), fast.infer_facts(k, first, evaluator=False))
+
+
+def test_a_run_that_adds_facts_finds_disjoint_classes():
+    k = knowledge("official")
+    group = sorted(min(fast.compiled(k).disjoint, key=sorted))
+    infer(k, [(group[0], "x")])
+    assert _message(k, [(group[0], "x"), (group[1], "x")]) == \
+        _message(k, [(group[0], "x"), (group[1], "x")], evaluator=False)
+
+
+def test_the_abox_of_more_facts_reads_only_the_new_ones_and_never_a_changed_list():
+    k = FakeKnowledge([], classes={"A", "B"}, data_properties=data("n", rng="any"))
+    comp = fast.compiled(k)
+    facts = [("A", "i"), ("n", "i", 1)]
+    for call in (facts, facts + [("B", "i")], facts + [("B", "i"), ("n", "j", 2)]):
+        assert fast._abox(comp, k, call) == fast._read_facts(comp, k, call)[0]
+    fast._abox(comp, k, facts)
+    facts[1] = ("n", "i", True)  # the caller's list changed after the call: read again
+    assert fast._abox(comp, k, facts) == fast._read_facts(comp, k, facts)[0]
+    assert_same(infer(k, facts + [["B", "i"]]), {("A", "i"), ("n", "i", True), ("B", "i")})

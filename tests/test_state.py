@@ -166,3 +166,15 @@ def test_cli_hermit_explains_why_it_cannot_run_the_rules():
     result = runner.invoke(app, ["allowed", EXAMPLE, "--reasoner", "hermit"])
     assert result.exit_code == 2
     assert "builtin" in result.output and "pellet" in result.output
+
+
+@pytest.mark.parametrize("ruleset", ["official", "simplified"])
+def test_an_actions_facts_follow_the_states_own(ruleset):
+    """game.run_reasoner builds an action's ABox from the state's: state_facts must put the action last."""
+    from ygo_onto.abox import action_facts
+    from ygo_onto.duel import new_duel
+
+    state = new_duel(ruleset, 3)
+    for action in state.allowed_actions():
+        a = action.to_dict()
+        assert state_facts(state.data, True, {"action": a}) == state_facts(state.data, True) + action_facts(a)

@@ -88,7 +88,10 @@ def iter_cards(state: dict, lean: bool):
 
 
 def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -> list[tuple]:
-    """The ABox of a state (plus the transient facts of an apply step: theAction, a new turn, a resolving chain)."""
+    """The ABox of a state (plus the transient facts of an apply step: theAction, a new turn, a resolving chain).
+
+    The action's facts come last: with transient {"action": a} the ABox is the state's own and
+    action_facts(a) (game.run_reasoner relies on it)."""
     cat = catalog(state["ruleset"])
     transient = transient or {}
     facts: list[tuple] = [("Duel", DUEL)]

@@ -86,6 +86,7 @@ class Card:
         return f"{self.subtype.replace('_', '-').title()} {self.card_type.title()}"
 
 
+@lru_cache(maxsize=4096)  # called for every card of every ABox (a few hundred names in all)
 def class_name(name: str) -> str:
     words = re.split(r"[^A-Za-z0-9]+", name.replace("'", ""))
     return "".join(w[:1].upper() + w[1:] for w in words if w)

@@ -126,10 +126,10 @@ def _recording_steps(sink: list | None):
         yield
         return
 
-    def recorder(data, reasoner, transient=None):
+    def recorder(data, reasoner, transient=None, base=None):  # (base saves rebuilding the same ABox)
         if transient:
             sink.append((copy.deepcopy(data), copy.deepcopy(transient)))
-        return original(data, reasoner, transient)
+        return original(data, reasoner, transient, base)
 
     game.run_reasoner = recorder
     try:

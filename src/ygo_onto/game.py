@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import reasoning
-from .abox import state_facts
+from .abox import action_facts, state_facts
 from .actions import ACTION_KEYS, TYPE_ORDER, Action, action_id, allowed_from_facts
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
@@ -25,15 +25,16 @@ MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal seque
 
 @dataclass
 class Inference:
-    """One reasoner run: its facts, the backend, and the time it took."""
+    """One reasoner run: its facts, the backend, the time it took, and the ABox it was given."""
 
     facts: set
     reasoner: str
     elapsed_ms: float
+    abox: list = field(default_factory=list, repr=False)
 
     def operations(self, vocabulary) -> list[tuple]:
         prims = vocabulary.annotated("primitive")
-        return [f for f in self.facts if len(f) == 3 and f[0] in prims]
+        return [f for f in self.facts if f[0] in prims and len(f) == 3]
 
 
 @dataclass
@@ -42,6 +43,7 @@ class GameState:
 
     data: dict
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _allowed: dict = field(default_factory=dict, repr=False, compare=False)  # reasoner -> allowed actions
 
     # ---------------------------------------------------------------- construction
     @classmethod
@@ -96,9 +98,11 @@ class GameState:
         return self._cache[reasoner]
 
     def allowed_actions(self, reasoner: str = reasoning.DEFAULT) -> list[Action]:
-        """The actions the player holding priority may take now."""
-        k = knowledge(self.ruleset)
-        return allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
+        """The actions the player holding priority may take now (read once per backend, cached)."""
+        if reasoner not in self._allowed:
+            k = knowledge(self.ruleset)
+            self._allowed[reasoner] = allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
+        return list(self._allowed[reasoner])
 
     def find_action(self, action, reasoner: str = reasoning.DEFAULT) -> Action:
         """The allowed action that `action` names: an id, an Action, or a (partial) action object.
@@ -139,41 +143,54 @@ class GameState:
         :raises IllegalActionError: the action is not allowed now.
         """
         chosen = self.find_action(action, reasoner).to_dict()
-        return play(self.data, chosen, reasoner)
+        return play(self.data, chosen, reasoner, self._cache.get(reasoner))
 
 
-def run_reasoner(data: dict, reasoner: str, transient: dict | None = None) -> Inference:
+def run_reasoner(data: dict, reasoner: str, transient: dict | None = None, base: Inference | None = None) -> Inference:
+    """The reasoner on the state with the transient facts.  `base`: a run on the same state without
+    transient facts; when the transient facts are an action alone, the ABox is base's and the
+    action's (state_facts adds an action's facts last), not built again."""
     k = knowledge(data["ruleset"])
     backend = reasoning.get(reasoner)
+    if base is not None and transient is not None and transient.keys() == {"action"}:
+        abox = base.abox + action_facts(transient["action"])
+    else:
+        abox = state_facts(data, lean=True, transient=transient)
     with reasoning.Timer() as t:
-        facts = backend.infer(k, state_facts(data, lean=True, transient=transient))
-    return Inference(facts, reasoner, t.ms)
+        facts = backend.infer(k, abox)
+    return Inference(facts, reasoner, t.ms, abox)
 
 
-def play(data: dict, action: dict, reasoner: str) -> GameState:
-    """The apply loop: reason, carry out the inferred operations, until none is left."""
-    return play_from(data, {"action": action}, reasoner)
+def play(data: dict, action: dict, reasoner: str, base: Inference | None = None) -> GameState:
+    """The apply loop: reason, carry out the inferred operations, until none is left.  `base`: the
+    inference of `data` itself, if known (see run_reasoner)."""
+    return play_from(data, {"action": action}, reasoner, base)
 
 
-def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
-    """The apply loop from given transient facts (an action, or the start of a turn)."""
+def play_from(data: dict, transient: dict, reasoner: str, base: Inference | None = None) -> GameState:
+    """The apply loop from given transient facts (an action, or the start of a turn); `base` as in play."""
     k = knowledge(data["ruleset"])
     vocab = k.vocabulary
     state = copy.deepcopy(data)
     rng = random.Random(state["rng_seed"])
     action = transient.get("action") or {"id": "start of turn"}
     for _ in range(MAX_STEPS):
-        inference = run_reasoner(state, reasoner, transient)
+        inference = run_reasoner(state, reasoner, transient, base)
+        base = None
         ops = inference.operations(vocab)
         if not ops:
             if "action" in transient:
                 raise YgoError(f"internal: no rule carries out the action {action['id']!r}")
-            idle = None if state["winner"] is not None else _forced_move(state, inference, vocab)
+            allowed = None if state["winner"] is not None else allowed_from_facts(inference.facts, vocab, state)
+            idle = None if allowed is None else _forced_move(state, inference, allowed)
             if idle is None:
                 result = GameState(state)
-                if not transient:
+                if not transient:  # the facts of the state itself: what allowed_actions would compute
                     result._cache[reasoner] = inference
+                    if allowed is not None:
+                        result._allowed[reasoner] = allowed
                 return result
+            base = None if transient else inference  # the same state: its ABox with the move's facts
             transient = {"action": idle}
             continue
         transient = apply_operations(state, ops, transient, vocab, rng, inference.facts)
@@ -183,7 +200,7 @@ def play_from(data: dict, transient: dict, reasoner: str) -> GameState:
     raise YgoError(f"internal: more than {MAX_STEPS} automatic steps after {action['id']!r}")
 
 
-def _forced_move(state: dict, inference: Inference, vocab) -> dict | None:
+def _forced_move(state: dict, inference: Inference, allowed: list[Action]) -> dict | None:
     """The move the engine makes by itself where there is nothing to decide:
 
     - a response window or chain where the only allowed action is `pass` is skipped (passed);
@@ -193,7 +210,6 @@ def _forced_move(state: dict, inference: Inference, vocab) -> dict | None:
     """
     from .abox import PHASE_INDIVIDUALS
 
-    allowed = allowed_from_facts(inference.facts, vocab, state)
     if len(allowed) == 1 and allowed[0].type == "pass":
         return allowed[0].to_dict()
     phase = PHASE_INDIVIDUALS[state["phase"]]
