@@ -476,8 +476,8 @@ prop("properlySummoned", "data", "Monster", "boolean",
      "kept in the Graveyard by the driver (state: extra.properly_summoned).")
 prop("summonPosition", "object", None, "CardPosition",
      "The battle position its player chose for the monster a Special Summon brings (rulebook p. 15: face-up Attack or Defense): "
-     "of theAction or the PendingAction (the action's `to`), and of a Special Summoning spell on the field until it resolves "
-     "(state: extra.summon_position).")
+     "of theAction or the PendingAction (the action's `to`), and of the card of a chain link (state: the link's "
+     "extra.summon_position; Attack when absent).")
 prop("effectIsOptional", "data", "Monster", "boolean",
      "The catalog's fact: true for a monster effect its player may decline ('you can', rulebook p. 11); false for a mandatory one (a FLIP effect).")
 prop("effectDeclined", "data", "Monster", "boolean", "True once its player declined its optional trigger effect in this window (state: extra.effect_declined).")

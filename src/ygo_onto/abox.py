@@ -162,8 +162,6 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         facts.extend(catalog_facts(card, c))
         if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
             add(("properlySummoned", c, name in state.get("extra", {}).get("properly_summoned", {}).get(p, ())))
-        if fc is not None and "chooseBattlePosition" in card.activation:
-            add(("summonPosition", c, POSITION_INDIVIDUALS[fc["extra"].get("summon_position", "attack")]))
         if fc is not None:
             pos = POSITION_INDIVIDUALS[fc["position"]]
             add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
@@ -304,18 +302,19 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
            ("linkNegated", me, number in transient.get("negated", ()))]
     zone = link.get("zone")
     entry = card_at(state, {"player": link["player"], **zone}) if zone else None
+    card = catalog(state["ruleset"]).get(link["card"])
     if entry is not None and (entry["card"] if isinstance(entry, dict) else entry) == link["card"]:
-        out.append(("linkCard", me, card_ind(link["player"], zone["area"], zone["index"])))
+        linked = card_ind(link["player"], zone["area"], zone["index"])
+        out.append(("linkCard", me, linked))
     else:
         # The card left its zone (destroyed by a later link) or the link names no zone: the activation still
         # resolves unless negated (rulebook pp. 19, 35), so the link gets the card as a pseudo-card (seed 001,
         # CR 903.2b) that is nowhere on the field: rules that move or change the card itself do not match it.
-        pseudo = f"{me}_card"
-        card = catalog(state["ruleset"]).get(link["card"])
-        out += [(card.class_name, pseudo), ("controlledBy", pseudo, player_ind(link["player"])),
-                ("linkCard", me, pseudo), *catalog_facts(card, pseudo)]
-        if "chooseBattlePosition" in card.activation:  # the choice left with the card: the default
-            out.append(("summonPosition", pseudo, "attackPosition"))
+        linked = f"{me}_card"
+        out += [(card.class_name, linked), ("controlledBy", linked, player_ind(link["player"])),
+                ("linkCard", me, linked), *catalog_facts(card, linked)]
+    if "chooseBattlePosition" in card.activation:  # rulebook p. 15: the position chosen on activation (default Attack)
+        out.append(("summonPosition", linked, POSITION_INDIVIDUALS[link.get("extra", {}).get("summon_position", "attack")]))
     for t in link.get("targets", []):
         out.append(("linkTarget", me, card_ind(t["player"], t["area"], t["index"])))
     if number == len(state["chain"]):

@@ -265,7 +265,7 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state["priority"] = _player(value)
     elif op == "opSetJustSummoned":
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
-    elif op == "opSetSummonPosition":
+    elif op == "opSetSummonPosition":  # kept on the card until add_chain_link moves it to the new link
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opDeclineEffect":
         step.objects[subject]["extra"]["effect_declined"] = bool(value)
@@ -336,10 +336,15 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     pending = step.state["pending"]
     if pending is not None and pending["purpose"] != "cost":  # targets, materials, ritual tributes
         targets = [("card", o) for o in step.pending_refs if o is not None]
-    step.state["chain"].append({"card": obj["card"] if isinstance(obj, dict) else obj.name,
-                                "player": _player(player_ind),
-                                "zone": {"area": ref["area"], "index": ref["index"]} if ref["area"] != "hand" else None,
-                                "targets": targets, "speed": speed})
+    link = {"card": obj["card"] if isinstance(obj, dict) else obj.name, "player": _player(player_ind),
+            "zone": {"area": ref["area"], "index": ref["index"]} if ref["area"] != "hand" else None,
+            "targets": targets, "speed": speed}
+    # an option chosen on activation (CR 903.2c: a Special Summon's position) belongs to the link: it
+    # holds even if the card leaves the field before the link resolves
+    position = obj["extra"].pop("summon_position", None) if isinstance(obj, dict) else None
+    if position not in (None, "attack"):  # Attack is the default: nothing to keep
+        link["extra"] = {"summon_position": position}
+    step.state["chain"].append(link)
 
 
 @primitive("resolve_chain")

@@ -33,7 +33,7 @@ PLAYER_DEFAULTS = {"life_points": 8000, "deck": [], "hand": [], "graveyard": [],
 FIELD_CARD_DEFAULTS = {"owner": None, "position": None, "summoned_this_turn": False, "summoned_by": "normal",
                        "position_changed_this_turn": False, "attacks_declared": 0, "set_this_turn": False,
                        "equipped_to": None, "atk_modifier": 0, "def_modifier": 0, "counters": {}, "extra": {}}
-CHAIN_KEYS = {"card", "player", "zone", "targets", "speed"}
+CHAIN_KEYS = {"card", "player", "zone", "targets", "speed", "extra"}  # extra: options chosen on activation
 PENDING_KEYS = {"action", "purpose", "needed", "chosen"}
 REF_KEYS = {"player", "area", "index"}
 
@@ -133,6 +133,8 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.choice(link["speed"], f"{where}.speed", (1, 2, 3))
         for j, t in enumerate(link["targets"]):
             ck.ref(t, f"{where}.targets[{j}]")
+        if "extra" in link:  # engine bookkeeping (docs/decisions.md), written only when not empty
+            ck.keys(link["extra"], f"{where}.extra", set(link["extra"]) if isinstance(link["extra"], dict) else set())
 
     if state["pending"] is not None:
         pending = ck.keys(state["pending"], "pending", PENDING_KEYS, {"action", "purpose"})
