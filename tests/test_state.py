@@ -140,6 +140,10 @@ def test_cli_bad_action_json_exits_2():
     ('{"type": "normal_summon", "crd": "Kuriboh"}', "action.crd"),
     ('{"type": "trap_activate"}', "action.type"),
     ('{"card": "Dark Magician"}', "action.type"),
+    ('{"type": "activate", "card": "Dark Hole", "effect": "zero"}', "action.effect"),
+    ('{"type": "next_phase", "to": "sideways"}', "action.to"),
+    ('{"type": "normal_summon", "from": "A.hand0"}', "action.from"),
+    ('[1, 2]', "ACTION"),
 ])
 def test_cli_malformed_action_object_exits_2_naming_the_key(action, needle):
     """actions-and-cli.md: bad input (an unknown key, an unknown type) is exit 2, not a rules refusal."""

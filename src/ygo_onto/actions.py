@@ -22,6 +22,39 @@ AREA_SHORT = {"hand": "hand", "monster_zones": "mz", "spell_trap_zones": "stz", 
               "deck": "deck", "extra_deck": "extra", "banished": "banished"}
 
 
+def check_action_object(action: dict) -> None:
+    """Bad input, not a rules refusal: an unknown type or key, or a value of the wrong kind
+    (actions-and-cli.md).  Raises StateError naming the key."""
+    from .errors import StateError
+    from .state import AREAS, PURPOSES
+
+    def fail(key: str, expected: str):
+        raise StateError(f"action.{key}: expected {expected}, got {json.dumps(action.get(key))}")
+
+    if action.get("type") not in TYPE_ORDER:
+        fail("type", "one of " + ", ".join(TYPE_ORDER))
+    unknown = sorted(set(action) - ACTION_KEYS)
+    if unknown:
+        raise StateError(f"action.{unknown[0]}: unknown key; an action object has only {', '.join(sorted(ACTION_KEYS))}")
+    if "player" in action and action["player"] not in ("A", "B"):
+        fail("player", '"A" or "B"')
+    if "effect" in action and (type(action["effect"]) is not int or action["effect"] < 0):
+        fail("effect", "an int >= 0")
+    if "to" in action and action["to"] not in (PHASE_ORDER if action["type"] == "next_phase" else ("attack", "defense")):
+        fail("to", "a phase" if action["type"] == "next_phase" else '"attack" or "defense"')
+    if "purpose" in action and action["purpose"] not in PURPOSES:
+        fail("purpose", "one of " + ", ".join(PURPOSES))
+    for key in ("card", "target", "id"):
+        if key in action and not isinstance(action[key], str):
+            fail(key, "a string")
+    for key in ("from", "target_ref", "ref"):
+        ref = action.get(key)
+        if key in action and not (isinstance(ref, dict) and set(ref) == {"player", "area", "index"}
+                                  and ref["player"] in ("A", "B") and ref["area"] in AREAS
+                                  and type(ref["index"]) is int):
+            fail(key, 'a card reference {"player", "area", "index"}')
+
+
 def ref_text(ref: dict) -> str:
     return f"{ref['player']}.{AREA_SHORT[ref['area']]}{ref['index']}"
 

@@ -43,11 +43,14 @@ def _load(path: Path, ruleset: Optional[str]):
 
 def _parse_action(text: str):
     text = text.strip()
-    if text.startswith("{"):
+    if text.startswith(("{", "[", '"')):  # JSON: it must be an action object
         try:
-            return json.loads(text)
+            action = json.loads(text)
         except json.JSONDecodeError as exc:
             raise StateError(f"ACTION: expected an action id or a JSON object, got invalid JSON ({exc.msg})") from None
+        if not isinstance(action, dict):
+            raise StateError(f"ACTION: expected an action id or a JSON object, got {text}")
+        return action
     return text
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import reasoning
 from .abox import action_facts, state_facts
-from .actions import ACTION_KEYS, TYPE_ORDER, Action, action_id, allowed_from_facts
+from .actions import Action, action_id, allowed_from_facts, check_action_object
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
@@ -116,11 +116,7 @@ class GameState:
             matches = [a for a in allowed if a.id == action]
             wanted = action
         elif isinstance(action, dict):
-            if action.get("type") not in TYPE_ORDER:
-                raise StateError(f"action.type: expected one of {', '.join(TYPE_ORDER)}, got {json.dumps(action.get('type'))}")
-            unknown = sorted(set(action) - ACTION_KEYS)
-            if unknown:
-                raise StateError(f"action.{unknown[0]}: unknown key; an action object has only {', '.join(sorted(ACTION_KEYS))}")
+            check_action_object(action)
             probe = {k: v for k, v in action.items() if k != "id"}
             matches = [a for a in allowed if all(a.to_dict().get(k) == v for k, v in probe.items())]
             if len(matches) > 1 and "to" not in probe:  # a choice left out takes its default (a summon in Attack Position)
