@@ -25,7 +25,8 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetSummonPosition", "opSetAtkModifier", "opSetDefModifier", "opSetTurnsLeft",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetSummonPosition", "opSetAtkModifier",
+         "opSetDefModifier", "opSetTurnsLeft",
          "opEquipTo",
          # players
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw", "opRollDie",
