@@ -114,9 +114,9 @@ class Step:
                 return {"player": p, "area": "field_zone", "index": 0}
         raise YgoError("internal: a card was lost while applying operations")
 
-    def remove(self, obj) -> tuple[str, dict | None, str]:
-        """Take a card out of where it is: its name, its field card (if it was on the field), its owner."""
-        ref = self.locate(obj)
+    def remove(self, obj, ref: dict) -> tuple[str, dict | None, str]:
+        """Take a card out of where it is (`ref`, from locate): its name, its field card (if it was on
+        the field), its owner."""
         side = self.state["players"][ref["player"]]
         if ref["area"] in LIST_AREAS:
             side[ref["area"]].pop(ref["index"])
@@ -174,7 +174,7 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     obj = step.objects[card_ind]
     ref = step.locate(obj)
     old_ref = {"player": ref["player"], "zone": ref["index"]} if ref["area"] == "monster_zones" else None
-    name, fc, owner = step.remove(obj)
+    name, fc, owner = step.remove(obj, ref)
     side = step.state["players"][_player(player_ind)]
     if ref["area"] == "graveyard":
         _remember_properly_summoned(step.state, ref["player"], name, False)

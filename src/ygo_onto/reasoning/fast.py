@@ -1210,6 +1210,17 @@ def _has_op(t) -> bool:
     return t[0] == "op" or (t[0] == "f" and any(map(_has_op, t[2])))
 
 
+def _index_add(index: dict, key, tuples) -> None:
+    """Add tuples to an index of a relation: key(tuple) -> the tuples with that key."""
+    for t in tuples:
+        k = key(t)
+        got = index.get(k)
+        if got is None:
+            index[k] = [t]
+        else:
+            got.append(t)
+
+
 class _Evaluator:
     """The least model of a positive program (see above), `run` after `run`: each run starts
     from the program's facts, or goes on from the previous model when its facts only add to the
@@ -1340,13 +1351,7 @@ class _Evaluator:
         if name not in self._ns:
             index: dict = {}
             key = operator.itemgetter(*pattern)
-            for t in self.relations[p]:
-                k = key(t)
-                got = index.get(k)
-                if got is None:
-                    index[k] = [t]
-                else:
-                    got.append(t)
+            _index_add(index, key, self.relations[p])
             self._ns[name] = index
             self._indexes[p].append((key, index))
             self._clear.append(index.clear)
@@ -1622,16 +1627,8 @@ class _Evaluator:
                 self._added[p] = set(new)
             else:
                 got.update(new)
-        indexes = self._indexes[p]
-        if indexes:
-            for key, index in indexes:
-                for t in new:
-                    k = key(t)
-                    got = index.get(k)
-                    if got is None:
-                        index[k] = [t]
-                    else:
-                        got.append(t)
+        for key, index in self._indexes[p]:
+            _index_add(index, key, new)
 
     def model(self) -> dict[tuple[str, int], set]:
         """The predicates that hold atoms after `run`, (name, arity) -> tuples."""
