@@ -484,6 +484,7 @@ prop("effectDeclined", "data", "Monster", "boolean", "True once its player decli
 
 # ---------------------------------------------------------------- special summons and effects (issue: every card of the list)
 cls("FusionSummonable", ["FusionMonster"], "A Fusion Monster in the Extra Deck whose materials are in its player's hand or on the field (design 5.7).", it="evocabile per fusione")
+cls("HasFieldMaterial", ["FusionSummonable"], "A fusionSummonable Fusion Monster with a material on the field: sent to the Graveyard, it frees a Monster Zone for the Fusion Monster (rulebook pp. 3, 8).")
 cls("SynchroSummonable", ["SynchroMonster"], "A Synchro Monster in the Extra Deck whose Tuner and non-Tuners are face-up on the field (design 5.5).", it="evocabile per synchro")
 cls("MaterialPlace", ["Card"], "A monster in a hand or a Monster Zone: where Fusion Materials and Ritual tributes may come from (rulebook pp. 8-9).")
 cls("ZoneSpell", ["Spell"], "A spell placed in a Spell & Trap Zone when activated from the hand (every spell but a Field Spell).")
