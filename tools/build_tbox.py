@@ -175,8 +175,10 @@ prop("atk", "data", "Monster", "integer", "The printed ATK.", functional=True, i
 prop("def", "data", "Monster", "integer", "The printed DEF.", functional=True, it="difesa")
 prop("atkModifier", "data", "Card", "integer", "A lasting ATK change left by an effect that already resolved.", stateKey="atk_modifier")
 prop("defModifier", "data", "Card", "integer", "A lasting DEF change left by an effect that already resolved.", stateKey="def_modifier")
-prop("currentAtk", "data", "Monster", "integer", "The ATK the monster has now: derived by the rules, never stored.")
-prop("currentDef", "data", "Monster", "integer", "The DEF the monster has now: derived by the rules, never stored.")
+prop("computedAtk", "data", "Monster", "integer", "The printed ATK with every change added up, before the floor at 0: derived by the rules.")
+prop("computedDef", "data", "Monster", "integer", "The printed DEF with every change added up, before the floor at 0: derived by the rules.")
+prop("currentAtk", "data", "Monster", "integer", "The ATK the monster has now: computedAtk, or 0 if that is negative (ATK is never below 0); derived by the rules, never stored.")
+prop("currentDef", "data", "Monster", "integer", "The DEF the monster has now: computedDef, or 0 if that is negative (DEF is never below 0); derived by the rules, never stored.")
 prop("requiresSpecialSummon", "data", "Monster", "boolean",
      "True for a monster that must be Special Summoned (Fusion, Ritual, Synchro, 'cannot be Normal Summoned'); design 3.1.")
 prop("requireSummonMaterial", "object", "Monster", "Card", "A card this monster needs as summoning material (design 2.1.1).")
