@@ -350,6 +350,9 @@ cls("PendingAction", (), "An action waiting for selections: tributes, targets, m
 cls("SelectionPurpose", (), "Why cards are being selected.")
 for n in ("tribute", "target", "material", "cost", "discard"):
     individual(n + "Purpose", "SelectionPurpose", f"Selecting for `{n}`.")
+individual("summonPurpose", "SelectionPurpose",
+           "Selecting the monster an activation Summons (a Ritual Spell's Ritual Monster, Polymerization's Fusion Monster): "
+           "the purpose of that one `select` action, never of a pending action (its purpose is the requirement's selectsFor).")
 prop("pendingKind", "object", "PendingAction", "ActionKind", "The kind of the action being built.", functional=True)
 prop("pendingActor", "object", "PendingAction", "Card", "The card of the action being built.", functional=True)
 prop("pendingPlayer", "object", "PendingAction", "Player", "The player who must select.", functional=True)
@@ -442,11 +445,18 @@ prop("cardsToSelect", "data", "SelectionRequirement", "integer",
      "How many cards are selected (for a Ritual Spell, the Ritual Monster and the first tribute: its own rule asks for more until the Levels suffice).",
      functional=True)
 prop("selectsFor", "object", "SelectionRequirement", "SelectionPurpose", "Why the cards are selected: the pending action's purpose.", functional=True)
+prop("firstSelectsFor", "object", "SelectionRequirement", "SelectionPurpose",
+     "Why the first card is selected, when it is not selected for the requirement's selectsFor (the Ritual or Fusion Monster to Summon).",
+     functional=True)
+prop("selectedFor", "object", "Card", "SelectionPurpose",
+     "Why a card its player may select now would be selected, when it differs from the pending action's purpose (inferred; "
+     "the `select` action's purpose).")
 prop("completeWhenSelected", "data", "SelectionRequirement", "boolean",
      "True when the activation is complete once cardsToSelect cards are chosen; false when the card's own rule says when.")
 prop("lifePointsToPay", "data", "PaymentRequirement", "integer", "The Life Points paid (rulebook p. 43: paid on activation, kept if negated).", functional=True)
 prop("procedureAt", "object", "PendingAction", "ActivationStep", "The step of the activation procedure a pending activation is at (inferred).",
      functional=True)
+FIRST_SELECTS_FOR = {"chooseFusionMonsterAndMaterials": "summon", "chooseRitualMonsterAndTributes": "summon"}
 REQUIREMENTS = [  # name, class, step, cards, purpose, complete when selected, Life Points, comment
     ("nothingToSelect", "SelectionRequirement", "stepChooseTargets", 0, None, True, None,
      "The activation selects no card: it is complete at once (Pot of Greed, Dark Hole, traps without targets)."),
@@ -471,6 +481,8 @@ for n, k, step, count, why, complete, lp, c in REQUIREMENTS:
         g.add((YGO[n], YGO["completeWhenSelected"], Literal(complete)))
     if why:
         g.add((YGO[n], YGO["selectsFor"], YGO[why + "Purpose"]))
+    if n in FIRST_SELECTS_FOR:
+        g.add((YGO[n], YGO["firstSelectsFor"], YGO[FIRST_SELECTS_FOR[n] + "Purpose"]))
     if lp is not None:
         g.add((YGO[n], YGO["lifePointsToPay"], Literal(lp)))
 prop("properlySummoned", "data", "Monster", "boolean",

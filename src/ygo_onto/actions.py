@@ -26,7 +26,7 @@ def check_action_object(action: dict) -> None:
     """Bad input, not a rules refusal: an unknown type or key, or a value of the wrong kind
     (actions-and-cli.md).  Raises StateError naming the key."""
     from .errors import StateError
-    from .state import AREAS, PURPOSES
+    from .state import AREAS, SELECT_PURPOSES
 
     def fail(key: str, expected: str):
         raise StateError(f"action.{key}: expected {expected}, got {json.dumps(action.get(key))}")
@@ -42,8 +42,8 @@ def check_action_object(action: dict) -> None:
         fail("effect", "an int >= 0")
     if "to" in action and action["to"] not in (PHASE_ORDER if action["type"] == "next_phase" else ("attack", "defense")):
         fail("to", "a phase" if action["type"] == "next_phase" else '"attack" or "defense"')
-    if "purpose" in action and action["purpose"] not in PURPOSES:
-        fail("purpose", "one of " + ", ".join(PURPOSES))
+    if "purpose" in action and action["purpose"] not in SELECT_PURPOSES:
+        fail("purpose", "one of " + ", ".join(SELECT_PURPOSES))
     for key in ("card", "target", "id"):
         if key in action and not isinstance(action[key], str):
             fail(key, "a string")
@@ -111,6 +111,9 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     """The actions the inferred facts allow, for the player holding priority, in a stable order."""
     annotated = vocabulary.annotated("actionType")
     player = state["priority"]
+    pending_purpose = state["pending"]["purpose"] if state["pending"] else None
+    # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
+    selected_for = {f[1]: f[2][: -len("Purpose")] for f in facts if f[0] == "selectedFor"}
     out: dict[str, dict] = {}
     for f in facts:
         spec = annotated.get(f[0])
@@ -124,7 +127,7 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
             ref = parse_card_ind(subject)
             name = card_name_at(state, ref)
             if kind == "select":
-                action.update(card=name, ref=ref, purpose=state["pending"]["purpose"] if state["pending"] else None)
+                action.update(card=name, ref=ref, purpose=selected_for.get(subject, pending_purpose))
             else:
                 action.update(card=name, **{"from": ref})
             if kind == "activate":
