@@ -36,6 +36,10 @@ ANNOTATIONS = {
     "primitive": "On an operation property: the name of the driver's generic primitive that carries it out.",
     "stateKey": "On a data or object property that mirrors a field of the state JSON: that field's name.",
     "resetEachTurn": "On a per-turn property: the value it is reset to when a new turn starts.",
+    "countsCards": "On a closure-fact data property (a count SWRL cannot take): what the driver counts, as "
+                   "`CardClass in=AREA per=SUBJECT [side=opponent] [face_up=true]`: the cards of that class in that state area "
+                   "(field_zone, spell_trap_zones, monster_zones), for each SUBJECT (duel: both players' areas; player: the "
+                   "player's own, or the opponent's with side=opponent; equipped_monster: the cards equipped to each monster).",
 }
 for name, comment in ANNOTATIONS.items():
     p = YGO[name]
@@ -514,8 +518,10 @@ prop("selectedLevelTotal", "data", "PendingAction", "integer", "The Levels of th
 prop("graveyardDragonCount", "data", "Player", "integer", "How many Dragon monsters are in the player's Graveyard (kept by the driver).")
 prop("spellCardsControlled", "data", "Player", "integer", "How many Spell Cards the player controls in Spell & Trap Zones (kept by the driver).")
 prop("lowLevelAtkTotal", "data", "Player", "integer", "The ATK of the player's face-up Level 2 or lower monsters, added up (kept by the driver).")
-prop("equippedAxeCount", "data", "Monster", "integer", "How many face-up Axe of Despair cards are equipped to the monster (kept by the driver).")
-prop("faceUpYamiCount", "data", "Duel", "integer", "How many face-up Yami cards are in the Field Zones (kept by the driver).")
+prop("equippedAxeCount", "data", "Monster", "integer", "How many face-up Axe of Despair cards are equipped to the monster (kept by the driver).",
+     countsCards="AxeOfDespair in=spell_trap_zones per=equipped_monster face_up=true")
+prop("faceUpYamiCount", "data", "Duel", "integer", "How many face-up Yami cards are in the Field Zones (kept by the driver).",
+     countsCards="Yami in=field_zone per=duel face_up=true")
 prop("yamiFactor", "data", "MonsterType", "integer", "How Yami changes monsters of this Type: 1 (Fiend, Spellcaster), -1 (Fairy), 0 (others).")
 for t in TYPES:
     local = "Type" + t.replace("-", "").replace(" ", "")
@@ -527,7 +533,8 @@ prop("strongestInGraveyards", "object", "Duel", "Monster", "The monster with the
 prop("dieResult", "data", "Duel", "integer", "The die just rolled (from the duel's seeded RNG), seen for one step by the card that rolled it.")
 prop("dieRolledFor", "object", "Duel", "Card", "The card whose effect rolled the die just rolled.")
 prop("swordsTurnsLeft", "data", "Card", "integer", "Swords of Revealing Light: how many of the opponent's turns it still lasts (state: counters.turns).")
-prop("swordsAgainst", "data", "Player", "integer", "How many face-up Swords of Revealing Light the player's opponent controls (kept by the driver).")
+prop("swordsAgainst", "data", "Player", "integer", "How many face-up Swords of Revealing Light the player's opponent controls (kept by the driver).",
+     countsCards="SwordsOfRevealingLight in=spell_trap_zones per=player side=opponent face_up=true")
 prop("controlReturnsAtEnd", "data", "Monster", "boolean", "True for a monster whose control returns to its owner in the End Phase (Brain Control; state: extra.control_until_end).")
 
 # ---------------------------------------------------------------- operations: what the rules ask the driver to do

@@ -335,7 +335,7 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
 @primitive("add_chain_link")
 def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A new last link: the card as it is now, its Spell Speed (inferred), and the cards its activation
-    selected (targets; for Polymerization and Ritual Spells the monsters they use: state 'targets')."""
+    selected (targets; for a Fusion or a Ritual Spell the monsters it uses: state 'targets')."""
     obj = step.objects[card_ind]
     ref = step.locate(obj)
     speed = next((f[2] for f in step.facts if f[0] == "spellSpeed" and f[1] == card_ind), 1)

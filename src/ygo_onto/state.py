@@ -25,7 +25,7 @@ MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
 PURPOSES = ("tribute", "target", "material", "cost", "discard")
-SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual Spell or Polymerization Summons
+SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 # |atk_modifier|, |def_modifier| never exceed this (docs/decisions.md "Integer bounds"): every sum a rule makes of
 # printed values and modifiers then stays far inside 32 bits, where fast (clingo) and Pellet (xsd:integer) agree.
 MODIFIER_LIMIT = 1_000_000
