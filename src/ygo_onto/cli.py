@@ -91,6 +91,13 @@ def allowed(state: Path = typer.Argument(..., help="a state file (state-format.m
     for a in actions:
         d = a.to_dict()
         table.add_row(d["id"], d["type"], d["player"], _describe(d))
+    pending = st.to_dict()["pending"]
+    if pending:  # the action being built (a trigger effect's is an `activate` of its card: docs/decisions.md)
+        built = pending["action"]
+        what = " ".join(str(x) for x in (built["type"], built.get("card", ""),
+                                         f"(effect {built['effect']})" if "effect" in built else "") if x)
+        table.caption = (f"pending: {what}; {len(pending['chosen'])} of {pending['needed']} selected "
+                         f"as {pending['purpose']}" + ("; cancel backs out" if any(a.type == "cancel" for a in actions) else ""))
     out.print(table)
 
 
