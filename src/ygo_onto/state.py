@@ -215,8 +215,10 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
         ck.bool_(out[key], f"{where}.{key}")
     ck.choice(out["summoned_by"], f"{where}.summoned_by", SUMMON_METHODS)
     ck.int_(out["attacks_declared"], f"{where}.attacks_declared", 0)
-    ck.int_(out["atk_modifier"], f"{where}.atk_modifier")
-    ck.int_(out["def_modifier"], f"{where}.def_modifier")
+    for key in ("atk_modifier", "def_modifier"):  # bounded: docs/decisions.md "Integer bounds"
+        ck.int_(out[key], f"{where}.{key}")
+        if abs(out[key]) > MODIFIER_LIMIT:
+            ck.fail(f"{where}.{key}", f"an integer from -{MODIFIER_LIMIT} to {MODIFIER_LIMIT}", out[key])
     if out["equipped_to"] is not None:
         eq = ck.keys(out["equipped_to"], f"{where}.equipped_to", {"player", "zone"}, {"player", "zone"})
         ck.choice(eq["player"], f"{where}.equipped_to.player", PLAYERS)
