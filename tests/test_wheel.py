@@ -5,6 +5,7 @@ fetches setuptools for the build, the test skips when it cannot) and unpacked; i
 with this venv's dependencies."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -19,9 +20,15 @@ pytestmark = pytest.mark.wheel
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    # built from a copy of what goes in, so that no stale build/ of the checkout slips in
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    for name in ("src", "ontology", "rules", "examples"):
+        shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     out = tmp_path_factory.mktemp("wheel")
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                            "-w", str(out), str(REPO)], capture_output=True, text=True, cwd=out)
+                            "-w", str(out), str(source)], capture_output=True, text=True, cwd=out)
     if build.returncode != 0:
         pytest.skip(f"cannot build a wheel here: {build.stderr.strip()[-300:]}")
     (whl,) = out.glob("ygo_onto-*.whl")
