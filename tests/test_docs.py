@@ -40,8 +40,10 @@ def _text_files():
 
 
 def test_nothing_points_outside_the_repository():
-    outside = re.compile(r"shared/spec|\.\./shared|/work/shared|collection-yugioh-game\.md")
-    hits = [f"{rel}:{n}" for rel, path in _text_files() if rel.name != "test_docs.py"
+    # (the pattern is spelt in pieces so that this file does not match it)
+    outside = re.compile("|".join(("shared" + "/spec", r"\.\./" + "shared", "/work" + "/shared",
+                                   "collection-yugioh-game" + r"\.md")))
+    hits = [f"{rel}:{n}" for rel, path in _text_files()
             for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
             if outside.search(line)]
     assert hits == []
