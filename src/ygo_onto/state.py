@@ -1,4 +1,4 @@
-"""The duel state of state-format.md (`ygo-onto.state/1`): validation, defaults, JSON.
+"""The duel state of docs/state-format.md (`ygo-onto.state/1`): validation, defaults, JSON.
 
 A `GameState` is immutable from the outside: `apply` returns a new state (python-chess's
 `Board` with OpenSpiel's clone-before-apply).  The reasoning lives in the ontology; this
