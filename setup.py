@@ -11,7 +11,7 @@ setup(
     package_dir={"": "src", **MAPPED},
     packages=find_packages("src") + list(MAPPED),
     package_data={
-        "ygo_onto": ["data/*.csv", "data/*.json"],
+        "ygo_onto": ["data/*"],
         "ygo_onto.ontology": ["*.owl", "*.xml"],
         "ygo_onto.rules": ["**/*.swrl"],
         "ygo_onto.examples": ["*.json"],
