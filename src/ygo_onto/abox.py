@@ -186,6 +186,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                     if target is not None:
                         add(("equippedTo", c, card_ind(eq["player"], "monster_zones", eq["zone"])))
                     add(("equipTargetGone", c, target is None))
+                elif fc["extra"].get("equip_target_gone"):  # its monster left the field (primitives.Step.finish)
+                    add(("equipTargetGone", c, True))
                 if "turns" in fc["counters"]:
                     add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
     if pending:
