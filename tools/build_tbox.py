@@ -176,6 +176,9 @@ prop("def", "data", "Monster", "integer", "The printed DEF.", functional=True, i
 prop("atkModifier", "data", "Card", "integer", "A lasting ATK change left by an effect that already resolved.", stateKey="atk_modifier")
 prop("defModifier", "data", "Card", "integer", "A lasting DEF change left by an effect that already resolved.", stateKey="def_modifier")
 prop("currentAtk", "data", "Monster", "integer", "The ATK the monster has now: derived by the rules, never stored.")
+prop("lowLevelAtkInZone", "data", "MonsterZone", "integer", "The current ATK of the face-up Level 2 or lower monster in this zone, else 0 (inferred; Junk Warrior).")
+prop("lowLevelAtkUpTo", "data", "MonsterZone", "integer", "lowLevelAtkInZone added up over the player's Monster Zones 0 to this one (inferred: SWRL adds along zoneIndex).")
+prop("lowLevelAtkTotal", "data", "Player", "integer", "The current ATK of the player's face-up Level 2 or lower monsters, added up (inferred from lowLevelAtkUpTo at zone 4).")
 prop("currentDef", "data", "Monster", "integer", "The DEF the monster has now: derived by the rules, never stored.")
 prop("requiresSpecialSummon", "data", "Monster", "boolean",
      "True for a monster that must be Special Summoned (Fusion, Ritual, Synchro, 'cannot be Normal Summoned'); design 3.1.")
@@ -498,7 +501,6 @@ prop("monsterLevelsInHandAndField", "data", "Player", "integer", "The Levels of 
 prop("selectedLevelTotal", "data", "PendingAction", "integer", "The Levels of the cards selected so far, added up (kept by the driver): a Ritual's tributes, a Synchro's materials.")
 prop("graveyardDragonCount", "data", "Player", "integer", "How many Dragon monsters are in the player's Graveyard (kept by the driver).")
 prop("spellCardsControlled", "data", "Player", "integer", "How many Spell Cards the player controls in Spell & Trap Zones (kept by the driver).")
-prop("lowLevelAtkTotal", "data", "Player", "integer", "The ATK of the player's face-up Level 2 or lower monsters, added up (kept by the driver).")
 prop("equippedAxeCount", "data", "Monster", "integer", "How many face-up Axe of Despair cards are equipped to the monster (kept by the driver).")
 prop("faceUpYamiCount", "data", "Duel", "integer", "How many face-up Yami cards are in the Field Zones (kept by the driver).")
 prop("yamiFactor", "data", "MonsterType", "integer", "How Yami changes monsters of this Type: 1 (Fiend, Spellcaster), -1 (Fairy), 0 (others).")

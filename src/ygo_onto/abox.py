@@ -223,8 +223,6 @@ def player_aggregates(state: dict, p: str, cat) -> dict:
     return {
         "graveyardDragonCount": sum(1 for n in side["graveyard"] if cat.get(n).monster_type == "Dragon"),
         "spellCardsControlled": sum(1 for fc in side["spell_trap_zones"] if fc and cat.get(fc["card"]).card_type == "spell"),
-        "lowLevelAtkTotal": sum(cat.get(fc["card"]).atk for fc in field
-                                if fc["position"] != "face_down_defense" and (cat.get(fc["card"]).level or 0) <= 2),
         "swordsAgainst": sum(1 for fc in state["players"][opponent(p)]["spell_trap_zones"]
                              if fc and fc["card"] == "Swords of Revealing Light" and fc["position"] == "face_up"),
         "monsterLevelsInHandAndField": sum(cat.get(n).level or 0 for n in side["hand"] + [fc["card"] for fc in field]),
