@@ -286,6 +286,8 @@ prop("turnNumber", "data", "Duel", "integer", "The turn number, from 1.", functi
 prop("duelOver", "data", "Duel", "boolean", "True once a winner (or a draw) is known.")
 prop("chainLength", "data", "Duel", "integer", "How many links the chain has (kept by the driver).")
 prop("hasPending", "data", "Duel", "boolean", "True while an action waits for selections (state 'pending').")
+prop("phaseEndsTo", "object", "Duel", "Phase", "The phase the turn player asked to go on to; the opponent holds priority until it passes (rulebook p. 38; state: extra.phase_end).", functional=True)
+prop("turnEnding", "data", "Duel", "boolean", "True while the turn player's request to end the turn waits for the opponent's pass (rulebook p. 38; state: extra.phase_end = \"turn\").")
 prop("turnStarted", "data", "Duel", "boolean", "An event: true in the step right after a new turn began (set by the driver for one step only).")
 prop("attackingMonster", "object", "Duel", "Monster", "The monster whose attack is being resolved.", functional=True)
 prop("attackTarget", "object", "Duel", "Monster", "The monster under attack.", functional=True)
@@ -543,6 +545,8 @@ OPS = [
     ("opDeclareDirectAttack", "data", "Duel", "boolean", "set_property", "Record that a direct attack is being resolved."),
     ("opEndBattle", "data", "Duel", "boolean", "end_battle", "The current battle is over: forget the attacker and the target."),
     ("opSetPriority", "object", "Duel", "Player", "set_property", "Give priority to this player."),
+    ("opAskPhaseEnd", "object", "Duel", "Phase", "set_property", "The turn player asks to go on to this phase: it begins once the opponent passes (state: extra.phase_end)."),
+    ("opAskTurnEnd", "data", "Duel", "boolean", "set_property", "The turn player asks to end the turn: it ends once the opponent passes (state: extra.phase_end = \"turn\")."),
     ("opSetJustSummoned", "object", "Card", "SummonMethod", "set_property", "Open a response window for this summon."),
     ("opSetSummonPosition", "object", "Card", "CardPosition", "set_property", "Keep the battle position chosen for the monster the card will Special Summon."),
     ("opDeclineEffect", "data", "Card", "boolean", "set_property", "Its player declined the monster's optional trigger effect in this window."),

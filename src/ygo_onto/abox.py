@@ -102,6 +102,10 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     add(("chainLength", DUEL, len(state["chain"])))
     add(("hasPending", DUEL, state["pending"] is not None))
     add(("turnStarted", DUEL, bool(transient.get("turn_started"))))
+    phase_end = state.get("extra", {}).get("phase_end")  # rulebook p. 38: the opponent's window at a phase end
+    add(("turnEnding", DUEL, phase_end == "turn"))
+    if phase_end in PHASE_INDIVIDUALS:
+        add(("phaseEndsTo", DUEL, PHASE_INDIVIDUALS[phase_end]))
     strongest = strongest_in_graveyards(state, cat)
     if strongest is not None:
         add(("strongestInGraveyards", DUEL, card_ind(*strongest)))

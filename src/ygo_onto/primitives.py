@@ -33,6 +33,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
+         "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel", "opStartNextTurn"]
 
 
@@ -271,6 +272,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state["phase"] = PHASE_NAMES[value]
     elif op == "opSetPriority":
         step.state["priority"] = _player(value)
+    elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes
+        step.state.setdefault("extra", {})["phase_end"] = PHASE_NAMES[value] if op == "opAskPhaseEnd" else "turn"
     elif op == "opSetJustSummoned":
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
     elif op == "opSetSummonPosition":  # kept on the card until add_chain_link moves it to the new link
@@ -325,7 +328,11 @@ def end_battle(step: Step, op: str, _duel: str, _value) -> None:
 
 @primitive("close_window")
 def close_window(step: Step, op: str, _duel: str, _value) -> None:
-    """The response window closes: the summon stands, the attack goes on to the Damage Step."""
+    """The response window closes: the summon stands, the attack goes on to the Damage Step, an asked
+    phase end is spent (it happened, or a chain was built instead: rulebook p. 38)."""
+    extra = step.state.get("extra")
+    if extra is not None and extra.pop("phase_end", None) is not None and not extra:
+        del step.state["extra"]
     for fc in step.field_monsters():
         fc["extra"].pop("just_summoned", None)
         fc["extra"].pop("effect_declined", None)
