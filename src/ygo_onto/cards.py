@@ -145,8 +145,16 @@ class Catalog:
                 or q in (c.monster_type or "").casefold() or q in (c.attribute or "").casefold()]
 
 
-@lru_cache(maxsize=None)
 def catalog(ruleset: str = "official") -> Catalog:
+    """The catalog of a ruleset: the one of an ontology file in use (ontofile.Rules), else the CSV files'."""
+    from .knowledge import ACTIVE
+
+    active = ACTIVE.get().get(ruleset)
+    return active.catalog if active is not None else _source_catalog(ruleset)
+
+
+@lru_cache(maxsize=None)
+def _source_catalog(ruleset: str) -> Catalog:
     if ruleset == "official":
         cards = [Card(name=r["name"], card_type=r["card_type"], subtype=r["subtype"], level=_int(r["level"]),
                       atk=_int(r["atk"]), defense=_int(r["def"]), attribute=r["attribute"] or None,

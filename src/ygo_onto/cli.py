@@ -31,14 +31,29 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(code)
 
 
-def _load(path: Path, ruleset: Optional[str]):
+ONTOLOGY_HELP = ("run on this ontology file (saved by Protégé, or written by export-owl) instead of the "
+                 "project's ontology/, rules/ and card catalog")
+
+
+def _use_ontology(path: Optional[Path], reasoner: str = reasoning.DEFAULT):
+    """--ontology: load the file's TBox, cards and rules and put them in use for this process."""
+    if path is None:
+        return None
+    from .ontofile import Rules
+
+    rules = Rules.load(path, reasoner=reasoner)
+    rules.activate()
+    return rules
+
+
+def _load(path: Path, ruleset: Optional[str], rules=None):
     from .game import GameState
     from .state import read_json_file
 
     raw = read_json_file(path)
     if ruleset is not None and isinstance(raw, dict):
         raw = {**raw, "ruleset": ruleset}
-    return GameState.from_dict(raw, source=str(path))
+    return GameState.from_dict(raw, source=str(path), rules=rules)
 
 
 def _parse_action(text: str):
@@ -71,10 +86,11 @@ def _describe(a: dict) -> str:
 def allowed(state: Path = typer.Argument(..., help="a state file (state-format.md)"),
             json_out: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+            ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """The actions the player holding priority may take now."""
     try:
-        st = _load(state, ruleset)
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         actions = st.allowed_actions(reasoner)
         inference = st.infer(reasoner)
     except YgoError as exc:
@@ -97,10 +113,11 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
           action: str = typer.Argument(..., help="an action id from `allowed`, or an action object as JSON"),
           output: Optional[Path] = typer.Option(None, "-o", "--output", help="write the new state here (default stdout)"),
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Apply one action and write the next decision-point state."""
     try:
-        st = _load(state, ruleset)
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         nxt = st.apply(_parse_action(action), reasoner)
     except YgoError as exc:
         _fail(exc)
@@ -115,12 +132,13 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
 def explain(state: Path = typer.Argument(..., help="a state file"),
             action: str = typer.Argument(..., help="an action id or an action object as JSON"),
             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+            ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Why an action is allowed (the rules that fired and the facts they matched), or why not."""
     from .explain import explain_action
 
     try:
-        st = _load(state, ruleset)
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         report = explain_action(st, _parse_action(action), reasoner)
     except YgoError as exc:
         _fail(exc)
@@ -135,7 +153,8 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
          agents: str = typer.Option("aggressive,random", help="two of: " + ", ".join(["random", "first", "aggressive"])),
          log: Optional[Path] = typer.Option(None, help="write a JSON-lines log that `replay` checks"),
          reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-         max_actions: int = typer.Option(2000, help="stop after this many actions")):
+         max_actions: int = typer.Option(2000, help="stop after this many actions"),
+         ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """A whole duel between two agents, narrated turn by turn."""
     from .duel import AGENTS, new_duel, play_duel, write_log
 
@@ -143,6 +162,9 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
     if len(names) != 2 or any(n not in AGENTS for n in names):
         _fail(StateError(f"--agents: expected two of {', '.join(AGENTS)} separated by a comma, got {agents!r}"))
     try:
+        rules = _use_ontology(ontology, reasoner)
+        if rules is not None and rules.ruleset != ruleset:
+            raise StateError(f"--ruleset: expected {rules.ruleset!r} (the ruleset of {ontology}), got {ruleset!r}")
         start = new_duel(ruleset, seed, reasoner)
         steps = []
         turn = None
@@ -187,12 +209,13 @@ def replay(log: Path = typer.Argument(..., help="a log written by `duel --log`")
 def solve(puzzle: Path = typer.Argument(..., help="a state file: find a line of play that wins this turn"),
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
           max_nodes: int = typer.Option(5000, help="give up after expanding this many states"),
-          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Search (A*) for a line of play that wins this turn, and print it."""
     from .search import solve as solve_puzzle
 
     try:
-        st = _load(puzzle, ruleset)
+        st = _load(puzzle, ruleset, _use_ontology(ontology, reasoner))
         result = solve_puzzle(st, reasoner=reasoner, max_nodes=max_nodes)
     except YgoError as exc:
         _fail(exc)
@@ -249,10 +272,15 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
           repeats: Optional[int] = typer.Option(None, help="latency samples per state for fast (default 30)"),
           pellet_repeats: Optional[int] = typer.Option(None, help="latency samples per state for pellet (default 3)"),
           with_pellet_duel: bool = typer.Option(False, help="also time a whole duel with Pellet (hours)"),
-          json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables")):
+          json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Benchmark the reasoners: allowed_actions latency (p50/p95), whole duels, peak memory."""
     from .bench import main as bench_main
 
+    try:
+        _use_ontology(ontology, "fast" if "fast" in reasoners.split(",") else reasoners.split(",")[0])
+    except YgoError as exc:
+        _fail(exc)
     argv = ["--reasoners", reasoners]
     if repeats:
         argv += ["--repeats", str(repeats)]
