@@ -242,6 +242,25 @@ def export_owl(output: Path = typer.Argument(..., help="the RDF/XML file to writ
     out.print(f"wrote {output}: {n_triples} triples, {n_rules} SWRL rules")
 
 
+@app.command("import-owl")
+def import_owl_cmd(source: Path = typer.Argument(..., help="an ontology saved by Protégé (RDF/XML or OWL/XML), e.g. an edited export"),
+                   dry_run: bool = typer.Option(False, "--dry-run", help="print the summary, write nothing")):
+    """Write the changes of a saved ontology back into ontology/, rules/ and the card catalog."""
+    from .ontofile import import_owl
+
+    try:
+        summary = import_owl(source, dry_run=dry_run)
+    except YgoError as exc:
+        _fail(exc)
+    verb = "would change" if dry_run else "changed"
+    for key in ("rules changed", "rules added", "rules removed", "cards added", "cards changed", "cards removed"):
+        items = summary[key]
+        out.print(f"{key}: {len(items)}" + (f" ({', '.join(items)})" if items else ""), highlight=False)
+    out.print(f"axioms added: {summary['axioms added']}; axioms removed: {summary['axioms removed']}")
+    changed = any(summary[k] for k in summary)
+    out.print(f"{source}: {verb} the sources" if changed else f"{source}: no change to the sources", highlight=False)
+
+
 @app.command()
 def cards(query: str = typer.Argument("", help="a part of a name, kind, type, attribute or description"),
           ruleset: str = typer.Option("official", help="official or simplified"),

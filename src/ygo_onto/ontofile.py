@@ -561,3 +561,205 @@ def io_bytes(g: Graph) -> bytes:
     buf = io.BytesIO()
     g.serialize(buf, format="nt", encoding="utf-8")
     return buf.getvalue()
+
+
+# ------------------------------------------------------------------------------------------ import-owl
+
+def canonical_axioms(g: Graph, skip=frozenset()) -> set[str]:
+    """The graph's statements as canonical strings: blank-node structures (restrictions, lists of
+    intersectionOf / members) written out, list members sorted, so two files that say the same
+    compare equal whatever their blank-node ids and list order (the OWL API reorders them)."""
+    referenced = {o for _, _, o in g if isinstance(o, BNode)}
+
+    def node(n, depth=0) -> str:
+        if isinstance(n, BNode):
+            if depth > 50:
+                return "[...]"
+            first = g.value(n, RDF.first)
+            if first is not None or n == RDF.nil:
+                return "(" + " ".join(sorted(node(m, depth + 1) for m in Collection(g, n))) + ")"
+            return "[" + "; ".join(sorted(f"{p.n3()} {node(o, depth + 1)}" for p, o in g.predicate_objects(n))) + "]"
+        if isinstance(n, Literal):  # RDF 1.1: a plain literal is an xsd:string
+            datatype = None if n.datatype == XSD.string else n.datatype
+            return Literal(str(n), lang=n.language, datatype=datatype).n3()
+        return n.n3()
+
+    out = set()
+    for s, p, o in g:
+        if (s, p, o) in skip:
+            continue
+        if isinstance(s, BNode):
+            if s in referenced:
+                continue
+            out.add(node(s))
+        else:
+            out.add(f"{s.n3()} {p.n3()} {node(o)}")
+    return out
+
+
+def _segments(lines: list[str]) -> list[tuple[int, int, int]]:
+    """Per rule of a rules file, in order: (first line of its comment block, first body line, end)."""
+    out, comment_start, body_start = [], None, None
+    for i, line in enumerate(lines + [""]):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if comment_start is None:
+                comment_start = i
+        elif stripped:
+            if body_start is None:
+                body_start = i
+        elif body_start is not None:
+            out.append((comment_start if comment_start is not None else body_start, body_start, i))
+            comment_start = body_start = None
+        else:
+            comment_start = None
+    return out
+
+
+def _ordered_like(new_text: str, old_text: str) -> str:
+    """new_text with its atoms in old_text's order where they match (a changed atom takes the place
+    of the removed one with the same predicate), so an edit shows as a small diff."""
+    (nb, nh), (ob, oh) = atom_texts(new_text), atom_texts(old_text)
+
+    def order(new, old):
+        placed, rest = {}, []
+        free = list(range(len(old)))
+        for a in new:
+            if a in old and old.index(a) in free:
+                placed[old.index(a)] = a
+                free.remove(old.index(a))
+            else:
+                rest.append(a)
+        for a in list(rest):
+            pred = a.split("(", 1)[0]
+            match = next((i for i in free if old[i].split("(", 1)[0] == pred), None)
+            if match is not None:
+                placed[match] = a
+                free.remove(match)
+                rest.remove(a)
+        return [placed[i] for i in sorted(placed)] + rest
+
+    return rule_text(order(nb, ob), order(nh, oh))
+
+
+def _comment_lines(comment: str) -> list[str]:
+    return [f"# {comment}"] if comment else []
+
+
+def plan_import(path: str | Path) -> dict:
+    """What import-owl would change: {"rules": {file: new text}, "csv": {file: new text},
+    "tbox": new ygo-onto.owl text or None, "summary": {...}}.
+
+    :raises StateError: the file does not load, or a rule `fast` cannot compile (nothing is written).
+    """
+    from . import cards as cards_mod
+    from .knowledge import TBOX_FILE, _source_knowledge
+
+    loaded = Rules.load(path, reasoner="fast", cache=False)
+    k = loaded.knowledge
+    src = _source_knowledge(k.ruleset)
+    summary = {"rules changed": [], "rules added": [], "rules removed": [], "axioms added": 0,
+               "axioms removed": 0, "cards added": [], "cards changed": [], "cards removed": []}
+
+    # ---- rules
+    by_name = {r.name: r for r in k.rules}
+    src_by_file: dict[str, list[Rule]] = {}
+    for r in src.rules:
+        src_by_file.setdefault(r.file, []).append(r)
+    new_files: dict[str, str] = {}
+    for rule_file, rules in src_by_file.items():
+        file_path = rule_path(rule_file)
+        lines = file_path.read_text(encoding="utf-8").splitlines()
+        segs = _segments(lines)
+        if len(segs) != len(rules):  # the reader and this segmenter disagree: leave the file alone
+            raise StateError(f"{rule_file}: expected {len(rules)} rules, found {len(segs)} blocks")
+        out, pos, touched = [], 0, False
+        for rule, (c0, b0, end) in zip(rules, segs):
+            out += lines[pos:c0]
+            pos = end
+            new = by_name.get(rule.name)
+            if new is None:
+                summary["rules removed"].append(rule.name)
+                touched = True
+                if pos < len(lines) and not lines[pos].strip():
+                    pos += 1  # the blank line after it
+                continue
+            body = lines[b0:end] if same_rule(new.text, rule.text) else [_ordered_like(new.text, rule.text)]
+            comment = lines[c0:b0] if new.comment == rule.comment else _comment_lines(new.comment)
+            if body != lines[b0:end] or comment != lines[c0:b0]:
+                summary["rules changed"].append(rule.name)
+                touched = True
+            out += comment + body
+        out += lines[pos:]
+        if touched:
+            new_files[rule_file] = "\n".join(out) + "\n"
+    known = {r.name for r in src.rules}
+    for rule in k.rules:
+        if rule.name in known:
+            continue
+        target = rule.file if rule_path(rule.file) is not None and rule.file.split("/")[1] in ("common", k.ruleset) \
+            else f"rules/{k.ruleset}/imported.swrl"
+        if target not in new_files:
+            p = rule_path(target)
+            new_files[target] = p.read_text(encoding="utf-8") if p.is_file() else \
+                "# Rules added in Protégé and brought back by `ygo-onto import-owl`.\n"
+        text = new_files[target].rstrip("\n") + "\n\n" + "\n".join(_comment_lines(rule.comment) + [rule.text]) + "\n"
+        new_files[target] = text
+        summary["rules added"].append(f"{rule.name} -> {target}")
+
+    # ---- cards
+    csv_files: dict[str, str] = {}
+    old_cards = {c.name: c for c in src.catalog}
+    new_cards = {c.name: c for c in k.catalog}
+    for name, card in new_cards.items():
+        if name not in old_cards:
+            summary["cards added"].append(name)
+        elif card != old_cards[name]:
+            summary["cards changed"].append(name)
+    summary["cards removed"] = sorted(set(old_cards) - set(new_cards))
+    if summary["cards added"] or summary["cards changed"] or summary["cards removed"]:
+        csv_files = cards_mod.write_rows(k.ruleset, list(k.catalog), old_cards)
+
+    # ---- TBox axioms (everything but the card classes, the rules and the export's header annotation)
+    cards_ns = str(k.cards_ns)
+
+    def core(g):
+        skip = {t for t in g if str(t[0]).startswith(cards_ns) or t[1] == YGO.ruleset}
+        return canonical_axioms(g, skip)
+
+    tbox_now = Graph().parse(TBOX_FILE, format="xml")
+    old_ax, new_ax = core(tbox_now), core(k.tbox)
+    tbox_text = None
+    if old_ax != new_ax:
+        summary["axioms added"] = len(new_ax - old_ax)
+        summary["axioms removed"] = len(old_ax - new_ax)
+        g = Graph()
+        g.bind("ygo", YGO)
+        g.bind("owl", OWL)
+        for t in k.tbox:
+            if not str(t[0]).startswith(cards_ns) and t[1] != YGO.ruleset:
+                g.add(t)
+        tbox_text = g.serialize(format="xml")
+    return {"rules": new_files, "csv": csv_files, "tbox": tbox_text, "summary": summary, "ruleset": k.ruleset}
+
+
+def import_owl(path: str | Path, dry_run: bool = False) -> dict:
+    """Write a saved ontology's changes back into ontology/, rules/ and the card catalog.
+
+    :returns: the summary (see plan_import).
+    """
+    from .knowledge import TBOX_FILE
+
+    plan = plan_import(path)
+    if not dry_run:
+        for rule_file, text in plan["rules"].items():
+            p = rule_path(rule_file)
+            if text.strip() and any(not ln.strip().startswith("#") and ln.strip() for ln in text.splitlines()):
+                p.write_text(text, encoding="utf-8")
+            elif p.is_file():
+                p.write_text(text, encoding="utf-8")
+        for csv_path, text in plan["csv"].items():
+            Path(csv_path).write_text(text, encoding="utf-8")
+        if plan["tbox"] is not None:
+            TBOX_FILE.write_text(plan["tbox"], encoding="utf-8")
+    return plan["summary"]
