@@ -70,7 +70,7 @@ def main(argv: list[str]) -> int:
                 for arg in atom.getArguments():
                     if isinstance(arg, J("org.semanticweb.owlapi.model.SWRLLiteralArgument")) \
                             and str(arg.getLiteral().getLiteral()) == old:
-                        arg = df.getSWRLLiteralArgument(df.getOWLLiteral(int(new)))
+                        arg = df.getSWRLLiteralArgument(df.getOWLLiteral(J("java.lang.Integer")(int(new))))
                         hit = True
                     args.add(arg)
                 atom = df.getSWRLBuiltInAtom(atom.getPredicate(), args)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -51,6 +52,8 @@ class Card:
     optional_effect: bool = False  # a monster effect its player may decline ("you can")
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
+    # the card's OWL class when an ontology file names it otherwise than class_name(name) would
+    owl_class: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "extra_deck", self.subtype in ("fusion", "synchro"))
@@ -62,7 +65,7 @@ class Card:
     @property
     def class_name(self) -> str:
         """The card's OWL class: its name in UpperCamelCase ('Red-Eyes Black Dragon' -> RedEyesBlackDragon)."""
-        return class_name(self.name)
+        return self.owl_class or class_name(self.name)
 
     @property
     def kind_classes(self) -> list[str]:
@@ -88,6 +91,8 @@ class Card:
 
 @lru_cache(maxsize=4096)  # called for every card of every ABox (a few hundred names in all)
 def class_name(name: str) -> str:
+    """Accents are dropped ('Protégé Dragon' -> ProtegeDragon), so a name typed in Protégé maps as expected."""
+    name = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
     words = re.split(r"[^A-Za-z0-9]+", name.replace("'", ""))
     return "".join(w[:1].upper() + w[1:] for w in words if w)
 

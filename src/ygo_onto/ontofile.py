@@ -29,7 +29,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
-from .cards import MONSTER_CLASSES, SPELL_CLASSES, TRAP_CLASSES, Card, Catalog
+from .cards import MONSTER_CLASSES, SPELL_CLASSES, TRAP_CLASSES, Card, Catalog, class_name
 from .errors import ReasonerError, StateError
 from .knowledge import ABOX, ACTIVE, BASE, CARDS, RULES_DIR, YGO, Knowledge, Rule, VocabularyError
 
@@ -188,7 +188,8 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
                           materials=tuple(m.strip() for m in str(materials or "").split(" + ") if m.strip()),
                           phases=tuple(p for p in str(phases or "").split("|") if p),
                           activation=tuple(str(activation or "").split()),
-                          aliases=tuple(sorted(str(a) for a in g.objects(c, YGO.cardAlias))), **fields))
+                          aliases=tuple(sorted(str(a) for a in g.objects(c, YGO.cardAlias))),
+                          owl_class=_local(c) if _local(c) != class_name(name) else None, **fields))
     return cards
 
 
@@ -360,6 +361,15 @@ def ruleset_of(g: Graph, path) -> str:
     return found[0]
 
 
+def _code_hash() -> str:
+    """The readers' own code: a cache entry written by other code is not used."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for name in ("ontofile.py", "cards.py", "knowledge.py"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "ygo-onto"
@@ -426,8 +436,8 @@ class Rules:
         """
         path = Path(path)
         if not path.is_file():
-            raise StateError(f"--ontology {path}: expected an ontology file, got no such file")
-        digest = hashlib.sha256(path.read_bytes() + f"|{CACHE_VERSION}".encode()).hexdigest()
+            raise StateError(f"{path}: expected an ontology file, got no such file")
+        digest = hashlib.sha256(path.read_bytes() + f"|{CACHE_VERSION}|{_code_hash()}".encode()).hexdigest()
         cache_file = _cache_dir() / f"{digest}.pickle"
         k = None
         if cache and cache_file.is_file():
