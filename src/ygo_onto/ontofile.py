@@ -270,6 +270,9 @@ def _rule_triples(g: Graph) -> set:
 def split_graph(g: Graph) -> tuple[Graph, list]:
     """(the TBox and card classes, the rule triples) of a saved file; state individuals dropped."""
     rules = _rule_triples(g)
+    # axiom annotations (owl:Axiom reifications) say nothing the engine reads
+    for ax in set(g.subjects(RDF.type, OWL.Axiom)):
+        rules.update(g.triples((ax, None, None)))
     tbox = Graph()
     tbox.bind("ygo", YGO)
     abox = str(ABOX)
