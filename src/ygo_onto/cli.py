@@ -264,11 +264,15 @@ def import_owl_cmd(source: Path = typer.Argument(..., help="an ontology saved by
 @app.command()
 def cards(query: str = typer.Argument("", help="a part of a name, kind, type, attribute or description"),
           ruleset: str = typer.Option("official", help="official or simplified"),
-          json_out: bool = typer.Option(False, "--json", help="print JSON")):
+          json_out: bool = typer.Option(False, "--json", help="print JSON"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """The card catalog, searchable."""
     from .cards import catalog
 
     try:
+        rules = _use_ontology(ontology, None)
+        if rules is not None:
+            ruleset = rules.ruleset
         found = catalog(ruleset).search(query)
     except YgoError as exc:
         _fail(exc)
