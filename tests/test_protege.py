@@ -252,7 +252,7 @@ def _new_card_plays(state, *extra, **kw):
     (tmp / "s1.json").write_text(json.dumps(summoned), encoding="utf-8")
     battle = _after(tmp / "s1.json", "next_phase:battle", *extra, **kw)
     (tmp / "s2.json").write_text(json.dumps(battle), encoding="utf-8")
-    attack = next(a for a in _allowed(tmp / "s2.json", *extra, **kw) if a.startswith("attack@A.mz0"))
+    attack = next(a for a in _allowed(tmp / "s2.json", *extra, **kw) if a.startswith("direct_attack@A.mz0"))
     hit = _after(tmp / "s2.json", attack, *extra, **kw)
     assert hit["players"]["B"]["life_points"] == 8000 - 1900
 

@@ -232,11 +232,15 @@ def rules_from_graph(g: Graph, source: str) -> list[tuple[Rule, object]]:
     exported rules' names: 'official/summons.swrl#3'), else 'imported#N'."""
     out = []
     unnamed = 0
+    taken: set[str] = set()
     for node in sorted(g.subjects(RDF.type, SWRL_IMP), key=lambda n: (str(g.value(n, RDFS.label) or "~"), str(n))):
         label = g.value(node, RDFS.label)
         if label is None:
             unnamed += 1
         name = str(label) if label is not None else f"imported#{unnamed}"
+        while name in taken:  # a rule copied in Protégé with its label: a new rule
+            name += "+"
+        taken.add(name)
         where = f"{source}: rule {name}"
         parts = []
         for key in ("body", "head"):
