@@ -12,8 +12,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
+from . import resources
 from .errors import StateError
 
 RULESETS = ("official", "simplified")
@@ -106,7 +106,7 @@ def _bool(value: str) -> bool:
 
 
 def _rows(filename: str):
-    text = resources.files("ygo_onto.data").joinpath(filename).read_text(encoding="utf-8")
+    text = resources.read_data(filename)
     return list(csv.DictReader(text.splitlines()))
 
 
@@ -220,7 +220,7 @@ def write_rows(ruleset: str, cards: list[Card], old: dict[str, Card]) -> dict[st
     """
     import io
 
-    data_dir = resources.files("ygo_onto.data")
+    data_dir = resources.data_dir()
     by_file: dict[str, dict[str, Card]] = {}
     for card in cards:
         by_file.setdefault(card_row(card, ruleset)[0], {})[card.name] = card
