@@ -57,6 +57,7 @@ ANNOTATIONS = {
     "cardActivation": "On a card class: an ActivationRequirement its activation asks for, in order "
                       "(one value per requirement).",
     "cardDescription": "On a card class: the catalog's text of the card.",
+    "cardField": "On a card class: another fact of the catalog, as name=JSON (a field no annotation above names).",
 }
 for name, comment in ANNOTATIONS.items():
     p = YGO[name]

@@ -236,7 +236,8 @@ def write_rows(ruleset: str, cards: list[Card], old: dict[str, Card]) -> dict[st
 
         def fmt(card):
             buf = io.StringIO()
-            csv.DictWriter(buf, fieldnames=header, lineterminator="").writerow(card_row(card, ruleset)[1])
+            csv.DictWriter(buf, fieldnames=header, lineterminator="", extrasaction="ignore", restval="").writerow(
+                card_row(card, ruleset)[1])
             return buf.getvalue()
 
         for line in lines[1:]:

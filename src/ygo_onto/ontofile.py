@@ -17,8 +17,10 @@ saved file back (`Rules.load`, the CLI's `--ontology`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import io
+import json
 import os
 import pickle
 import re
@@ -133,7 +135,15 @@ def card_triples(card: Card, ns) -> list[tuple]:
     # "n:" is not needed while a card has at most one of each; the catalog keeps their order).
     if card.activation:
         out.append((c, YGO.cardActivation, Literal(" ".join(card.activation))))
+    # any other catalog field (one added after this mapping was written) as "name=JSON", so a round trip keeps it
+    for f in dataclasses.fields(card):
+        if f.init and f.compare and f.name not in _MAPPED and getattr(card, f.name) != f.default:
+            out.append((c, YGO.cardField, Literal(f"{f.name}={json.dumps(getattr(card, f.name))}")))
     return out
+
+
+_MAPPED = {"name", "card_type", "subtype", "tuner", "flip", "italian_name", "materials", "phases", "activation",
+           "aliases", *_INT_FIELDS.values(), *_STR_FIELDS.values(), *_BOOL_FIELDS.values()}
 
 
 def _local(uri) -> str:
@@ -178,11 +188,21 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
         for prop, attr in _BOOL_FIELDS.items():
             v = value(prop)
             fields[attr] = v is not None and str(v).lower() in ("true", "1")
+        for extra in g.objects(c, YGO.cardField):
+            key, _, text = str(extra).partition("=")
+            try:
+                v = json.loads(text)
+            except ValueError:
+                raise StateError(f"{where}: ygo:cardField: expected name=JSON, got {str(extra)!r}") from None
+            fields[key] = tuple(v) if isinstance(v, list) else v
         materials, phases, activation = value("cardMaterials"), value("cardPhases"), value("cardActivation")
         card_type, subtype = kinds[0]
         if "description" not in fields:  # a card made in Protégé may have only its comment
             comment = str(g.value(c, RDFS.comment) or "")
             fields["description"] = comment.split(". ", 1)[1] if ". " in comment else comment
+        unknown = set(fields) - {f.name for f in dataclasses.fields(Card) if f.init}
+        if unknown:
+            raise StateError(f"{where}: ygo:cardField: expected a field of the catalog, got {', '.join(sorted(unknown))}")
         cards.append(Card(name=name, card_type=card_type, subtype=subtype, tuner="TunerMonster" in parents,
                           flip="FlipEffectMonster" in parents, italian_name=labels.get("it"),
                           materials=tuple(m.strip() for m in str(materials or "").split(" + ") if m.strip()),
