@@ -11,6 +11,7 @@ EDITs, applied in order:
     add-rule:LABEL:NEWLABEL:OLD:NEW[:FILE]  add a copy of rule LABEL labelled NEWLABEL with OLD replaced
                                        by NEW (annotated with ygo:ruleFile FILE when given)
     add-card:CLASS:NAME:LEVEL:ATK:DEF  add a Normal Monster class of the file's ruleset, with its catalog facts
+                                       (a LIGHT Dragon)
     set-atk:CLASS:ATK                  change a card class's ygo:cardAtk annotation
     owlxml                             save as OWL/XML instead of RDF/XML
 """
@@ -121,6 +122,8 @@ def main(argv: list[str]) -> int:
             manager.addAxiom(onto, df.getOWLSubClassOfAxiom(cls, df.getOWLClass(IRI.create(YGO + "NormalMonster"))))
             for prop, value in ((RDFS + "label", name), (RDFS + "comment", f"Normal Monster. {name}, made in Protégé.")):
                 manager.addAxiom(onto, df.getOWLAnnotationAssertionAxiom(cls.getIRI(), literal_annotation(prop, value, "en")))
+            for prop, value in (("cardAttribute", "LIGHT"), ("cardMonsterType", "Dragon")):
+                manager.addAxiom(onto, df.getOWLAnnotationAssertionAxiom(cls.getIRI(), literal_annotation(YGO + prop, value)))
             for prop, value in (("cardLevel", level), ("cardAtk", atk), ("cardDef", def_)):
                 ann = df.getOWLAnnotation(df.getOWLAnnotationProperty(IRI.create(YGO + prop)),
                                           df.getOWLLiteral(J("java.lang.Integer")(int(value))))

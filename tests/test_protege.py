@@ -254,7 +254,7 @@ def _new_card_plays(state, *extra, **kw):
     (tmp / "s2.json").write_text(json.dumps(battle), encoding="utf-8")
     attack = next(a for a in _allowed(tmp / "s2.json", *extra, **kw) if a.startswith("direct_attack@A.mz0"))
     hit = _after(tmp / "s2.json", attack, *extra, **kw)
-    assert hit["players"]["B"]["life_points"] == 8000 - 1900
+    assert hit["players"]["B"]["life_points"] == 8000 - 1900  # rulebook p. 27: a direct attack deals its ATK
 
 
 def test_import_owl_writes_the_edits_into_the_sources(saved, states, tmp_path):
@@ -271,7 +271,7 @@ def test_import_owl_writes_the_edits_into_the_sources(saved, states, tmp_path):
            "ActivationConditionMet(?c)" in diff
     assert "-MirrorForce(?c)" in diff and "greaterThanOrEqual(?x, 2500)" in diff
     assert "+Dark Magician,,,46986414,monster,normal,DARK,Spellcaster,7,2600,2100" in diff
-    assert "+Protégé Dragon,,,,monster,normal,,,4,1900,1200" in diff
+    assert "+Protégé Dragon,,,,monster,normal,LIGHT,Dragon,4,1900,1200" in diff
     # the engine run from the new sources shows the same changes
     kw = {"cwd": copy, "src": copy / "src"}
     assert _after(states["traphole"], "normal_summon@A.hand0", **kw)["priority"] == "A"

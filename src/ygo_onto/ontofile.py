@@ -170,6 +170,7 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
         if not name:
             raise StateError(f"{where}: expected an English rdfs:label (the card's name), got none")
         fields: dict = {}
+        card_type, subtype = kinds[0]
 
         def value(prop):
             return g.value(c, YGO[prop])
@@ -196,10 +197,15 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
                 raise StateError(f"{where}: ygo:cardField: expected name=JSON, got {str(extra)!r}") from None
             fields[key] = tuple(v) if isinstance(v, list) else v
         materials, phases, activation = value("cardMaterials"), value("cardPhases"), value("cardActivation")
-        card_type, subtype = kinds[0]
         if "description" not in fields:  # a card made in Protégé may have only its comment
             comment = str(g.value(c, RDFS.comment) or "")
             fields["description"] = comment.split(". ", 1)[1] if ". " in comment else comment
+        needed = {"cardLevel": "level", "cardAtk": "atk", "cardDef": "defense"} if card_type == "monster" else {}
+        if card_type == "monster" and ruleset == "official":  # the rules read them (currentAtk, Yami, counts)
+            needed.update({"cardAttribute": "attribute", "cardMonsterType": "monster_type"})
+        for prop, attr in needed.items():
+            if fields.get(attr) in (None, ""):
+                raise StateError(f"{where}: a monster needs its ygo:{prop} annotation, got none")
         unknown = set(fields) - {f.name for f in dataclasses.fields(Card) if f.init}
         if unknown:
             raise StateError(f"{where}: ygo:cardField: expected a field of the catalog, got {', '.join(sorted(unknown))}")
@@ -409,6 +415,11 @@ def _check(k: Knowledge, path) -> None:
     except VocabularyError as exc:
         raise StateError(f"{path}: {exc.args[0]}; declare it in the ontology or fix the rule") from None
     v = k.vocabulary
+    for card in k.catalog:
+        if card.monster_type and "Type" + card.monster_type.replace("-", "").replace(" ", "") not in v.individuals:
+            types = sorted(i[4:] for i in v.individuals if i.startswith("Type"))
+            raise StateError(f"{path}: card class {card.class_name}: ygo:cardMonsterType: expected one of "
+                             f"{', '.join(types)}, got {card.monster_type!r}")
     groups = _disjoint_groups(k.tbox)
     for ind, classes in sorted(v.individuals.items()):
         closure = set(classes).union(*(v.ancestors(c) for c in classes)) if classes else set()
@@ -479,7 +490,10 @@ class Rules:
             ruleset = ruleset_of(g, path)
             tbox, _ = split_graph(g)
             rules = [r for r, _ in rules_from_graph(g, str(path))]
-            cat = Catalog(ruleset, cards_from_graph(tbox, ruleset))
+            try:
+                cat = Catalog(ruleset, cards_from_graph(tbox, ruleset))
+            except StateError as exc:
+                raise StateError(f"{path}: {exc}") from None
             k = Knowledge(ruleset, catalog_=cat, rules=rules, tbox=tbox, source=str(path))
             _check(k, path)
             if cache:
