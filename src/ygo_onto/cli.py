@@ -317,12 +317,14 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
 
 
 @app.command()
-def check(ruleset: str = typer.Option("official", help="official or simplified")):
+def check(ruleset: str = typer.Option("official", help="official or simplified"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Check the TBox with HermiT (consistency, classification) and every rule's vocabulary."""
     from .export import hermit_check
 
     try:
-        report = hermit_check(ruleset)
+        rules = _use_ontology(ontology, None)
+        report = hermit_check(rules.ruleset if rules is not None else ruleset)
     except YgoError as exc:
         _fail(exc)
     out.print(report)

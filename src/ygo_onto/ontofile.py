@@ -394,6 +394,19 @@ def ruleset_of(g: Graph, path) -> str:
     return found[0]
 
 
+def _source_lines(rules: list[Rule], ruleset: str) -> None:
+    """A rule the sources hold unchanged keeps its line there (explain shows file:line)."""
+    from .knowledge import _source_knowledge
+
+    try:
+        src = {r.name: r for r in _source_knowledge(ruleset).rules}
+    except Exception:  # sources that do not load are not this file's problem
+        return
+    for r in rules:
+        if r.name in src and r.file == src[r.name].file and same_rule(r.text, src[r.name].text):
+            r.line = src[r.name].line
+
+
 def _code_hash() -> str:
     """The readers' own code: a cache entry written by other code is not used."""
     here = Path(__file__).resolve().parent
@@ -490,6 +503,7 @@ class Rules:
             ruleset = ruleset_of(g, path)
             tbox, _ = split_graph(g)
             rules = [r for r, _ in rules_from_graph(g, str(path))]
+            _source_lines(rules, ruleset)
             try:
                 cat = Catalog(ruleset, cards_from_graph(tbox, ruleset))
             except StateError as exc:
