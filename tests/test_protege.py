@@ -281,3 +281,33 @@ def test_import_owl_writes_the_edits_into_the_sources(saved, states, tmp_path):
     run("export-owl", tmp_path / "again.owl", **kw)
     assert "no change to the sources" in run("import-owl", tmp_path / "again.owl", **kw).stdout
     assert set(_git_status(copy).split()) == {"M", "rules/official/cards/traps.swrl", "src/ygo_onto/data/cards_official.csv"}
+
+
+# ---------------------------------------------------------------- the Python API
+
+def test_rules_load_runs_a_file_from_python_and_caches_it(exported, tmp_path, monkeypatch):
+    import time
+
+    from ygo_onto import GameState, Rules
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = Rules.load(exported)
+    started = time.perf_counter()
+    again = Rules.load(exported)
+    cached_s = time.perf_counter() - started
+    assert not first.cached and again.cached and cached_s < 3, f"a cached load took {cached_s:.1f} s"
+    state = GameState.from_dict(STATES["traphole"], rules=again)
+    assert [a.id for a in state.allowed_actions()] == [a.id for a in GameState.from_dict(STATES["traphole"]).allowed_actions()]
+    after = state.apply("normal_summon@A.hand0")
+    assert after.rules is again and after.data["priority"] == "B"  # Trap Hole may answer (cards.md: 1000 or more ATK)
+
+
+def test_a_simplified_export_imports_with_no_change(tmp_path):
+    from ygo_onto.ontofile import plan_import
+
+    path = tmp_path / "simplified.owl"
+    run("export-owl", path, "--ruleset", "simplified")
+    plan = plan_import(path)
+    assert plan["ruleset"] == "simplified"
+    assert not plan["rules"] and not plan["csv"] and plan["tbox"] is None
+    assert not any(plan["summary"].values()), plan["summary"]
