@@ -96,29 +96,95 @@ def damage_needs_battle(ruleset: str) -> bool:
     return _DAMAGE_NEEDS_BATTLE[ruleset]
 
 
-def reachable_damage(state: GameState, me: str, turn: int) -> float:
+_CARDS_WITH_RULES: dict[str, set] = {}
+
+
+def cards_with_rules(ruleset: str) -> set[str]:
+    """The card classes that some rule of the ruleset names (the others have no effect of their own)."""
+    if ruleset not in _CARDS_WITH_RULES:
+        from .knowledge import knowledge
+        from .swrl import parse_rule
+
+        classes = {c.class_name for c in catalog(ruleset)}
+        used = set()
+        for r in knowledge(ruleset).rules:
+            body, head = parse_rule(r.text)
+            used |= {a.predicate for a in body + head} & classes
+        _CARDS_WITH_RULES[ruleset] = used
+    return _CARDS_WITH_RULES[ruleset]
+
+
+def battle_bound(state: GameState, me: str, reasoner: str) -> float:
+    """In the Battle Phase, an upper bound of the damage `me` can still deal, when the rulebook
+    makes one easy: monsters are summoned and Normal, Equip, Field and Ritual Spells are
+    activated only in the Main Phase, positions change only in the Main Phase, and each monster
+    declares at most one attack (rulebook pp. 27-28); so if `me` holds no Quick-Play Spell or Trap
+    in the hand (nor a spell the catalog marks for the Battle Phase, `simplified`), has no set card and no face-up card with rules of its own in its Spell & Trap
+    and Field Zones, and every monster on the field has no rules of its own (no effect can raise
+    an ATK or add an attacker), the damage is at most the sum of the current ATK (inferred, with
+    every continuous effect) of `me`'s face-up Attack Position monsters that may still attack: an
+    attack deals at most the attacker's ATK, and the opponent may always pass.  Otherwise inf."""
+    d = state.data
+    if d["phase"] != "battle":
+        return math.inf
+    ruleset = d["ruleset"]
+    cat = catalog(ruleset)
+    active = cards_with_rules(ruleset)
+    mine = d["players"][me]
+    for name in mine["hand"]:
+        card = cat.get(name)
+        if card.card_type == "trap" or card.subtype == "quick_play" or "battle" in card.phases:
+            return math.inf
+    for fc in mine["spell_trap_zones"] + [mine["field_zone"]]:
+        if fc and (fc.get("position") == "face_down" or cat.get(fc["card"]).class_name in active):
+            return math.inf
+    for p in ("A", "B"):
+        for fc in d["players"][p]["monster_zones"]:
+            if fc and cat.get(fc["card"]).class_name in active:
+                return math.inf
+    from .abox import parse_card_ind
+
+    atk = {}
+    for f in state.infer(reasoner).facts:
+        if f[0] == "currentAtk" and len(f) == 3:
+            ref = parse_card_ind(f[1])
+            if ref["player"] == me and ref["area"] == "monster_zones":
+                atk[ref["index"]] = f[2]
+    total = 0
+    for i, fc in enumerate(mine["monster_zones"]):
+        if fc and fc.get("position", "attack") == "attack" and (not fc.get("attacks_declared") or "attack" in fc.get("extra", {})):
+            if i not in atk:
+                return math.inf
+            total += max(atk[i], 0)
+    return total
+
+
+def reachable_damage(state: GameState, me: str, turn: int, reasoner: str = reasoning.DEFAULT) -> float:
     """An upper bound of the damage the turn player `me` can still deal this turn (see the module)."""
     d = state.data
     if d["turn"] != turn or d["winner"] is not None:
         return 0.0
     if d["phase"] in AFTER_BATTLE and damage_needs_battle(d["ruleset"]):
         return 0.0
+    if damage_needs_battle(d["ruleset"]):
+        return battle_bound(state, me, reasoner)
     return math.inf
 
 
 def attacks_needed(state: GameState, me: str) -> int:
     """The ordering estimate (never used to prune): how many more attacks the turn player needs,
     from the opponent's LP and the printed ATK (plus lasting modifiers) of the turn player's
-    monsters that have not attacked yet, strongest first; one more when the opponent has a
-    monster in the way; two more when the monsters on the field cannot reach the LP at all."""
+    Attack Position monsters that have not attacked yet, strongest first; two more when they
+    cannot reach the LP at all; one more when the opponent has a monster in the way, and one
+    per set card of the opponent (a possible answer)."""
     d = state.data
     opp = "B" if me == "A" else "A"
     lp = max(d["players"][opp]["life_points"], 0)
     if lp == 0:
         return 0
     cat = catalog(d["ruleset"])
-    atks = sorted(((cat.get(fc["card"]).atk or 0) + fc.get("atk_modifier", 0)
-                   for fc in d["players"][me]["monster_zones"] if fc and not fc.get("attacks_declared")), reverse=True)
+    atks = sorted(((cat.get(fc["card"]).atk or 0) + fc.get("atk_modifier", 0) for fc in d["players"][me]["monster_zones"]
+                   if fc and fc.get("position", "attack") == "attack" and not fc.get("attacks_declared")), reverse=True)
     need, total = 0, 0
     for atk in atks:
         if total >= lp:
@@ -128,6 +194,7 @@ def attacks_needed(state: GameState, me: str) -> int:
         need += 2
     if any(d["players"][opp]["monster_zones"]):
         need += 1
+    need += sum(1 for fc in d["players"][opp]["spell_trap_zones"] if fc and fc.get("position") == "face_down")
     return max(1, need)
 
 
@@ -227,12 +294,15 @@ class Search:
         elif d["winner"] is not None or d["turn"] != self.turn:
             node.set_terminal(NO_WIN)
             self.pruned["turn passes"] += 1
-        elif reachable_damage(state, self.me, self.turn) <= 0:
+        elif reachable_damage(state, self.me, self.turn, self.reasoner) < self._lp_to_take(state):
             node.set_terminal(NO_WIN)
             self.pruned["no damage reachable"] += 1
         else:
             node.pn, node.dn = attacks_needed(state, self.me), 1
         return node
+
+    def _lp_to_take(self, state: GameState) -> int:
+        return max(1, state.data["players"]["B" if self.me == "A" else "A"]["life_points"])
 
     def _lost_unapplied(self, action: Action) -> str | None:
         """Why the turn player's action loses without applying it: the turn passes, or the Battle Phase is left."""
@@ -254,7 +324,7 @@ class Search:
                     continue
                 node.edges.append(Edge(action, h + OR_PRIOR.get(action.type, 1) - 1, 1))
             else:
-                node.edges.append(Edge(action, h, AND_PRIOR.get(action.type, 1)))
+                node.edges.append(Edge(action, 1, AND_PRIOR.get(action.type, 1)))
         if node.is_or:
             node.edges.sort(key=lambda e: (e.pn0, OR_RANK.get(e.action.type, 9)))
         else:
