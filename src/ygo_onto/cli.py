@@ -256,6 +256,7 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
           repeats: Optional[int] = typer.Option(None, help="latency samples per state for fast (default 30)"),
           pellet_repeats: Optional[int] = typer.Option(None, help="latency samples per state for pellet (default 3)"),
           with_pellet_duel: bool = typer.Option(False, help="also time a whole duel with Pellet (hours)"),
+          puzzles: bool = typer.Option(True, help="time solve on the example puzzles (nodes/s, seconds per puzzle)"),
           json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables")):
     """Benchmark the reasoners: allowed_actions latency (p50/p95), whole duels, peak memory."""
     from .bench import main as bench_main
@@ -267,6 +268,8 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
         argv += ["--pellet-repeats", str(pellet_repeats)]
     if with_pellet_duel:
         argv.append("--with-pellet-duel")
+    if not puzzles:
+        argv.append("--no-puzzles")
     if json_out:
         argv.append("--json")
     raise typer.Exit(bench_main(argv))

@@ -482,11 +482,17 @@ def solve(state: GameState, reasoner: str = reasoning.DEFAULT, max_nodes: int = 
 
 
 def format_strategy(result: SolveResult) -> str:
-    """The line and the strategy's branches as indented text."""
-    lines = [f"{result.result}: {result.nodes} nodes, {result.seconds:.2f} s"]
+    """The line and the strategy's branches as indented text: each step of the line, and under an
+    answer of the opponent, the other answers it could give and how the line goes on after them."""
+    head = f"{result.result}: {result.nodes} nodes, {result.states} states, {result.seconds:.2f} s"
+    if result.result != WIN:
+        why = {NO_WIN: "no line wins this turn against every answer (proved)",
+               UNKNOWN: "the node or time budget ran out"}[result.result]
+        return f"{head}\n  {why}"
+    lines = [head]
 
     def describe(a: dict) -> str:
-        what = " ".join(str(a[k]) for k in ("card",) if k in a)
+        what = a.get("card", "")
         if "target" in a:
             what += f" -> {a['target']}"
         return f"{a['player']}: {a['id']}" + (f"  ({what})" if what else "")
@@ -496,11 +502,15 @@ def format_strategy(result: SolveResult) -> str:
         for b in branches:
             by_at.setdefault(b["at"], []).append(b)
         for i, a in enumerate(actions):
-            for b in by_at.get(i, []):
-                lines.append(f"{indent}{i + 1}'. if {describe(b['answer'])}:")
-                draw(b["line"], b["branches"], indent + "      ")
             lines.append(f"{indent}{i + 1}. {describe(a)}")
+            for b in by_at.get(i, []):
+                lines.append(f"{indent}   | if instead {describe(b['answer'])}:")
+                if b["line"]:
+                    draw(b["line"], b["branches"], indent + "   |   ")
+                else:
+                    lines.append(f"{indent}   |   (won)")
+        if actions:
+            lines.append(f"{indent}   (won)" if indent.strip() == "" else f"{indent}(won)")
 
-    if result.result == WIN:
-        draw([a.to_dict() for a in result.line], result.strategy.get("branches", []), "  ")
+    draw([a.to_dict() for a in result.line], result.strategy.get("branches", []), "  ")
     return "\n".join(lines)
