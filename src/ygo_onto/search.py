@@ -52,6 +52,7 @@ INF = 10 ** 9
 AFTER_BATTLE = ("main2", "end")
 DEFAULT_MAX_NODES = 20000
 DEFAULT_TIMEOUT = 60.0
+PRUNE_LOG = 1000
 
 
 @dataclass
@@ -72,6 +73,35 @@ class SolveResult:
     @property
     def expanded(self) -> int:  # the earlier API's name for `nodes`
         return self.nodes
+
+    def _repr_html_(self) -> str:
+        """The strategy as a tree: the line, and under each answer of the opponent its other answers."""
+        import html
+
+        def li(a: dict) -> str:
+            what = html.escape(a.get("card", "")) + (f" &rarr; {html.escape(a['target'])}" if "target" in a else "")
+            color = "#1f5fbf" if a["player"] == self.line[0].to_dict()["player"] else "#b03030"
+            return f"<span style='color:{color}'><b>{a['player']}</b> <code>{html.escape(a['id'])}</code> {what}</span>"
+
+        def tree(actions: list, branches: list) -> str:
+            out = ["<ol>"]
+            for i, a in enumerate(actions):
+                out.append(f"<li>{li(a)}")
+                alts = [b for b in branches if b["at"] == i]
+                if alts:
+                    out.append("<ul>")
+                    for b in alts:
+                        out.append(f"<li><i>if instead</i> {li(b['answer'])}"
+                                   + (tree(b["line"], b["branches"]) if b["line"] else " <i>(won)</i>") + "</li>")
+                    out.append("</ul>")
+                out.append("</li>")
+            out.append("</ol>")
+            return "".join(out)
+
+        head = f"<p><b>{self.result}</b>: {self.nodes} nodes, {self.states} states, {self.seconds:.2f} s</p>"
+        if self.result != WIN:
+            return head
+        return head + tree([a.to_dict() for a in self.line], self.strategy.get("branches", []))
 
     def to_dict(self) -> dict:
         return {"result": self.result, "line": [a.to_dict() for a in self.line], "strategy": self.strategy,
@@ -214,7 +244,7 @@ OR_RANK = {"direct_attack": 0, "attack": 0, "next_phase": 1, "select": 2, "activ
 
 
 class Node:
-    __slots__ = ("key", "state", "is_or", "pn", "dn", "edges", "parents", "expanded", "status")
+    __slots__ = ("key", "state", "is_or", "pn", "dn", "edges", "parents", "expanded", "status", "cycles")
 
     def __init__(self, key: str, state: GameState, is_or: bool):
         self.key = key
@@ -226,6 +256,7 @@ class Node:
         self.parents: list[Node] = []
         self.expanded = False
         self.status = None  # None (open), WIN, NO_WIN: for the turn player
+        self.cycles: list[tuple[Action, Node]] = []  # the opponent's answers that go back to a state on the path
 
     @property
     def children(self) -> list[tuple[Action, "Node"]]:
@@ -278,6 +309,7 @@ class Search:
         self.nodes = 0
         self.applied = 0
         self.pruned = {"turn passes": 0, "no damage reachable": 0, "cycle": 0}
+        self.prune_log: list[tuple[str, str]] = []  # (reason, what): the first PRUNE_LOG pruned states and actions
         self.root = self._node(state)
 
     # -------------------------------------------------------------- building
@@ -293,13 +325,19 @@ class Search:
             node.set_terminal(WIN)
         elif d["winner"] is not None or d["turn"] != self.turn:
             node.set_terminal(NO_WIN)
-            self.pruned["turn passes"] += 1
-        elif reachable_damage(state, self.me, self.turn, self.reasoner) < self._lp_to_take(state):
+            self._prune("turn passes", f"{state!r}")
+        elif (bound := reachable_damage(state, self.me, self.turn, self.reasoner)) < self._lp_to_take(state):
             node.set_terminal(NO_WIN)
-            self.pruned["no damage reachable"] += 1
+            self._prune("no damage reachable", f"{state!r}: at most {bound:.0f} damage left, "
+                                               f"{self._lp_to_take(state)} LP to take")
         else:
             node.pn, node.dn = attacks_needed(state, self.me), 1
         return node
+
+    def _prune(self, reason: str, what: str) -> None:
+        self.pruned[reason] += 1
+        if len(self.prune_log) < PRUNE_LOG:
+            self.prune_log.append((reason, what))
 
     def _lp_to_take(self, state: GameState) -> int:
         return max(1, state.data["players"]["B" if self.me == "A" else "A"]["life_points"])
@@ -320,7 +358,7 @@ class Search:
             if node.is_or:
                 reason = self._lost_unapplied(action)
                 if reason is not None:
-                    self.pruned[reason] += 1
+                    self._prune(reason, f"{node.state!r}: {action.id} not applied")
                     continue
                 node.edges.append(Edge(action, h + OR_PRIOR.get(action.type, 1) - 1, 1))
             else:
@@ -337,8 +375,10 @@ class Search:
         if child.key in path:
             # back to a state on the path (a cancel): for the turn player a choice the state on
             # the path already offers; for the opponent, nothing gained
-            self.pruned["cycle"] += 1
+            self._prune("cycle", f"{node.state!r}: {edge.action.id} goes back to a state on the path")
             node.edges.remove(edge)
+            if not node.is_or:
+                node.cycles.append((edge.action, child))
             return
         edge.child = child
         child.parents.append(node)
@@ -420,10 +460,12 @@ class Search:
 
 # ------------------------------------------------------------------------------------------ strategy
 
-def _won_line(node: Node, memo: dict) -> tuple[list, list]:
+def _won_line(node: Node, memo: dict, cycles: bool = True) -> tuple[list, list]:
     """The main line from a won node and its branches: (actions, branches), where a branch is
     {"at": index in actions of the opponent's answer it replaces, "answer": action object,
-     "line": [...], "branches": [...]} (the same shape, for the continuation after that answer)."""
+     "line": [...], "branches": [...]} (the same shape, for the continuation after that answer).
+    An answer that goes back to an earlier state (a cancel) gets that state's line once more
+    (`cycles`: False inside it, so that it ends)."""
     if node.status == WIN and not node.children:
         return [], []
     if id(node) in memo:
@@ -432,18 +474,19 @@ def _won_line(node: Node, memo: dict) -> tuple[list, list]:
     if node.is_or:
         won = [(a, c) for a, c in node.children if c.status == WIN]
         action, child = min(won, key=lambda ac: (_length(ac[1], {}), ac[0].id))
-        rest, branches = _won_line(child, memo)
+        rest, branches = _won_line(child, memo, cycles)
         out = ([action] + rest, [{**b, "at": b["at"] + 1} for b in branches])
     else:
         options = [(a, c, _length(c, {})) for a, c in node.children]
         # the main line follows the answer that holds out longest (the most testing one)
         main = max(options, key=lambda o: (o[2], o[0].type != "pass"))
-        rest, branches = _won_line(main[1], memo)
+        rest, branches = _won_line(main[1], memo, cycles)
         out_branches = [{**b, "at": b["at"] + 1} for b in branches]
-        for a, c, _ in options:
-            if a is main[0]:
-                continue
-            sub_line, sub_branches = _won_line(c, memo)
+        others = [(a, c, memo, cycles) for a, c, _ in options if a is not main[0]]
+        if cycles:
+            others += [(a, c, {}, False) for a, c in node.cycles if c.status == WIN]
+        for a, c, m, cyc in others:
+            sub_line, sub_branches = _won_line(c, m, cyc)
             out_branches.append({"at": 0, "answer": a.to_dict(), "line": [x.to_dict() for x in sub_line],
                                  "branches": sub_branches})
         out = ([main[0]] + rest, sorted(out_branches, key=lambda b: b["at"]))
