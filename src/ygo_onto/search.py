@@ -148,10 +148,11 @@ def battle_bound(state: GameState, me: str, reasoner: str) -> float:
     """In the Battle Phase, an upper bound of the damage `me` can still deal, when the rulebook
     makes one easy: monsters are summoned and Normal, Equip, Field and Ritual Spells are
     activated only in the Main Phase, positions change only in the Main Phase, and each monster
-    declares at most one attack (rulebook pp. 27-28); so if `me` holds no Quick-Play Spell or Trap
-    in the hand (nor a spell the catalog marks for the Battle Phase, `simplified`), has no set card and no face-up card with rules of its own in its Spell & Trap
-    and Field Zones, and every monster on the field has no rules of its own (no effect can raise
-    an ATK or add an attacker), the damage is at most the sum of the current ATK (inferred, with
+    declares at most one attack (rulebook pp. 27-28); so if `me` holds in the hand no Quick-Play
+    Spell, no Trap, no spell the catalog marks for the Battle Phase (`simplified`) and no monster
+    with rules of its own, has no set card, no face-up Spell/Trap/Field card on either side has
+    rules of its own, and no monster on the field has rules of its own (no effect can raise an
+    ATK or add an attacker), the damage is at most the sum of the current ATK (inferred, with
     every continuous effect) of `me`'s face-up Attack Position monsters that may still attack: an
     attack deals at most the attacker's ATK, and the opponent may always pass.  Otherwise inf."""
     d = state.data
@@ -163,13 +164,16 @@ def battle_bound(state: GameState, me: str, reasoner: str) -> float:
     mine = d["players"][me]
     for name in mine["hand"]:
         card = cat.get(name)
-        if card.card_type == "trap" or card.subtype == "quick_play" or "battle" in card.phases:
-            return math.inf
-    for fc in mine["spell_trap_zones"] + [mine["field_zone"]]:
-        if fc and (fc.get("position") == "face_down" or cat.get(fc["card"]).class_name in active):
+        if (card.card_type == "trap" or card.subtype == "quick_play" or "battle" in card.phases
+                or (card.is_monster and card.class_name in active)):
             return math.inf
     for p in ("A", "B"):
-        for fc in d["players"][p]["monster_zones"]:
+        side = d["players"][p]
+        for fc in side["spell_trap_zones"] + [side["field_zone"]]:
+            if fc and ((p == me and fc.get("position") == "face_down")
+                       or (fc.get("position") != "face_down" and cat.get(fc["card"]).class_name in active)):
+                return math.inf
+        for fc in side["monster_zones"]:
             if fc and cat.get(fc["card"]).class_name in active:
                 return math.inf
     from .abox import parse_card_ind
