@@ -30,6 +30,15 @@ never prunes a real win:
   the best ATK the turn player has on the field (`attacks_needed`), which initialises the
   proof numbers of new OR nodes.
 
+**Proof numbers.**  An OR node's proof number is its children's least, its disproof number
+their sum; an AND node's disproof number is its children's least and its proof number their
+*largest* (not the sum: the opponent's answers are mostly variations, a discard of this card or
+that, whose proofs repeat one another; the sum made the search flee from every line the
+opponent can answer).  The numbers only order the search; a node is proved or disproved
+exactly.  When an answer of the opponent is proved, its sibling answers are first tried with
+the same proof (Kawano's simulation: the same winning action at each choice of the turn
+player, every answer matched by the answer of the same id), each step a real apply.
+
 Cycles (a `cancel` that backs out of a pending action returns to the state before it): a
 child equal to a state on the path from the root is a loss for the turn player when it is the
 turn player's choice (the state on the path already offers every other choice), and no threat
@@ -313,6 +322,8 @@ class Search:
         self.nodes = 0
         self.applied = 0
         self.pruned = {"turn passes": 0, "no damage reachable": 0, "cycle": 0}
+        self._proved: list[tuple[Node, Node]] = []  # (AND node, its child just proved): siblings to simulate
+        self.simulated = 0  # siblings proved by simulation
         self.prune_log: list[tuple[str, str]] = []  # (reason, what): the first PRUNE_LOG pruned states and actions
         self.root = self._node(state)
 
@@ -398,8 +409,8 @@ class Search:
         if node.is_or:
             node.pn = min((e.pn for e in edges), default=INF)
             node.dn = min(INF, sum(e.dn for e in edges))
-        else:
-            node.pn = min(INF, sum(e.pn for e in edges))
+        else:  # the largest, not the sum: an answer's proof mostly repeats its siblings' (see the module)
+            node.pn = max((e.pn for e in edges), default=0)
             node.dn = min((e.dn for e in edges), default=INF)
         if node.pn == 0:
             node.status = WIN
@@ -416,6 +427,46 @@ class Search:
             self._recompute(n)
             if (n.pn, n.dn, n.status) != old:
                 work.extend(n.parents)
+                if n.status == WIN and old[2] is None:
+                    self._proved.extend((p, n) for p in n.parents if not p.is_or and p.status is None)
+
+    # -------------------------------------------------------------- simulation
+    def _simulate(self, node: Node, model: Node, path: frozenset, start: float) -> bool:
+        """Try to prove `node` with the proof of `model`, a proved sibling (Kawano's simulation):
+        at the turn player's choices the action of the same id that won in the model, at the
+        opponent's every answer, each matched by the answer of the same id in the model.  Every
+        step is a real apply; a mismatch only stops the attempt (the nodes stay in the table)."""
+        if node.status is not None:
+            return node.status == WIN
+        if not model.edges or not self._budget_left(start):
+            return False
+        if not node.expanded:
+            self.expand(node)
+        won = {e.action.id: e.child for e in model.edges if e.child is not None and e.child.status == WIN}
+        here = path | {node.key}
+        if node.is_or:
+            edge = next((e for e in node.edges if e.action.id in won), None)
+            todo = [edge] if edge is not None else []
+        else:
+            todo = list(node.edges)
+            if any(e.action.id not in won for e in todo):
+                return False
+        if not todo:
+            return False
+        for edge in todo:
+            if edge.child is None:
+                self.apply_edge(node, edge, here)
+                if edge.child is None:  # a cycle, removed
+                    continue
+            if not self._simulate(edge.child, won[edge.action.id], here, start):
+                self._update([edge.child, node])
+                return False
+            self._update([edge.child, node])
+        self._update([node])
+        return node.status == WIN
+
+    def _budget_left(self, start: float) -> bool:
+        return self.nodes < self.max_nodes and time.perf_counter() - start <= self.timeout
 
     def _select(self) -> tuple[Node, Edge | None, set]:
         """The most-proving node: from the root, the edge of least pn at OR nodes, of least dn at AND nodes."""
@@ -454,6 +505,22 @@ class Search:
                 continue
             self.apply_edge(node, edge, path)
             self._update([edge.child, node] if edge.child is not None else [node])
+            while self._proved:
+                parent, model = self._proved.pop()
+                if parent.status is not None:
+                    continue
+                for sibling in list(parent.edges):
+                    if parent.status is not None or not self._budget_left(start):
+                        break
+                    if sibling.child is model or (sibling.child is not None and sibling.child.status is not None):
+                        continue
+                    if sibling.child is None:
+                        self.apply_edge(parent, sibling, frozenset(path | {parent.key}))
+                        if sibling.child is None:
+                            continue
+                    if self._simulate(sibling.child, model, frozenset(path | {parent.key}), start):
+                        self.simulated += 1
+                    self._update([sibling.child, parent])
         seconds = time.perf_counter() - start
         result = UNKNOWN if root.status is None else root.status
         line, strategy = ([], {})
