@@ -10,7 +10,7 @@ An AND-OR proof-number search (Allis 1994) over decision-point states:
 The children of a node come only from the inferred allowed actions and `GameState.apply` (no
 game rule is decided here).  A node is *won* when the turn player has won the duel; it is
 *lost* when the turn has passed (an `end_turn`, or any state of a later turn) or when the
-damage still reachable this turn is 0 (below).  A transposition table keyed by the canonical
+damage still reachable this turn is below the opponent's LP (below).  A transposition table keyed by the canonical
 state (its JSON with sorted keys) holds every node, with its state and so its cached allowed
 actions: one position reached by two orders is one node, and is reasoned about once.
 
@@ -25,10 +25,13 @@ never prunes a real win:
   being expanded.  An action that moves to such a phase is not even applied.  (The opponent's
   own LP costs are its choice: it always has `pass`.)  A ruleset with a damage rule that needs
   no damage step gets no such bound.
-- before that, the bound is not finite (new monsters, boosts and effects may still come), so
-  it prunes nothing; the search is ordered by the attacks still needed, the opponent's LP over
-  the best ATK the turn player has on the field (`attacks_needed`), which initialises the
-  proof numbers of new OR nodes.
+- in the Battle Phase, when no card can still raise an ATK or add an attacker (see
+  `battle_bound` for the conditions, all read from the state, the catalog's card kinds and which
+  cards have rules of their own), the bound is the sum of the current ATK of the turn player's
+  monsters that may still attack; a node whose bound is below the opponent's LP is lost.
+- otherwise (the Main Phase) the bound is not finite and prunes nothing.  The search is ordered
+  by the attacks still needed (`attacks_needed`), which initialises the proof numbers of new
+  nodes; it never prunes.
 
 **Proof numbers.**  An OR node's proof number is its children's least, its disproof number
 their sum; an AND node's disproof number is its children's least and its proof number their
