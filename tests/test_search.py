@@ -110,6 +110,16 @@ def test_an_answer_of_the_opponent_is_covered_by_a_branch():
     assert result.strategy["branches"]
 
 
+def test_three_discards_for_magic_jammer_are_three_answers_proved_alike():
+    """Magic Jammer's cost may discard any of B's three cards: each is an answer the line covers;
+    once one is proved, the others are proved by repeating its proof."""
+    result = solved(ROOT / "examples" / "puzzles" / "18-magic-jammer-three-discards.json")
+    assert result.result == "win"
+    discards = [b["answer"]["id"] for b in result.strategy["branches"] if b["answer"]["type"] == "select"]
+    assert len(discards) == 2  # the third is on the line
+    assert result.simulated >= 1
+
+
 def test_the_raigeki_example_still_wins():
     result = solve(GameState.load(RAIGEKI), reasoner="fast")
     assert result.result == "win"

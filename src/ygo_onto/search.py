@@ -81,6 +81,7 @@ class SolveResult:
     seconds: float = 0.0
     pruned: dict = field(default_factory=dict)  # reason -> count (what the search did not expand)
     states: int = 0  # distinct states in the transposition table
+    simulated: int = 0  # answers of the opponent proved by repeating a sibling's proof
 
     @property
     def expanded(self) -> int:  # the earlier API's name for `nodes`
@@ -529,7 +530,8 @@ class Search:
         line, strategy = ([], {})
         if result == WIN:
             line, strategy = strategy_tree(root)
-        return SolveResult(result, line, strategy, self.nodes, seconds, dict(self.pruned), len(self.table))
+        return SolveResult(result, line, strategy, self.nodes, seconds, dict(self.pruned), len(self.table),
+                           self.simulated)
 
 
 # ------------------------------------------------------------------------------------------ strategy
