@@ -608,7 +608,8 @@ def format_strategy(result: SolveResult) -> str:
         why = {NO_WIN: "no line wins this turn against every answer (proved)",
                UNKNOWN: "the node or time budget ran out"}[result.result]
         return f"{head}\n  {why}"
-    lines = [head]
+    lines = [f"win: a winning line against every answer ({result.nodes} nodes, {result.states} states, "
+             f"{result.seconds:.2f} s)"]
 
     def describe(a: dict) -> str:
         what = a.get("card", "")
