@@ -11,7 +11,7 @@ from .actions import check_action_object
 from .cards import catalog
 from .errors import StateError, YgoError
 from .game import GameState, play_from
-from .state import FORMAT, loads, normalize, read_text_file, show
+from .state import FORMAT, decode_json_bytes, loads, normalize, show
 
 SIMPLIFIED_DECK = (15, 5)  # monsters, spells (simplified spec 1.1.2)
 
@@ -164,13 +164,22 @@ def replay_log(path: Path, reasoner: str = "fast", ending: dict | None = None) -
     :raises StateError: the log is not a duel log: a line that is not a JSON object, a missing
         key, a bad state or action (named with its line), or a log cut short (no `end` record).
     """
-    text = read_text_file(path, "log file")
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise StateError(f"{path}: expected a readable log file, got {exc.strerror or exc}") from None
+    lines = [(n, decode_json_bytes(line, f"{path}: line {n}")) for n, line in enumerate(data.split(b"\n"), 1)
+             if line.strip()]
     if not lines:
         raise StateError(f"{path}: expected a duel log (JSON lines), got an empty file")
     records = []
     for n, line in lines:
-        rec = loads(line, f"{path}: line {n}")
+        try:
+            rec = loads(line, f"{path}: line {n}")
+        except StateError as exc:
+            if n == lines[-1][0] and "syntax error" in str(exc):
+                raise StateError(f"{exc} (the last line: the log is cut short)") from None
+            raise
         if not isinstance(rec, dict):
             raise StateError(f"{path}: line {n}: expected a JSON object, got {show(rec)}")
         records.append((n, rec))

@@ -53,6 +53,7 @@ MAX_CHAIN = 150  # chain links and pending selections: no more than the cards of
 MAX_NAME = 200  # characters of a card name
 MAX_DEPTH = 32  # nesting of JSON objects and lists (a state needs 8; `extra` contents get the rest)
 MAX_INT_DIGITS = 30  # longer integer literals are out of every bound above
+MAX_VALUES = 100_000  # values in one state or action, `extra` contents included (a full duel needs < 5,000)
 
 
 def opponent(player: str) -> str:
@@ -65,9 +66,10 @@ class _Checker:
     def __init__(self, source: str):
         self.source = source
 
-    def fail(self, where: str, expected: str, got: Any) -> None:
+    def fail(self, where: str, expected: str, got: Any, described: bool = False) -> None:
+        """:param described: `got` is already words ("61 cards"), not a value to show."""
         prefix = f"{self.source}: " if self.source else ""
-        raise StateError(f"{prefix}{where}: expected {expected}, got {show(got)}")
+        raise StateError(f"{prefix}{where}: expected {expected}, got {got if described else show(got)}")
 
     def keys(self, obj: Any, where: str, allowed: set[str], required: set[str] = frozenset()) -> dict:
         if not isinstance(obj, dict):
@@ -100,7 +102,7 @@ class _Checker:
         if not isinstance(value, list):
             self.fail(where, f"a list of {what}", value)
         if len(value) > limit:
-            self.fail(where, f"at most {limit} {what}", f"{len(value):,} of them")
+            self.fail(where, f"at most {limit} {what}", f"{len(value):,} of them", described=True)
         return value
 
     def ref(self, value: Any, where: str, areas=AREAS, keys=REF_KEYS) -> dict:
@@ -162,7 +164,7 @@ def normalize(raw: Any, source: str = "") -> dict:
         owned += sum(1 for q in PLAYERS for fc in _field_cards(state["players"][q]) if fc["owner"] == p)
         if owned > MAX_OWNED:
             ck.fail(f"players.{p}", f"at most {MAX_OWNED} cards owned by {p} (a Main Deck of 60 and an Extra Deck of 15)",
-                    f"{owned} cards")
+                    f"{owned} cards", described=True)
 
     ck.list_(state["chain"], "chain", "chain links", MAX_CHAIN)
     for i, link in enumerate(state["chain"]):
@@ -208,12 +210,13 @@ def _check_sizes(ck: _Checker, raw: dict) -> None:
             continue
         for area, limit in AREA_LIMITS.items():
             if isinstance(side.get(area), list) and len(side[area]) > limit:
-                ck.fail(f"players.{p}.{area}", f"at most {limit} cards", f"{len(side[area]):,} cards")
+                ck.fail(f"players.{p}.{area}", f"at most {limit} cards", f"{len(side[area]):,} cards", described=True)
         for area in ZONE_AREAS:
             if isinstance(side.get(area), list) and len(side[area]) != 5:
-                ck.fail(f"players.{p}.{area}", "a list of exactly 5 entries (null or a field card)", f"{len(side[area]):,} entries")
+                ck.fail(f"players.{p}.{area}", "a list of exactly 5 entries (null or a field card)",
+                        f"{len(side[area]):,} entries", described=True)
     if isinstance(raw.get("chain"), list) and len(raw["chain"]) > MAX_CHAIN:
-        ck.fail("chain", f"at most {MAX_CHAIN} chain links", f"{len(raw['chain']):,} links")
+        ck.fail("chain", f"at most {MAX_CHAIN} chain links", f"{len(raw['chain']):,} links", described=True)
 
 
 def _field_cards(side: dict) -> list[dict]:
@@ -381,22 +384,23 @@ def show(value: Any, limit: int = 120) -> str:
 
 
 def _path(parts) -> str:
-    """('players', 'A', 'deck', 3) -> 'players.A.deck[3]'."""
+    """('players', 'A', 'deck', 3) -> 'players.A.deck[3]'; a very deep path keeps its start and its depth."""
+    parts = list(parts)
     out = ""
-    for part in parts:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+    for part in parts[:12]:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part)[:60])
+    return out if len(parts) <= 12 else f"{out}... ({len(parts)} levels)"
 
 
 def check_json(value: Any, where: tuple = (), source: str = "") -> None:
-    """The nesting (at most MAX_DEPTH levels) and the numbers (no BadNumber) of a parsed JSON value.
-
-    Iterative, so any depth is safe to check.
+    """The size (at most MAX_VALUES values), nesting (at most MAX_DEPTH levels) and numbers (no
+    BadNumber) of a parsed JSON value.  Iterative, so any depth is safe to check.
 
     :raises StateError: naming the path of the first offending value.
     """
     prefix = f"{source}: " if source else ""
     stack = [(value, where)]
+    total = 0
     while stack:
         item, path = stack.pop()
         if isinstance(item, dict):
@@ -409,6 +413,10 @@ def check_json(value: Any, where: tuple = (), source: str = "") -> None:
             continue
         if len(path) - len(where) >= MAX_DEPTH:
             raise StateError(f"{prefix}{_path(path)}: expected JSON nested at most {MAX_DEPTH} levels, got deeper nesting")
+        total += len(item)
+        if total > MAX_VALUES:
+            raise StateError(f"{prefix}{_path(path) or 'value'}: expected at most {MAX_VALUES:,} values in all, "
+                             f"got {len(item):,} here")
         for key, child in children:
             if isinstance(child, (dict, list, BadNumber)):
                 stack.append((child, (*path, key)))
@@ -444,26 +452,65 @@ def _deep_path(text: str) -> tuple[str, int]:
 
 
 def loads(text: str, source: str = "") -> Any:
-    """JSON text -> a value; bad JSON, deep nesting and numbers out of range are a StateError naming the place.
+    """JSON text -> a value; bad JSON and nesting too deep to parse are a StateError naming the place.
 
-    :raises StateError: the text is not JSON; or it nests deeper than MAX_DEPTH; or a number in it is
-        out of every bound (then the message names its field).
+    A number out of every bound is kept as a BadNumber: `normalize` and `check_action_object` check
+    the value they are given (check_json), after its sizes, and name the field that holds it.
+
+    :raises StateError: the text is not JSON, or it nests too deep to parse.
     """
     prefix = f"{source}: " if source else ""
+    hooks = {"parse_float": _parse_float, "parse_constant": _parse_constant}  # rare in a state: no cost
     try:
-        value = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+        try:
+            value = json.loads(text, **hooks)
+        except ValueError as exc:  # an integer too long for Python (4,300+ digits): parse again, marking it
+            if isinstance(exc, json.JSONDecodeError):
+                raise
+            value = json.loads(text, parse_int=_parse_int, **hooks)
     except json.JSONDecodeError as exc:
         raise StateError(f"{prefix}expected JSON, got a syntax error at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         path, line = _deep_path(text)
         raise StateError(f"{prefix}{path or 'value'}: expected JSON nested at most {MAX_DEPTH} levels, "
                          f"got deeper nesting (line {line})") from None
-    check_json(value, source=source)
     return value
 
 
+def decode_json_bytes(data: bytes, source: str = "") -> str:
+    """UTF-8 bytes -> text (a leading byte order mark dropped).  Bytes that are not UTF-8 are an
+    error naming the field whose string holds them (or, outside any string, their line).
+
+    :raises StateError: the bytes are not UTF-8.
+    """
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        bad, line = data[exc.start], data.count(b"\n", 0, exc.start) + 1
+    prefix = f"{source}: " if source else ""
+    where = ""
+    try:  # parse with the bad bytes kept as lone surrogates (U+DC80-U+DCFF) to find the string holding them
+        value = json.loads(data.decode("utf-8", "surrogateescape"))
+    except (ValueError, RecursionError):
+        value = None
+    stack = [(value, ())]
+    while stack and not where:
+        item, path = stack.pop()
+        if isinstance(item, str) and re.search("[\udc80-\udcff]", item):
+            where = _path(path) or "value"
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if re.search("[\udc80-\udcff]", key):
+                    where = _path((*path, "<a key>"))
+                stack.append((child, (*path, key)))
+        elif isinstance(item, list) and len(path) < MAX_DEPTH:
+            stack.extend((child, (*path, i)) for i, child in enumerate(item))
+    at = f" at line {line}" if b"\n" in data.rstrip(b"\r\n") else ""
+    raise StateError(f"{prefix}{where + ': ' if where else ''}expected UTF-8 text, got the byte 0x{bad:02x}{at}")
+
+
 def read_text_file(path: str | Path, what: str = "state file") -> str:
-    """The UTF-8 text of a file; errors name the file (and, for bytes that are not UTF-8, where they are).
+    """The UTF-8 text of a file; errors name the file (and, for bytes that are not UTF-8, the field).
 
     :raises StateError: the file cannot be read or is not UTF-8 text.
     """
@@ -471,12 +518,7 @@ def read_text_file(path: str | Path, what: str = "state file") -> str:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise StateError(f"{path}: expected a readable {what}, got {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise StateError(f"{path}: expected UTF-8 text, got the byte 0x{data[exc.start]:02x} at line {line} "
-                         f"(byte {exc.start:,})") from None
+    return decode_json_bytes(data, str(path))
 
 
 def read_json_file(path: str | Path) -> Any:
