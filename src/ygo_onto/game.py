@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import reasoning
 from .abox import action_facts, state_facts
-from .actions import Action, action_id, allowed_from_facts, check_action_object
+from .actions import Action, action_id, allowed_from_facts, check_action_object, parse_action_id
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
@@ -110,6 +110,7 @@ class GameState:
         if isinstance(action, Action):
             action = action.to_dict()
         if isinstance(action, str):
+            parse_action_id(action)  # not even an action id: bad input, not a refusal
             matches = [a for a in allowed if a.id == action]
             wanted = action
         elif isinstance(action, dict):
