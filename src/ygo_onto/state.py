@@ -45,8 +45,9 @@ MAX_LIFE_POINTS = 1_000_000  # LP: 0..this
 MAX_MODIFIER = 1_000_000  # |atk_modifier|, |def_modifier|
 MAX_COUNT = 1_000_000  # turn, attacks_declared, counters
 MAX_RNG_SEED = 2**63 - 1  # rng_seed: a signed 64-bit integer
-# cards per area of one player: the Main Deck is 40-60 cards and the Extra Deck 0-15 (rulebook p. 6);
-# a hand can hold at most the Main Deck, a Graveyard or the banished cards at most all of a player's cards
+# cards per area of one player: a Main Deck of at most 60 cards and an Extra Deck of at most 15 (the
+# official deck limits; rulebook v6.0 p. 2 sets only the minimum, 40); a hand can hold at most the Main
+# Deck, a Graveyard or the banished cards at most all of a player's cards
 AREA_LIMITS = {"deck": 60, "hand": 60, "graveyard": 75, "banished": 75, "extra_deck": 15}
 MAX_OWNED = 75  # the cards one player owns (Main Deck and Extra Deck), wherever they are
 MAX_CHAIN = 150  # chain links and pending selections: no more than the cards of a duel
