@@ -199,7 +199,7 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
     except BaseException as exc:
         if writer:
             writer.end(error=error_text(exc), action=attempted[-1] if attempted else None)
-            err.print(f"log written to {log}, up to the error after {count} actions")
+            err.print(f"log written to {log}, up to the error after {count} actions", markup=False, highlight=False)
         if isinstance(exc, YgoError):
             _fail(exc)
         raise

@@ -77,7 +77,8 @@ class _Checker:
             self.fail(where, "an object", obj)
         for key in obj:
             if key not in allowed:
-                self.fail(f"{where}.{key}" if where else key, f"a known key ({', '.join(sorted(allowed))})", key)
+                name = key if len(key) <= 60 else key[:40] + "..."
+                self.fail(f"{where}.{name}" if where else name, f"a known key ({', '.join(sorted(allowed))})", key)
         for key in required:
             if key not in obj:
                 self.fail(f"{where}.{key}" if where else key, "this required key", "nothing")
