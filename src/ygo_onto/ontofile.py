@@ -825,6 +825,20 @@ def import_owl(path: str | Path, dry_run: bool = False) -> dict:
                 p.write_text(text, encoding="utf-8")
         for csv_path, text in plan["csv"].items():
             Path(csv_path).write_text(text, encoding="utf-8")
+        if plan["csv"]:
+            _cards_doc()
         if plan["tbox"] is not None:
             TBOX_FILE.write_text(plan["tbox"], encoding="utf-8")
     return plan["summary"]
+
+
+def _cards_doc() -> None:
+    """docs/cards.md follows the catalog (tests/test_docs.py): in a checkout, its tool writes it again."""
+    import subprocess
+    import sys
+
+    from . import resources
+
+    tool = RULES_DIR.parent / "tools" / "cards_doc.py"
+    if resources.from_checkout() and tool.is_file() and (RULES_DIR.parent / "docs").is_dir():
+        subprocess.run([sys.executable, str(tool)], cwd=RULES_DIR.parent, capture_output=True, timeout=300)
