@@ -12,8 +12,6 @@ generic function, card_counts: no card is named here.  Deck cards are left out o
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from .cards import catalog
 from .knowledge import Vocabulary, VocabularyError
 from .state import AREAS, LIST_AREAS, PLAYERS, opponent
@@ -245,18 +243,21 @@ def strongest_in_graveyards(state: dict, cat) -> tuple | None:
     return best[1] if best else None
 
 
-@lru_cache(maxsize=None)
 def count_declarations(ruleset: str) -> tuple:
-    """The counts the ontology declares (annotation ygo:countsCards on a data property), parsed:
+    """The counts the ontology in use declares (annotation ygo:countsCards on a data property), parsed:
     (property, card class, area, per, side, face-up only).  No card is named in Python."""
     from .knowledge import knowledge
 
-    out = []
-    for prop, spec in sorted(knowledge(ruleset).vocabulary.annotated("countsCards").items()):
-        cls, *pairs = spec.split()
-        opts = dict(pair.split("=", 1) for pair in pairs)
-        out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true"))
-    return tuple(out)
+    k = knowledge(ruleset)  # the sources' or an ontology file's (ontofile): parsed once per Knowledge
+    parsed = k.__dict__.get("_count_declarations")
+    if parsed is None:
+        out = []
+        for prop, spec in sorted(k.vocabulary.annotated("countsCards").items()):
+            cls, *pairs = spec.split()
+            opts = dict(pair.split("=", 1) for pair in pairs)
+            out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true"))
+        parsed = k.__dict__["_count_declarations"] = tuple(out)
+    return parsed
 
 
 def card_counts(state: dict, cat) -> list[tuple]:

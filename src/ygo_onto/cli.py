@@ -5,6 +5,7 @@ Exit codes: 0 success, 1 a rules refusal (an action that is not allowed), 2 bad 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -31,25 +32,63 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(code)
 
 
-def _load(path: Path, ruleset: Optional[str]):
+def _check_output(path: Path, option: str) -> None:
+    """Before any work: `path` can be written (its directory exists, it is not a directory).
+
+    :raises StateError: naming the option and the path.
+    """
+    parent = path.parent
+    if path.is_dir():
+        raise StateError(f"{option} {path}: expected a file to write, got a directory")
+    if not parent.is_dir():
+        raise StateError(f"{option} {path}: expected a file in an existing directory, got a missing directory {parent}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise StateError(f"{option} {path}: expected a file this user may write, got no permission")
+
+
+def _write_text(path: Path, text: str, option: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(StateError(f"{option} {path}: expected a writable file, got {exc.strerror or exc}"))
+
+
+ONTOLOGY_HELP = ("run on this ontology file (saved by Protégé, or written by export-owl) instead of the "
+                 "project's ontology/, rules/ and card catalog")
+
+
+def _use_ontology(path: Optional[Path], reasoner: str = reasoning.DEFAULT):
+    """--ontology: load the file's TBox, cards and rules and put them in use for this process."""
+    if path is None:
+        return None
+    from .ontofile import Rules
+
+    rules = Rules.load(path, reasoner=reasoner)
+    rules.activate()
+    return rules
+
+
+def _load(path: Path, ruleset: Optional[str], rules=None):
     from .game import GameState
     from .state import read_json_file
 
     raw = read_json_file(path)
     if ruleset is not None and isinstance(raw, dict):
         raw = {**raw, "ruleset": ruleset}
-    return GameState.from_dict(raw, source=str(path))
+    return GameState.from_dict(raw, source=str(path), rules=rules)
 
 
 def _parse_action(text: str):
+    from .state import loads, show
+
     text = text.strip()
     if text.startswith(("{", "[", '"')):  # JSON: it must be an action object
         try:
-            action = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StateError(f"ACTION: expected an action id or a JSON object, got invalid JSON ({exc.msg})") from None
+            action = loads(text, "ACTION")
+        except StateError as exc:
+            raise StateError(f"{exc} (ACTION: expected an action id or a JSON object)") from None
         if not isinstance(action, dict):
-            raise StateError(f"ACTION: expected an action id or a JSON object, got {text}")
+            raise StateError(f"ACTION: expected an action id or a JSON object, got {show(text)}")
         return action
     return text
 
@@ -71,10 +110,11 @@ def _describe(a: dict) -> str:
 def allowed(state: Path = typer.Argument(..., help="a state file (state-format.md)"),
             json_out: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+            ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """The actions the player holding priority may take now."""
     try:
-        st = _load(state, ruleset)
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         actions = st.allowed_actions(reasoner)
         inference = st.infer(reasoner)
     except YgoError as exc:
@@ -106,16 +146,19 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
           action: str = typer.Argument(..., help="an action id from `allowed`, or an action object as JSON"),
           output: Optional[Path] = typer.Option(None, "-o", "--output", help="write the new state here (default stdout)"),
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Apply one action and write the next decision-point state."""
     try:
-        st = _load(state, ruleset)
+        if output:
+            _check_output(output, "-o")
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         nxt = st.apply(_parse_action(action), reasoner)
     except YgoError as exc:
         _fail(exc)
     text = nxt.to_json()
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        _write_text(output, text + "\n", "-o")
     else:
         print(text)
 
@@ -124,12 +167,13 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
 def explain(state: Path = typer.Argument(..., help="a state file"),
             action: str = typer.Argument(..., help="an action id or an action object as JSON"),
             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+            ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Why an action is allowed (the rules that fired and the facts they matched), or why not."""
     from .explain import explain_action
 
     try:
-        st = _load(state, ruleset)
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         report = explain_action(st, _parse_action(action), reasoner)
     except YgoError as exc:
         _fail(exc)
@@ -144,33 +188,57 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
          agents: str = typer.Option("aggressive,random", help="two of: " + ", ".join(["random", "first", "aggressive"])),
          log: Optional[Path] = typer.Option(None, help="write a JSON-lines log that `replay` checks"),
          reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-         max_actions: int = typer.Option(2000, help="stop after this many actions")):
-    """A whole duel between two agents, narrated turn by turn."""
-    from .duel import AGENTS, new_duel, play_duel, write_log
+         max_actions: int = typer.Option(2000, help="stop after this many actions"),
+         ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
+    """A whole duel between two agents, narrated turn by turn.  The log is written as the duel goes:
+    a duel an error stops leaves its log up to the error, and the error as its last line."""
+    from .duel import AGENTS, DuelLog, error_text, new_duel, play_duel
 
     names = tuple(a.strip() for a in agents.split(","))
     if len(names) != 2 or any(n not in AGENTS for n in names):
         _fail(StateError(f"--agents: expected two of {', '.join(AGENTS)} separated by a comma, got {agents!r}"))
+    if max_actions < 0:
+        _fail(StateError(f"--max-actions: expected an integer >= 0, got {max_actions}"))
     try:
+        if log:
+            _check_output(log, "--log")
+        rules = _use_ontology(ontology, reasoner)
+        if rules is not None and rules.ruleset != ruleset:
+            raise StateError(f"--ruleset: expected {rules.ruleset!r} (the ruleset of {ontology}), got {ruleset!r}")
         start = new_duel(ruleset, seed, reasoner)
-        steps = []
-        turn = None
-        for st, action, nxt in play_duel(start, names, seed, reasoner, max_actions):
+    except YgoError as exc:
+        _fail(exc)
+    try:
+        writer = DuelLog(log, start, {"ruleset": ruleset, "seed": seed, "agents": list(names)}) if log else None
+    except OSError as exc:
+        _fail(StateError(f"--log {log}: expected a writable file, got {exc.strerror or exc}"))
+    attempted = []  # the action being applied, if any: where an engine error happened
+    final, count, turn = start, 0, None
+    try:
+        for st, action, nxt in play_duel(start, names, seed, reasoner, max_actions,
+                                         chosen=lambda _state, a: attempted.append(a)):
             if st.data["turn"] != turn:
                 turn = st.data["turn"]
                 lp = st.data["players"]
                 out.print(f"[bold]Turn {turn}[/bold] ({st.data['turn_player']}) LP A {lp['A']['life_points']} / B {lp['B']['life_points']}")
             d = action.to_dict()
             out.print(f"  {d['player']}: {d['type']} {_describe(d)}", highlight=False)
-            steps.append((st, action, nxt))
-    except YgoError as exc:
-        _fail(exc)
-    final = steps[-1][2] if steps else start
+            if writer:
+                writer.step(action, nxt)
+            attempted.clear()
+            final, count = nxt, count + 1
+    except BaseException as exc:
+        if writer:
+            writer.end(error=error_text(exc), action=attempted[-1] if attempted else None)
+            err.print(f"log written to {log}, up to the error after {count} actions", markup=False, highlight=False)
+        if isinstance(exc, YgoError):
+            _fail(exc)
+        raise
     lp = final.data["players"]
-    out.print(f"[bold]Result[/bold]: winner {final.winner or 'none yet'} after {len(steps)} actions; "
+    out.print(f"[bold]Result[/bold]: winner {final.winner or 'none yet'} after {count} actions; "
               f"LP A {lp['A']['life_points']} / B {lp['B']['life_points']}")
-    if log:
-        write_log(log, start, steps, {"ruleset": ruleset, "seed": seed, "agents": list(names)})
+    if writer:
+        writer.end(final.winner)
         out.print(f"log written to {log}")
 
 
@@ -179,38 +247,57 @@ def replay(log: Path = typer.Argument(..., help="a log written by `duel --log`")
            reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP)):
     """Replay a logged duel, checking every step against the log."""
     from .duel import replay_log
+    from .state import show
 
     count = 0
+    ending: dict = {}
     try:
-        for step, _state, action, same in replay_log(log, reasoner):
+        for step, _state, action, same in replay_log(log, reasoner, ending):
             count += 1
             if not same:
-                err.print(f"error: {log}: line {step}: the state after {action.get('id', action)} differs from the log")
+                what = action.get("id", action) if isinstance(action, dict) else action
+                err.print(f"error: {log}: line {step}: the state after {show(what)} differs from the log",
+                          markup=False, highlight=False)
                 raise typer.Exit(1)
     except YgoError as exc:
         _fail(exc)
-    out.print(f"{log}: {count} actions replayed; every state matches the log")
+    out.print(f"{log}: {count} actions replayed; every state matches the log", markup=False, highlight=False)
+    if ending:
+        if not ending["reproduced"]:
+            err.print(f"error: {log}: the logged duel stopped on the error {ending['error']!r}, but replaying it "
+                      f"gives {ending['got']!r}", markup=False, highlight=False)
+            raise typer.Exit(1)
+        out.print(f"the logged duel stopped on an error, and it happens again: {ending['error']}",
+                  markup=False, highlight=False)
 
 
 @app.command()
 def solve(puzzle: Path = typer.Argument(..., help="a state file: find a line of play that wins this turn"),
+          json_out: bool = typer.Option(False, "--json", help="print JSON: result, line, strategy, nodes, seconds"),
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-          max_nodes: int = typer.Option(5000, help="give up after expanding this many states"),
-          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
-    """Search (A*) for a line of play that wins this turn, and print it."""
+          max_nodes: int = typer.Option(20000, "--max-nodes", help="answer unknown after expanding this many states"),
+          timeout: float = typer.Option(60.0, "--timeout", help="answer unknown after this many seconds"),
+          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
+    """Search (AND-OR proof-number search) for a line that wins this turn whatever the opponent answers.
+
+    Exit 0 for every answer (win, no_win, unknown); 2 on bad input."""
+    from .search import format_strategy
     from .search import solve as solve_puzzle
 
+    if max_nodes < 1:
+        _fail(StateError(f"--max-nodes: expected an int >= 1, got {max_nodes}"))
+    if not timeout > 0:
+        _fail(StateError(f"--timeout: expected a number of seconds > 0, got {timeout}"))
     try:
-        st = _load(puzzle, ruleset)
-        result = solve_puzzle(st, reasoner=reasoner, max_nodes=max_nodes)
+        st = _load(puzzle, ruleset, _use_ontology(ontology, reasoner))
+        result = solve_puzzle(st, reasoner=reasoner, max_nodes=max_nodes, timeout=timeout)
     except YgoError as exc:
         _fail(exc)
-    if result.line is None:
-        out.print(f"no winning line this turn ({result.expanded} states searched)")
-        raise typer.Exit(1)
-    out.print(f"winning line ({len(result.line)} actions, {result.expanded} states searched):")
-    for i, a in enumerate(result.line, 1):
-        out.print(f"  {i}. {a.id}  {_describe(a.to_dict())}", highlight=False)
+    if json_out:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    out.print(format_strategy(result), markup=False, highlight=False)
 
 
 @app.command("export-owl")
@@ -221,6 +308,7 @@ def export_owl(output: Path = typer.Argument(..., help="the RDF/XML file to writ
     from .export import export
 
     try:
+        _check_output(output, "OUTPUT")
         st = _load(state, ruleset) if state else None
         n_rules, n_triples = export(output, ruleset or (st.ruleset if st else "official"), st)
     except YgoError as exc:
@@ -228,14 +316,37 @@ def export_owl(output: Path = typer.Argument(..., help="the RDF/XML file to writ
     out.print(f"wrote {output}: {n_triples} triples, {n_rules} SWRL rules")
 
 
+@app.command("import-owl")
+def import_owl_cmd(source: Path = typer.Argument(..., help="an ontology saved by Protégé (RDF/XML or OWL/XML), e.g. an edited export"),
+                   dry_run: bool = typer.Option(False, "--dry-run", help="print the summary, write nothing")):
+    """Write the changes of a saved ontology back into ontology/, rules/ and the card catalog."""
+    from .ontofile import import_owl
+
+    try:
+        summary = import_owl(source, dry_run=dry_run)
+    except YgoError as exc:
+        _fail(exc)
+    verb = "would change" if dry_run else "changed"
+    for key in ("rules changed", "rules added", "rules removed", "cards added", "cards changed", "cards removed"):
+        items = summary[key]
+        out.print(f"{key}: {len(items)}" + (f" ({', '.join(items)})" if items else ""), highlight=False)
+    out.print(f"axioms added: {summary['axioms added']}; axioms removed: {summary['axioms removed']}")
+    changed = any(summary[k] for k in summary)
+    out.print(f"{source}: {verb} the sources" if changed else f"{source}: no change to the sources", highlight=False)
+
+
 @app.command()
 def cards(query: str = typer.Argument("", help="a part of a name, kind, type, attribute or description"),
           ruleset: str = typer.Option("official", help="official or simplified"),
-          json_out: bool = typer.Option(False, "--json", help="print JSON")):
+          json_out: bool = typer.Option(False, "--json", help="print JSON"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """The card catalog, searchable."""
     from .cards import catalog
 
     try:
+        rules = _use_ontology(ontology, None)
+        if rules is not None:
+            ruleset = rules.ruleset
         found = catalog(ruleset).search(query)
     except YgoError as exc:
         _fail(exc)
@@ -258,10 +369,16 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
           repeats: Optional[int] = typer.Option(None, help="latency samples per state for fast (default 30)"),
           pellet_repeats: Optional[int] = typer.Option(None, help="latency samples per state for pellet (default 3)"),
           with_pellet_duel: bool = typer.Option(False, help="also time a whole duel with Pellet (hours)"),
-          json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables")):
+          puzzles: bool = typer.Option(True, help="time solve on the example puzzles (nodes/s, seconds per puzzle)"),
+          json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Benchmark the reasoners: allowed_actions latency (p50/p95), whole duels, peak memory."""
     from .bench import main as bench_main
 
+    try:
+        _use_ontology(ontology, "fast" if "fast" in reasoners.split(",") else reasoners.split(",")[0])
+    except YgoError as exc:
+        _fail(exc)
     argv = ["--reasoners", reasoners]
     if repeats:
         argv += ["--repeats", str(repeats)]
@@ -269,18 +386,22 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
         argv += ["--pellet-repeats", str(pellet_repeats)]
     if with_pellet_duel:
         argv.append("--with-pellet-duel")
+    if not puzzles:
+        argv.append("--no-puzzles")
     if json_out:
         argv.append("--json")
     raise typer.Exit(bench_main(argv))
 
 
 @app.command()
-def check(ruleset: str = typer.Option("official", help="official or simplified")):
+def check(ruleset: str = typer.Option("official", help="official or simplified"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Check the TBox with HermiT (consistency, classification) and every rule's vocabulary."""
     from .export import hermit_check
 
     try:
-        report = hermit_check(ruleset)
+        rules = _use_ontology(ontology, None)
+        report = hermit_check(rules.ruleset if rules is not None else ruleset)
     except YgoError as exc:
         _fail(exc)
     out.print(report)
@@ -291,6 +412,12 @@ def main() -> None:
         app()
     except YgoError as exc:  # pragma: no cover - commands catch their own
         err.print(f"error: {exc}", markup=False)
+        sys.exit(2)
+    except Exception as exc:  # a bug, not bad input: still one line, not a traceback (YGO_DEBUG=1 shows it)
+        if os.environ.get("YGO_DEBUG"):
+            raise
+        err.print(f"error: internal error {type(exc).__name__}: {exc} (please report it; YGO_DEBUG=1 shows where)",
+                  markup=False, highlight=False)
         sys.exit(2)
 
 

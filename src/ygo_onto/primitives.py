@@ -11,7 +11,7 @@ from typing import Callable
 
 from .abox import PHASE_NAMES, POSITION_NAMES
 from .errors import YgoError
-from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, MODIFIER_LIMIT, PLAYERS, new_field_card, opponent
+from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_MODIFIER, PLAYERS, new_field_card, opponent
 
 PRIMITIVES: dict[str, Callable] = {}
 
@@ -246,13 +246,13 @@ SETTERS = {  # operation -> (state key of a field card, how to read the value)
     "opSetSetThisTurn": ("set_this_turn", bool),
     "opSetPositionChanged": ("position_changed_this_turn", bool),
     "opSetAttacksDeclared": ("attacks_declared", int),
-    "opSetAtkModifier": ("atk_modifier", lambda v: _bounded(int(v), MODIFIER_LIMIT)),
-    "opSetDefModifier": ("def_modifier", lambda v: _bounded(int(v), MODIFIER_LIMIT)),
+    "opSetAtkModifier": ("atk_modifier", lambda v: _bounded(int(v), MAX_MODIFIER)),
+    "opSetDefModifier": ("def_modifier", lambda v: _bounded(int(v), MAX_MODIFIER)),
 }
 
 
 def _bounded(value: int, limit: int) -> int:
-    """A value the rules computed, kept within the state's bounds (state.MODIFIER_LIMIT), so that the
+    """A value the rules computed, kept within the state's bounds (state.MAX_MODIFIER), so that the
     arithmetic of the next reasoning stays far inside 32 bits (fast) and every written state loads again."""
     return max(-limit, min(limit, value))
 
