@@ -265,13 +265,19 @@ def test_import_owl_writes_the_edits_into_the_sources(saved, states, tmp_path):
     assert _git_status(copy) == ""
     run("import-owl", saved["edited"], cwd=copy, src=copy / "src")
     diff = subprocess.run(["git", "diff", "-U0"], cwd=copy, capture_output=True, text=True).stdout
-    assert set(_git_status(copy).split()) == {"M", "rules/official/cards/traps.swrl", "src/ygo_onto/data/cards_official.csv"}
+    assert set(_git_status(copy).split()) == {"M", "rules/official/cards/traps.swrl", "ontology/cards-official.owl"}
     assert "+TrapHole(?c), controlledBy(?c, ?p), opponentOf(?p, ?o), Monster(?m), controlledBy(?m, ?o), " \
            "justSummonedBy(?m, normalSummon), currentAtk(?m, ?x), greaterThanOrEqual(?x, 1500) -> " \
            "ActivationConditionMet(?c)" in diff
     assert "-MirrorForce(?c)" in diff and "greaterThanOrEqual(?x, 2500)" in diff
-    assert "+Dark Magician,,,46986414,monster,normal,DARK,Spellcaster,7,2600,2100" in diff
-    assert "+Protégé Dragon,,,,monster,normal,LIGHT,Dragon,4,1900,1200" in diff
+    # the catalog file: Dark Magician's ATK changed in place (one line), the new card's class at the end
+    assert '-        <ygo:cardAtk rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">2500</ygo:cardAtk>' in diff
+    assert '+        <ygo:cardAtk rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">2600</ygo:cardAtk>' in diff
+    assert '+    <owl:Class rdf:about="http://ygo-onto.org/cards/official#ProtegeDragon">' in diff
+    assert '+        <rdfs:label xml:lang="en">Protégé Dragon</rdfs:label>' in diff
+    cards_diff = diff.split("cards-official.owl", 1)[1].split("\ndiff --git", 1)[0]
+    removed = [ln for ln in cards_diff.splitlines() if ln.startswith("-") and not ln.startswith("---")]
+    assert len(removed) == 1, cards_diff  # nothing but the ATK line removed
     # the engine run from the new sources shows the same changes
     kw = {"cwd": copy, "src": copy / "src"}
     assert _after(states["traphole"], "normal_summon@A.hand0", **kw)["priority"] == "A"
@@ -280,7 +286,7 @@ def test_import_owl_writes_the_edits_into_the_sources(saved, states, tmp_path):
     # and a second export + import of the new sources changes nothing
     run("export-owl", tmp_path / "again.owl", **kw)
     assert "no change to the sources" in run("import-owl", tmp_path / "again.owl", **kw).stdout
-    assert set(_git_status(copy).split()) == {"M", "rules/official/cards/traps.swrl", "src/ygo_onto/data/cards_official.csv"}
+    assert set(_git_status(copy).split()) == {"M", "rules/official/cards/traps.swrl", "ontology/cards-official.owl"}
 
 
 # ---------------------------------------------------------------- the Python API
@@ -309,5 +315,5 @@ def test_a_simplified_export_imports_with_no_change(tmp_path):
     run("export-owl", path, "--ruleset", "simplified")
     plan = plan_import(path)
     assert plan["ruleset"] == "simplified"
-    assert not plan["rules"] and not plan["csv"] and plan["tbox"] is None
+    assert not plan["rules"] and not plan["cards"] and plan["tbox"] is None
     assert not any(plan["summary"].values()), plan["summary"]

@@ -1,12 +1,13 @@
 """The card catalogs: the official catalog and the simplified ruleset's 40-card collection.
 
-Card facts live in CSV files under ygo_onto/data; this module only reads them.  Each card
-becomes an OWL class in the loaded ontology (see knowledge.py), so adding a card is adding a
-CSV row (plus rules, if it has an effect).
+The cards are ontology data: ontology/cards-official.owl and ontology/cards-simplified.owl
+(RDF/XML, edited in Protégé), each card a class under its kind with its facts as annotations
+(ygo:cardLevel, ygo:cardAtk, ...; ontofile.card_triples and cards_from_graph).  This module
+reads them (cached on disk by content hash) and writes them back (`ygo-onto import-owl`).
+Adding a card is adding a class (plus rules, if it has an effect).
 """
 from __future__ import annotations
 
-import csv
 import difflib
 import re
 import unicodedata
@@ -18,7 +19,7 @@ from .errors import StateError
 
 RULESETS = ("official", "simplified")
 
-# kind columns of the CSV -> ontology class of the card
+# kind (card_type, subtype) -> ontology class of the card
 MONSTER_CLASSES = {"normal": "NormalMonster", "effect": "EffectMonster", "ritual": "RitualMonster",
                    "fusion": "FusionMonster", "synchro": "SynchroMonster"}
 SPELL_CLASSES = {"normal": "NormalSpell", "ritual": "RitualSpell", "continuous": "ContinuousSpell",
@@ -97,19 +98,6 @@ def class_name(name: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words if w)
 
 
-def _int(value: str) -> int | None:
-    return int(value) if value not in ("", None) else None
-
-
-def _bool(value: str) -> bool:
-    return value.strip().lower() == "true"
-
-
-def _rows(filename: str):
-    text = resources.read_data(filename)
-    return list(csv.DictReader(text.splitlines()))
-
-
 class Catalog:
     """The cards of one ruleset, looked up by name without regard to case or aliases."""
 
@@ -151,7 +139,7 @@ class Catalog:
 
 
 def catalog(ruleset: str = "official") -> Catalog:
-    """The catalog of a ruleset: the one of an ontology file in use (ontofile.Rules), else the CSV files'."""
+    """The catalog of a ruleset: the one of an ontology file in use (ontofile.Rules), else the catalog file's (ontology/cards-RULESET.owl)."""
     from .knowledge import ACTIVE
 
     active = ACTIVE.get().get(ruleset)
@@ -160,94 +148,140 @@ def catalog(ruleset: str = "official") -> Catalog:
 
 @lru_cache(maxsize=None)
 def _source_catalog(ruleset: str) -> Catalog:
-    if ruleset == "official":
-        cards = [Card(name=r["name"], card_type=r["card_type"], subtype=r["subtype"], level=_int(r["level"]),
-                      atk=_int(r["atk"]), defense=_int(r["def"]), attribute=r["attribute"] or None,
-                      monster_type=r["monster_type"] or None, tuner=_bool(r["tuner"]),
-                      special_summon_only=_bool(r["special_summon_only"]), flip=_bool(r["flip"]),
-                      materials=tuple(m.strip() for m in r["materials"].split(" + ") if m.strip()),
-                      ritual_monster=r["ritual_monster"] or None, italian_name=r["italian_name"] or None,
-                      aliases=tuple(a for a in r["aliases"].split("|") if a), passcode=_int(r["passcode"]),
-                      stays_on_field=_bool(r["stays_on_field"]), activation=tuple(r["activation"].split()),
-                      optional_effect=_bool(r["optional_effect"]), description=r["description"])
-                 for r in _rows("cards_official.csv")]
-    elif ruleset == "simplified":
-        cards = [Card(name=r["name"], card_type="monster", subtype="normal", level=int(r["level"]),
-                      atk=int(r["atk"]), defense=int(r["def"]), description=r["description"])
-                 for r in _rows("simplified_monsters.csv")]
-        cards += [Card(name=r["name"], card_type="spell", subtype="normal", phases=tuple(r["phases"].split("|")),
-                       activation=tuple(r["activation"].split()), description=r["description"])
-                  for r in _rows("simplified_spells.csv")]
-    else:
+    if ruleset not in RULESETS:
         raise StateError(f"ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")
-    return Catalog(ruleset, cards)
+    return Catalog(ruleset, read_catalog_file(catalog_file(ruleset), ruleset)[0])
 
 
-# ---------------------------------------------------------------- writing rows back (ygo-onto import-owl)
+# ---------------------------------------------------------------- the catalog files (ontology/cards-RULESET.owl)
 
-def _cell(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+CATALOG_BASE = "http://ygo-onto.org/cards/"
+TBOX_IRI = "http://ygo-onto.org/ontology"
+CACHE_VERSION = 1  # bump when what the disk cache holds changes shape
 
 
-def card_row(card: Card, ruleset: str) -> tuple[str, dict]:
-    """(CSV file name, row) of a card: the inverse of catalog()."""
-    if ruleset == "simplified":
-        if card.card_type == "monster":
-            return "simplified_monsters.csv", {"name": card.name, "level": _cell(card.level), "atk": _cell(card.atk),
-                                               "def": _cell(card.defense), "description": card.description}
-        return "simplified_spells.csv", {"name": card.name, "phases": "|".join(card.phases),
-                                         "activation": " ".join(card.activation), "description": card.description}
-    return "cards_official.csv", {
-        "name": card.name, "italian_name": card.italian_name or "", "aliases": "|".join(card.aliases),
-        "passcode": _cell(card.passcode), "card_type": card.card_type, "subtype": card.subtype,
-        "attribute": card.attribute or "", "monster_type": card.monster_type or "", "level": _cell(card.level),
-        "atk": _cell(card.atk), "def": _cell(card.defense), "tuner": _cell(card.tuner),
-        "special_summon_only": _cell(card.special_summon_only), "flip": _cell(card.flip),
-        "materials": " + ".join(card.materials), "ritual_monster": card.ritual_monster or "",
-        "stays_on_field": _cell(card.stays_on_field), "activation": " ".join(card.activation),
-        "optional_effect": "true" if card.optional_effect else "", "description": card.description}
+def catalog_file(ruleset: str):
+    """ontology/cards-official.owl, ontology/cards-simplified.owl: the cards as OWL classes (the source)."""
+    return resources.ontology_dir() / f"cards-{ruleset}.owl"
 
 
-def write_rows(ruleset: str, cards: list[Card], old: dict[str, Card]) -> dict[str, str]:
-    """The new text of the ruleset's CSV files for this card list: an unchanged card keeps its line
-    as written, a changed one is written again in place, a new one goes at the end.
+def _card_order(text: str, ns: str) -> dict[str, int]:
+    """Card IRI -> its place in the file: the catalog keeps the file's order (random decks draw from it)."""
+    order: dict[str, int] = {}
+    for m in re.finditer(r'rdf:about="([^"]+)"', text):
+        iri = m.group(1)
+        iri = ns + iri[1:] if iri.startswith("#") else iri
+        order.setdefault(iri, len(order))
+    return order
 
-    :returns: {path of the CSV file: its new text}, only for files that change.
+
+def read_catalog_file(path, ruleset: str, cache: bool = True) -> tuple[list[Card], list[tuple]]:
+    """(the cards, every triple about them) of a catalog file, in the file's order.
+
+    rdflib parses the file once; the result is cached on disk by the file's content hash
+    (parsing costs a few tenths of a second, the cache a few milliseconds).
+
+    :raises StateError: the file is not RDF/XML, or a card class lacks a fact the engine needs.
     """
-    import io
+    import hashlib
+    import os
+    import pickle
+    from pathlib import Path
 
-    data_dir = resources.data_dir()
-    by_file: dict[str, dict[str, Card]] = {}
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StateError(f"{path}: expected the card catalog of the {ruleset} ruleset, got {exc.strerror}") from None
+    here = Path(__file__).resolve().parent
+    code = hashlib.sha256((here / "cards.py").read_bytes() + (here / "ontofile.py").read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(data + f"|{ruleset}|{CACHE_VERSION}|{code}".encode()).hexdigest()
+    cache_file = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ygo-onto" / f"cards-{digest}.pickle"
+    if cache and cache_file.is_file():
+        try:
+            return pickle.loads(cache_file.read_bytes())
+        except Exception:  # a broken cache entry is read again
+            pass
+    from rdflib import Graph
+    from rdflib.namespace import OWL, RDF
+
+    from .ontofile import cards_from_graph
+
+    g = Graph()
+    try:
+        g.parse(data=data, format="xml", publicID=CATALOG_BASE + ruleset)
+    except Exception as exc:  # rdflib raises SAX and its own errors with a line number
+        raise StateError(f"{path}: expected an OWL file in RDF/XML, got {type(exc).__name__}: {str(exc)[:200]}") from None
+    try:
+        cards = cards_from_graph(g, ruleset)
+    except StateError as exc:
+        raise StateError(f"{path}: {exc}") from None
+    ns = CATALOG_BASE + ruleset + "#"
+    order = _card_order(data.decode("utf-8", "replace"), ns)
+    cards.sort(key=lambda c: order.get(ns + c.class_name, len(order)))
+    headers = set(g.subjects(RDF.type, OWL.Ontology))
+    triples = sorted((t for t in g if t[0] not in headers), key=lambda t: tuple(str(x) for x in t))
+    result = (cards, triples)
+    if cache:
+        try:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(pickle.dumps(result))
+            tmp.replace(cache_file)
+        except OSError:
+            pass
+    return result
+
+
+def _xml_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+_PREFIXES = {"http://www.w3.org/1999/02/22-rdf-syntax-ns#": "rdf", "http://www.w3.org/2000/01/rdf-schema#": "rdfs",
+             "http://www.w3.org/2002/07/owl#": "owl", "http://www.w3.org/2001/XMLSchema#": "xsd",
+             TBOX_IRI + "#": "ygo"}
+
+
+def _qname(uri: str) -> str:
+    for ns, prefix in _PREFIXES.items():
+        if uri.startswith(ns):
+            return f"{prefix}:{uri[len(ns):]}"
+    raise ValueError(f"no prefix for {uri}")
+
+
+def catalog_owl_text(ruleset: str, cards: list[Card]) -> str:
+    """A catalog file's RDF/XML, laid out as Protégé saves it (one owl:Class block per card, in
+    the catalog's order): the ontology header imports the TBox by IRI (catalog-v001.xml resolves it)."""
+    from rdflib import Literal, Namespace, URIRef
+
+    from .ontofile import card_triples
+
+    iri = CATALOG_BASE + ruleset
+    ns = Namespace(iri + "#")
+    title = {"official": "the official ruleset's cards", "simplified": "the simplified ruleset's 40 cards"}[ruleset]
+    out = ['<?xml version="1.0"?>',
+           f'<rdf:RDF xmlns="{iri}#"', f'     xml:base="{iri}"',
+           *(f'     xmlns:{p}="{n}"' for n, p in _PREFIXES.items()), '>', "",
+           f'    <owl:Ontology rdf:about="{iri}">',
+           f'        <owl:imports rdf:resource="{TBOX_IRI}"/>',
+           f'        <rdfs:label xml:lang="en">ygo-onto cards: {title}</rdfs:label>',
+           '        <rdfs:comment xml:lang="en">The card catalog of the ' + ruleset + ' ruleset: each card a class under '
+           'its kind (ygo:NormalMonster, ygo:FieldSpell, ...) with its printed facts as annotations (ygo:cardLevel, '
+           'ygo:cardAtk, ...). Edited in Protégé; what a card does is in its SWRL rules (rules/).</rdfs:comment>',
+           '    </owl:Ontology>', ""]
     for card in cards:
-        by_file.setdefault(card_row(card, ruleset)[0], {})[card.name] = card
-    files = {"official": ["cards_official.csv"],
-             "simplified": ["simplified_monsters.csv", "simplified_spells.csv"]}[ruleset]
-    out = {}
-    for filename in files:
-        path = data_dir.joinpath(filename)
-        lines = path.read_text(encoding="utf-8").splitlines()
-        header = next(csv.reader([lines[0]]))
-        wanted = by_file.get(filename, {})
-        new_lines, seen = [lines[0]], set()
-
-        def fmt(card):
-            buf = io.StringIO()
-            csv.DictWriter(buf, fieldnames=header, lineterminator="", extrasaction="ignore", restval="").writerow(
-                card_row(card, ruleset)[1])
-            return buf.getvalue()
-
-        for line in lines[1:]:
-            name = next(csv.reader([line]))[0] if line.strip() else None
-            if name is None or name not in wanted:
-                continue  # a removed card (or a blank line)
-            seen.add(name)
-            new_lines.append(line if old.get(name) == wanted[name] else fmt(wanted[name]))
-        new_lines += [fmt(c) for n, c in wanted.items() if n not in seen]
-        text = "\n".join(new_lines) + "\n"
-        if text != path.read_text(encoding="utf-8"):
-            out[str(path)] = text
-    return out
+        c = ns[card.class_name]
+        out += [f"    <!-- {c} -->", "", f'    <owl:Class rdf:about="{c}">']
+        for _, p, o in card_triples(card, ns)[1:]:
+            tag = _qname(str(p))
+            if isinstance(o, URIRef):
+                out.append(f'        <{tag} rdf:resource="{o}"/>')
+            elif isinstance(o, Literal) and o.language:
+                out.append(f'        <{tag} xml:lang="{o.language}">{_xml_escape(str(o))}</{tag}>')
+            elif isinstance(o, Literal) and o.datatype:
+                out.append(f'        <{tag} rdf:datatype="{o.datatype}">{_xml_escape(str(o))}</{tag}>')
+            else:
+                out.append(f"        <{tag}>{_xml_escape(str(o))}</{tag}>")
+        out += ["    </owl:Class>", ""]
+    out.append("</rdf:RDF>")
+    return "\n".join(out) + "\n"

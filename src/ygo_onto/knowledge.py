@@ -153,17 +153,17 @@ class Knowledge:
     @cached_property
     def tbox(self) -> Graph:
         """The TBox plus one class per catalog card (labels in English and Italian, a description,
-        and the catalog's facts as annotations: see ontofile.card_triples)."""
-        from .ontofile import card_triples
+        and the catalog's facts as annotations: see ontofile.card_triples): ontology/ygo-onto.owl
+        and ontology/cards-RULESET.owl, whatever Protégé saved in them about the cards."""
+        from .cards import catalog_file, read_catalog_file
 
         g = Graph()
         g.parse(TBOX_FILE, format="xml")
         ns = self.cards_ns
         g.bind("ygo", YGO)
         g.bind("card", ns)
-        for card in self.catalog:
-            for triple in card_triples(card, ns):
-                g.add(triple)
+        for triple in read_catalog_file(catalog_file(self.ruleset), self.ruleset)[1]:
+            g.add(triple)
         return g
 
     @cached_property

@@ -712,7 +712,7 @@ def _comment_lines(comment: str) -> list[str]:
 
 
 def plan_import(path: str | Path) -> dict:
-    """What import-owl would change: {"rules": {file: new text}, "csv": {file: new text},
+    """What import-owl would change: {"rules": {file: new text}, "cards": {catalog file: new text},
     "tbox": new ygo-onto.owl text or None, "summary": {...}}.
 
     :raises StateError: the file does not load, or a rule `fast` cannot compile (nothing is written).
@@ -773,7 +773,7 @@ def plan_import(path: str | Path) -> dict:
         summary["rules added"].append(f"{rule.name} -> {target}")
 
     # ---- cards
-    csv_files: dict[str, str] = {}
+    card_files: dict[str, str] = {}
     old_cards = {c.name: c for c in src.catalog}
     new_cards = {c.name: c for c in k.catalog}
     for name, card in new_cards.items():
@@ -783,7 +783,10 @@ def plan_import(path: str | Path) -> dict:
             summary["cards changed"].append(name)
     summary["cards removed"] = sorted(set(old_cards) - set(new_cards))
     if summary["cards added"] or summary["cards changed"] or summary["cards removed"]:
-        csv_files = cards_mod.write_rows(k.ruleset, list(k.catalog), old_cards)
+        # the catalog file is written again, the cards in the sources' order (new ones at the end)
+        place = {name: i for i, name in enumerate(old_cards)}
+        ordered = sorted(k.catalog, key=lambda c: (place.get(c.name, len(place)), list(new_cards).index(c.name)))
+        card_files[str(cards_mod.catalog_file(k.ruleset))] = cards_mod.catalog_owl_text(k.ruleset, ordered)
 
     # ---- TBox axioms (everything but the card classes, the rules and the export's header annotation)
     cards_ns = str(k.cards_ns)
@@ -805,11 +808,11 @@ def plan_import(path: str | Path) -> dict:
             if not str(t[0]).startswith(cards_ns) and t[1] != YGO.ruleset:
                 g.add(t)
         tbox_text = g.serialize(format="xml")
-    return {"rules": new_files, "csv": csv_files, "tbox": tbox_text, "summary": summary, "ruleset": k.ruleset}
+    return {"rules": new_files, "cards": card_files, "tbox": tbox_text, "summary": summary, "ruleset": k.ruleset}
 
 
 def import_owl(path: str | Path, dry_run: bool = False) -> dict:
-    """Write a saved ontology's changes back into ontology/, rules/ and the card catalog.
+    """Write a saved ontology's changes back into ontology/ (the TBox, the card catalog) and rules/.
 
     :returns: the summary (see plan_import).
     """
@@ -823,9 +826,9 @@ def import_owl(path: str | Path, dry_run: bool = False) -> dict:
                 p.write_text(text, encoding="utf-8")
             elif p.is_file():
                 p.write_text(text, encoding="utf-8")
-        for csv_path, text in plan["csv"].items():
-            Path(csv_path).write_text(text, encoding="utf-8")
-        if plan["csv"]:
+        for card_path, text in plan["cards"].items():
+            Path(card_path).write_text(text, encoding="utf-8")
+        if plan["cards"]:
             _cards_doc()
         if plan["tbox"] is not None:
             TBOX_FILE.write_text(plan["tbox"], encoding="utf-8")

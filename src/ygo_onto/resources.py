@@ -1,7 +1,8 @@
 """Where the engine's files live: the ontology, the SWRL rules, the card data and the examples.
 
 In the repository they sit at the top (`ontology/`, `rules/`, `examples/`; people edit the
-ontology in Protégé and the rules as text there) and the card data in `src/ygo_onto/data/`.
+ontology, the card catalog among it, in Protégé and the rules as text there) and the official
+decks in `src/ygo_onto/data/`.
 A built wheel carries copies inside the package (`ygo_onto/ontology`, `ygo_onto/rules`,
 `ygo_onto/examples`, `ygo_onto/data`: setup.py maps the top-level folders to those package
 paths), read here through `importlib.resources`.
@@ -44,7 +45,7 @@ def ontology_dir() -> Path:
 
 
 def tbox_file() -> Path:
-    """The TBox, RDF/XML (written by tools/build_tbox.py)."""
+    """The TBox, RDF/XML (edited in Protégé)."""
     return ontology_dir() / "ygo-onto.owl"
 
 
@@ -54,7 +55,7 @@ def rules_dir() -> Path:
 
 
 def data_dir() -> Path:
-    """The card catalogs (CSV) and the official decks (JSON)."""
+    """The official decks (JSON); the cards themselves are ontology/cards-RULESET.owl."""
     return _dir("data")
 
 
