@@ -1,18 +1,18 @@
 """Game logic lives in the ontology and the rules: no card of the catalogs is named in src/**/*.py (issue 11 item 5)."""
-import csv
 import re
 from pathlib import Path
+
+from ygo_onto.cards import RULESETS, catalog_file, read_catalog_file
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "ygo_onto"
 
 
 def catalog_names() -> set[str]:
     names = set()
-    for path in (SRC / "data").glob("*.csv"):
-        with path.open(encoding="utf-8") as f:
-            for row in csv.DictReader(f):
-                names.add(row["name"])
-                names.update(a.strip() for a in (row.get("aliases") or "").split(";") if a.strip())
+    for ruleset in RULESETS:  # the catalog files of ontology/ (the sources, not a file in use)
+        for card in read_catalog_file(catalog_file(ruleset), ruleset)[0]:
+            names.add(card.name)
+            names.update(card.aliases)
     return names
 
 
