@@ -1,5 +1,6 @@
 """Edit an ontology file with the OWL API 5 as a Protégé user would, and save it as RDF/XML.
 
+A file next to a catalog-v001.xml (ontology/) has its imports resolved through it, as in Protégé.
 Run in a process of its own (one JVM with the OWL API on its class path; see tests/test_export.py):
 
     python tests/owlapi_edit.py IN.owl OUT.owl EDIT...
@@ -42,6 +43,16 @@ def main(argv: list[str]) -> int:
 
     src, dst, edits = argv[0], argv[1], argv[2:]
     manager = OWLManager.createOWLOntologyManager()
+    # imports resolved offline through the catalog next to the file, as Protégé does (ontology/catalog-v001.xml)
+    catalog = Path(src).resolve().parent / "catalog-v001.xml"
+    if catalog.is_file():
+        import xml.etree.ElementTree as ET
+
+        SimpleIRIMapper = J("org.semanticweb.owlapi.util.SimpleIRIMapper")
+        for u in ET.parse(catalog).getroot().iter():
+            if u.tag.endswith("uri") and u.get("name") and u.get("uri"):
+                target = File(str(catalog.parent / u.get("uri"))).toURI()
+                manager.getIRIMappers().add(SimpleIRIMapper(IRI.create(u.get("name")), IRI.create(target)))
     onto = manager.loadOntologyFromOntologyDocument(File(src))
     df = manager.getOWLDataFactory()
     fmt = manager.getOntologyFormat(onto)
@@ -49,6 +60,9 @@ def main(argv: list[str]) -> int:
     for a in onto.getAnnotations():
         if str(a.getProperty().getIRI()) == YGO + "ruleset":
             ruleset = str(a.getValue().asLiteral().get().getLiteral())
+    onto_iri = str(onto.getOntologyID().getOntologyIRI().get())
+    if onto_iri.startswith("http://ygo-onto.org/cards/"):  # a catalog file of ontology/
+        ruleset = onto_iri.rsplit("/", 1)[1]
     cards_ns = f"http://ygo-onto.org/cards/{ruleset}#"
 
     def label_of(rule):

@@ -289,6 +289,26 @@ def test_import_owl_writes_the_edits_into_the_sources(saved, states, tmp_path):
     assert set(_git_status(copy).split()) == {"M", "rules/official/cards/traps.swrl", "ontology/cards-official.owl"}
 
 
+def test_the_source_files_saved_by_the_owl_api_are_what_the_engine_runs(states, tmp_path):
+    """ontology/ is the source: the TBox and a card file loaded and saved in place by the OWL API
+    (as Protégé saves them) run as before, and a card edited there plays with its new ATK."""
+    copy = _repo_copy(tmp_path)
+    kw = {"cwd": copy, "src": copy / "src"}
+    for name in ("ygo-onto.owl", "cards-official.owl"):
+        path = copy / "ontology" / name
+        _owlapi_edit(path, path, "noop")
+    assert "owl:" in (copy / "ontology" / "cards-official.owl").read_text(encoding="utf-8")
+    assert _allowed(states["traphole"], **kw) == _allowed(states["traphole"])
+    assert _after(states["traphole"], "normal_summon@A.hand0", **kw)["priority"] == "B"
+    cards = json.loads(run("cards", "--json", **kw).stdout)
+    assert sorted(c["name"] for c in cards) == sorted(c["name"] for c in json.loads(run("cards", "--json").stdout))
+    tie = _after(states["battle"], "attack@A.mz0>B.mz0", **kw)
+    assert tie["players"]["A"]["monster_zones"][0] is None  # 2500 against 2500: both destroyed (rulebook p. 27)
+    path = copy / "ontology" / "cards-official.owl"
+    _owlapi_edit(path, path, "set-atk:DarkMagician:2600")
+    assert _after(states["battle"], "attack@A.mz0>B.mz0", **kw)["players"]["B"]["life_points"] == 7900
+
+
 # ---------------------------------------------------------------- the Python API
 
 def test_rules_load_runs_a_file_from_python_and_caches_it(exported, tmp_path, monkeypatch):
