@@ -74,7 +74,7 @@ def greedy_agent(state, actions, rng):
 
 
 # ---------------------------------------------------------------- the search agent
-SEARCH_MAX_NODES = 300  # the budget of one solve call (states expanded)
+SEARCH_MAX_NODES = 150  # the budget of one solve call (states expanded)
 
 
 def _solve_win(state: GameState, max_nodes: int = SEARCH_MAX_NODES) -> list | None:
@@ -116,15 +116,16 @@ class SearchAgent:
     """Plays a winning line when ``solve`` finds one this turn, else plays greedy.
 
     A found line is remembered state by state (the key is the state's JSON), so the next decisions
-    follow it without searching again; if the opponent answers off the line, the agent searches again.
-    States already searched without a win are remembered too.  Both memories are bounded.
+    follow it without searching again.  Search costs seconds, so the agent searches at most once per
+    phase (Main Phase 1, Battle Phase) of each of its turns: at the first decision there that passes
+    the cheap filter ``_may_win_now``.  Memories are bounded and forgotten at the start of a duel.
     """
 
     def __init__(self, max_nodes: int = SEARCH_MAX_NODES, memory: int = 4096, reasoner: str = "fast"):
         self.max_nodes = max_nodes
         self.reasoner = reasoner
         self._plan: OrderedDict[str, object] = OrderedDict()  # state key -> the line's action there
-        self._searched: OrderedDict[str, bool] = OrderedDict()
+        self._searched: OrderedDict[tuple, bool] = OrderedDict()  # (player, turn, phase) searched
         self._memory = memory
         self.solves = 0  # solve calls made (for reports)
 
@@ -144,10 +145,11 @@ class SearchAgent:
         planned = self._plan.get(key)
         if planned is not None and planned in actions:
             return planned
-        if key not in self._searched and _may_win_now(state, me):
+        when = (me, state.data["turn"], state.data["phase"])
+        if when not in self._searched and _may_win_now(state, me):
             self.solves += 1
             line = _solve_win(state, self.max_nodes)
-            self._remember(self._searched, key, bool(line))
+            self._remember(self._searched, when, bool(line))
             if line:
                 node = state
                 for action in line:  # the line's states, so that my next decisions follow it
