@@ -19,7 +19,7 @@ def test_layouts_are_contiguous_and_fixed():
         assert start == at
         at += size
     assert at == N_ACTIONS == 2881
-    for ruleset, size in (("official", 5064), ("simplified", 2880)):
+    for ruleset, size in (("official", 5063), ("simplified", 2879)):
         at = 0
         for _, start, n in observation_layout(ruleset):
             assert start == at
@@ -127,3 +127,19 @@ def test_gymnasium_wrapper_plays_against_a_fixed_agent():
         steps += 1
     assert done and total in (1.0, -1.0)
     assert info["state"]["winner"] == ("B" if total == 1.0 else "A")
+
+
+def test_the_example_plays_random_against_greedy(capsys):
+    import runpy
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "env_random_vs_greedy.py"
+    argv = sys.argv
+    sys.argv = [str(example), "--games", "1", "--seed", "4"]
+    try:
+        runpy.run_path(str(example), run_name="__main__")
+    finally:
+        sys.argv = argv
+    out = capsys.readouterr().out
+    assert "game 0: A=greedy B=random winner" in out and "total rewards" in out

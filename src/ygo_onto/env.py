@@ -160,7 +160,6 @@ def observation_layout(ruleset: str) -> list[tuple[str, int, int]]:
     add("global", len(GLOBAL_FEATURES))
     for group, count in CARD_SLOT_GROUPS:
         add(f"{group} ({count} slots x {slot}: {len(SLOT_FEATURES)} features + card one-hot {n})", count * slot)
-    add("opp_hand_count", 1)
     for group in COUNT_GROUPS:
         add(f"{group} (copies of each card / 3, {n})", n)
     add(f"chain ({CHAIN_SLOTS} links x {2 + n}: present, mine, card one-hot)", CHAIN_SLOTS * (2 + n))
@@ -229,8 +228,6 @@ def encode_observation(state: dict, me: str) -> np.ndarray:
                     hidden = side == "opp" and fc["position"] in ("face_down", "face_down_defense")
                     put_card(at + i * slot, fc["card"], fc, hidden, holder)
             at += len(cards) * slot
-    vec[at] = len(theirs["hand"]) / SCALE["count"]
-    at += 1
     for cards in (mine["graveyard"], theirs["graveyard"], mine["banished"], theirs["banished"], mine["extra_deck"]):
         for name in cards:
             vec[at + ids[cat.get(name).name]] += 1.0 / 3.0
