@@ -55,12 +55,30 @@ def _side(d: dict, p: str) -> float:
     return value
 
 
+PENDING_DEPTH = 4  # selections of one action followed to their end (a Tribute Summon's 2 tributes, a target)
+
+
+def _value(state: GameState, me: str, reasoner: str, depth: int = PENDING_DEPTH) -> float:
+    """The score of a state; while I am in the middle of an action (a pending choice of mine), the best of
+    its completions, so that starting a Tribute Summon is worth what the summon is worth."""
+    d = state.data
+    if depth <= 0 or d["winner"] is not None or d["pending"] is None or d["priority"] != me:
+        return score(state, me)
+    options = [a for a in state.allowed_actions(reasoner) if a.type != "cancel"]
+    if not options:
+        return score(state, me)
+    return max(_value(state.apply(a, reasoner), me, reasoner, depth - 1) for a in options)
+
+
 def greedy_choice(state: GameState, actions: list, rng: random.Random, reasoner: str = "fast"):
-    """The action whose resulting state scores best for the player holding priority (ties: at random)."""
+    """The action whose resulting state scores best for the player holding priority (ties: at random).
+
+    `cancel` goes back to a state already judged, so it is taken only when every choice is worse
+    (otherwise greedy would start and cancel an action for ever)."""
     me = state.data["priority"]
     best, best_score = [], None
     for action in actions:
-        value = score(state.apply(action, reasoner), me)
+        value = score(state, me) - 1.0 if action.type == "cancel" else _value(state.apply(action, reasoner), me, reasoner)
         if best_score is None or value > best_score:
             best, best_score = [action], value
         elif value == best_score:
@@ -69,7 +87,8 @@ def greedy_choice(state: GameState, actions: list, rng: random.Random, reasoner:
 
 
 def greedy_agent(state, actions, rng):
-    """One ply: apply each allowed action to the (immutable) state and keep the best-scoring result."""
+    """One ply: apply each allowed action to the (immutable) state and keep the best-scoring result
+    (an action's own selections are followed to their end, see ``_value``)."""
     return greedy_choice(state, actions, rng)
 
 
