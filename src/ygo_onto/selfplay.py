@@ -128,10 +128,15 @@ def ray_init(workers: int, address: str | None = None) -> bool:
     if ray.is_initialized():
         return False
     kwargs = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
-    if address:
-        ray.init(address=address, **kwargs)
-    else:
-        ray.init(num_cpus=max(1, workers), **kwargs)
+    try:
+        if address:
+            ray.init(address=address, **kwargs)
+        else:
+            ray.init(num_cpus=max(1, workers), **kwargs)
+    except Exception as exc:  # noqa: BLE001 - Ray's own errors (ConnectionError, RuntimeError, ...)
+        option = f"--ray-address {address}" if address else "--ray"
+        raise StateError(f"{option}: expected a Ray {'cluster to join' if address else 'that starts'}, "
+                         f"got {type(exc).__name__}: {exc}") from None
     return True
 
 
