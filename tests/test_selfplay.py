@@ -10,7 +10,7 @@ from ygo_onto import GameState
 from ygo_onto.agents import SearchAgent, greedy_agent, score
 from ygo_onto.cli import app
 from ygo_onto.duel import AGENTS
-from ygo_onto.selfplay import Batch, game_seed, jobs, run_batch, wilson
+from ygo_onto.selfplay import game_seed, jobs, run_batch, wilson
 
 PUZZLE = Path(__file__).resolve().parent.parent / "examples" / "puzzle-raigeki.json"
 FIELDS = {"game", "seed", "ruleset", "agents", "first_player", "winner", "winner_agent", "turns", "actions", "seconds"}
@@ -151,7 +151,9 @@ def test_search_agent_plays_solves_line_to_the_win():
     assert agent.solves == 1  # the rest of the line was followed, not searched again
 
 
-def test_greedy_and_search_agents_finish_duels():
-    batch = run_batch(1, ("greedy", "search"), "simplified", workers=1, seed=1)
-    assert all(r["winner"] in ("A", "B", "draw") and "error" not in r for r in batch.records)
-    assert isinstance(batch, Batch)
+def test_greedy_and_search_agents_play_in_selfplay():
+    # a whole greedy duel takes 20-100 s on a loaded 2-core machine: 20 actions show the plumbing
+    batch = run_batch(1, ("greedy", "search"), "simplified", workers=1, seed=1, max_actions=20)
+    rec = batch.records[0]
+    assert "error" not in rec and rec["actions"] == 20 and rec["winner"] is None
+    assert batch.summary()["unfinished"] == 1
