@@ -445,6 +445,9 @@ def _gym_class():
             if seed is not None:
                 self._rng = random.Random(seed)
             self.aec.reset(seed=seed)
+            forget = getattr(self.opponent, "reset", None)  # an agent with memory starts each duel afresh
+            if forget:
+                forget()
             self._opponent_moves()
             return self._obs()
 
