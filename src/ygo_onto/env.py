@@ -23,10 +23,11 @@ from .errors import IllegalActionError, StateError
 
 # ---------------------------------------------------------------- the action space
 PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
-# Card slots that an action may name, per side, with the most indexes the encoding holds.
-AREA_SLOTS = (("hand", 20), ("monster_zones", 5), ("spell_trap_zones", 5), ("field_zone", 1), ("graveyard", 40),
-              ("banished", 40), ("extra_deck", 15), ("deck", 40))
-SIDE_SLOTS = sum(n for _, n in AREA_SLOTS)  # 166
+# Card slots that an action may name, per side: every index a valid state can have (the input bounds
+# of docs/decisions.md: 60 cards in hand or deck, 15 in the Extra Deck, 75 in the Graveyard or banished).
+AREA_SLOTS = (("hand", 60), ("monster_zones", 5), ("spell_trap_zones", 5), ("field_zone", 1), ("graveyard", 75),
+              ("banished", 75), ("extra_deck", 15), ("deck", 60))
+SIDE_SLOTS = sum(n for _, n in AREA_SLOTS)  # 296
 # Action kinds that name one card of the acting player (`from`), with the choice they carry.
 FROM_KINDS = (("normal_summon", None), ("tribute_summon", None), ("set_monster", None), ("flip_summon", None),
               ("special_summon", None), ("special_summon", "defense"), ("synchro_summon", None),
