@@ -275,23 +275,30 @@ def replay(log: Path = typer.Argument(..., help="a log written by `duel --log`")
 
 @app.command()
 def solve(puzzle: Path = typer.Argument(..., help="a state file: find a line of play that wins this turn"),
+          json_out: bool = typer.Option(False, "--json", help="print JSON: result, line, strategy, nodes, seconds"),
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-          max_nodes: int = typer.Option(5000, help="give up after expanding this many states"),
+          max_nodes: int = typer.Option(20000, "--max-nodes", help="answer unknown after expanding this many states"),
+          timeout: float = typer.Option(60.0, "--timeout", help="answer unknown after this many seconds"),
           ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
-    """Search (A*) for a line of play that wins this turn, and print it."""
+    """Search (AND-OR proof-number search) for a line that wins this turn whatever the opponent answers.
+
+    Exit 0 for every answer (win, no_win, unknown); 2 on bad input."""
+    from .search import format_strategy
     from .search import solve as solve_puzzle
 
+    if max_nodes < 1:
+        _fail(StateError(f"--max-nodes: expected an int >= 1, got {max_nodes}"))
+    if not timeout > 0:
+        _fail(StateError(f"--timeout: expected a number of seconds > 0, got {timeout}"))
     try:
         st = _load(puzzle, ruleset)
-        result = solve_puzzle(st, reasoner=reasoner, max_nodes=max_nodes)
+        result = solve_puzzle(st, reasoner=reasoner, max_nodes=max_nodes, timeout=timeout)
     except YgoError as exc:
         _fail(exc)
-    if result.line is None:
-        out.print(f"no winning line this turn ({result.expanded} states searched)")
-        raise typer.Exit(1)
-    out.print(f"winning line ({len(result.line)} actions, {result.expanded} states searched):")
-    for i, a in enumerate(result.line, 1):
-        out.print(f"  {i}. {a.id}  {_describe(a.to_dict())}", highlight=False)
+    if json_out:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    out.print(format_strategy(result), markup=False, highlight=False)
 
 
 @app.command("export-owl")
@@ -340,6 +347,7 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
           repeats: Optional[int] = typer.Option(None, help="latency samples per state for fast (default 30)"),
           pellet_repeats: Optional[int] = typer.Option(None, help="latency samples per state for pellet (default 3)"),
           with_pellet_duel: bool = typer.Option(False, help="also time a whole duel with Pellet (hours)"),
+          puzzles: bool = typer.Option(True, help="time solve on the example puzzles (nodes/s, seconds per puzzle)"),
           json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables")):
     """Benchmark the reasoners: allowed_actions latency (p50/p95), whole duels, peak memory."""
     from .bench import main as bench_main
@@ -351,6 +359,8 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
         argv += ["--pellet-repeats", str(pellet_repeats)]
     if with_pellet_duel:
         argv.append("--with-pellet-duel")
+    if not puzzles:
+        argv.append("--no-puzzles")
     if json_out:
         argv.append("--json")
     raise typer.Exit(bench_main(argv))
