@@ -97,20 +97,24 @@ SEARCH_MAX_NODES = 150  # the budget of one solve call (states expanded)
 
 
 def _solve_win(state: GameState, max_nodes: int = SEARCH_MAX_NODES) -> list | None:
-    """The one place the agent calls ``search.solve``: a winning line for this turn, or None.
+    """The one place the agent calls ``search.solve``: the line of a proved win this turn, or None.
 
-    Reads ``result == "win"`` and ``line`` (the AND-OR solve); today's A* result has only ``line``.
+    The budget is a node count only (no timeout), so a duel's result does not depend on the machine's
+    speed: the same seed gives the same duel.
     """
+    import inspect
+
     from .search import solve
 
-    try:
-        result = solve(state, max_nodes=max_nodes)
-    except TypeError:  # a solve without max_nodes
-        result = solve(state)
+    accepted = inspect.signature(solve).parameters
+    kwargs = {"max_nodes": max_nodes} if "max_nodes" in accepted else {}
+    if "timeout" in accepted:
+        kwargs["timeout"] = float("inf")
+    result = solve(state, **kwargs)
     verdict = getattr(result, "result", None)
-    if verdict is not None:
+    if verdict is not None:  # the AND-OR solve: "win", "no_win" or "unknown"
         return list(result.line or []) if verdict == "win" else None
-    return list(result.line) if result.line else None
+    return list(result.line) if result.line else None  # the earlier A*: a line or None
 
 
 def _may_win_now(state: GameState, me: str) -> bool:
@@ -135,9 +139,10 @@ class SearchAgent:
     """Plays a winning line when ``solve`` finds one this turn, else plays greedy.
 
     A found line is remembered state by state (the key is the state's JSON), so the next decisions
-    follow it without searching again.  Search costs seconds, so the agent searches at most once per
-    phase (Main Phase 1, Battle Phase) of each of its turns: at the first decision there that passes
-    the cheap filter ``_may_win_now``.  Memories are bounded and forgotten at the start of a duel.
+    follow it without searching again.  Search costs seconds, so the agent searches once per phase
+    (Main Phase 1, Battle Phase) of each of its turns, at the first decision there that passes the
+    cheap filter ``_may_win_now``; it searches again in that phase only after a win was found and the
+    opponent answered off the line (the win proved for every answer, the continuation is found again).  Memories are bounded and forgotten at the start of a duel.
     """
 
     def __init__(self, max_nodes: int = SEARCH_MAX_NODES, memory: int = 4096, reasoner: str = "fast"):
@@ -165,7 +170,8 @@ class SearchAgent:
         if planned is not None and planned in actions:
             return planned
         when = (me, state.data["turn"], state.data["phase"])
-        if when not in self._searched and _may_win_now(state, me):
+        # once per phase; again after the opponent answered off a winning line (the win still holds)
+        if self._searched.get(when, True) and _may_win_now(state, me):
             self.solves += 1
             line = _solve_win(state, self.max_nodes)
             self._remember(self._searched, when, bool(line))
