@@ -99,7 +99,7 @@ def test_cli_selfplay_bad_input_exits_2_before_any_duel(args, words, monkeypatch
 def test_selfplay_on_a_local_ray(tmp_path):
     ray = pytest.importorskip("ray")
     try:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     except Exception as exc:  # noqa: BLE001 - a machine where Ray cannot start
         pytest.skip(f"ray cannot start here: {exc}")
     try:

@@ -132,7 +132,7 @@ def ray_init(workers: int, address: str | None = None) -> bool:
         if address:
             ray.init(address=address, **kwargs)
         else:
-            ray.init(num_cpus=max(1, workers), **kwargs)
+            ray.init(address="local", num_cpus=max(1, workers), **kwargs)  # a new local Ray, never a stale one
     except Exception as exc:  # noqa: BLE001 - Ray's own errors (ConnectionError, RuntimeError, ...)
         option = f"--ray-address {address}" if address else "--ray"
         raise StateError(f"{option}: expected a Ray {'cluster to join' if address else 'that starts'}, "
