@@ -142,7 +142,8 @@ class SearchAgent:
     follow it without searching again.  Search costs seconds, so the agent searches once per phase
     (Main Phase 1, Battle Phase) of each of its turns, at the first decision there that passes the
     cheap filter ``_may_win_now``; it searches again in that phase only after a win was found and the
-    opponent answered off the line (the win proved for every answer, the continuation is found again).  Memories are bounded and forgotten at the start of a duel.
+    opponent answered off the line (the win proved for every answer, the continuation is found again).
+    Memories are bounded and forgotten at the start of a duel.
     """
 
     def __init__(self, max_nodes: int = SEARCH_MAX_NODES, memory: int = 4096, reasoner: str = "fast"):
