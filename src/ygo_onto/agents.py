@@ -73,12 +73,14 @@ def _value(state: GameState, me: str, reasoner: str, depth: int = PENDING_DEPTH)
 def greedy_choice(state: GameState, actions: list, rng: random.Random, reasoner: str = "fast"):
     """The action whose resulting state scores best for the player holding priority (ties: at random).
 
-    `cancel` goes back to a state already judged, so it is taken only when every choice is worse
-    (otherwise greedy would start and cancel an action for ever)."""
+    An action begun is finished: it was chosen for the value of its best completion, so `cancel` is
+    taken only when nothing else is allowed (scored state by state, starting and cancelling an
+    action could win in turn for ever)."""
     me = state.data["priority"]
+    actions = [a for a in actions if a.type != "cancel"] or actions
     best, best_score = [], None
     for action in actions:
-        value = score(state, me) - 1.0 if action.type == "cancel" else _value(state.apply(action, reasoner), me, reasoner)
+        value = _value(state.apply(action, reasoner), me, reasoner)
         if best_score is None or value > best_score:
             best, best_score = [action], value
         elif value == best_score:
