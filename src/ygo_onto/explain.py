@@ -15,9 +15,12 @@ class Explanation:
     allowed: bool
     fired: list = field(default_factory=list)  # (rule, binding, matched body atoms)
     failed: list = field(default_factory=list)  # (rule, satisfied count, first failing atom, binding)
+    wrong_player: str | None = None  # the action names a player who does not hold priority: why it is refused
 
     def text(self) -> str:
         lines = [f"{self.action}: {'allowed' if self.allowed else 'not allowed'}"]
+        if self.wrong_player:
+            lines.append(f"  {self.wrong_player}")
         for rule, binding, atoms in self.fired:
             lines.append(f"  because of rule {rule.name} ({rule.file}:{rule.line})")
             if rule.comment:
@@ -77,6 +80,15 @@ def _target_fact(state, action: dict) -> tuple:
 
 
 def explain_action(state, action, reasoner: str = "fast") -> Explanation:
+    """Why `action` is allowed in `state`, or why not (with the state's own rules, if it has any)."""
+    rules = getattr(state, "rules", None)
+    if rules is not None:
+        with rules.use():
+            return _explain_action(state, action, reasoner)
+    return _explain_action(state, action, reasoner)
+
+
+def _explain_action(state, action, reasoner: str) -> Explanation:
     from .actions import check_action_object, parse_action_id
 
     if isinstance(action, str):
@@ -88,6 +100,13 @@ def explain_action(state, action, reasoner: str = "fast") -> Explanation:
     index = FactIndex(facts)
     label = action.get("id") or str(action)
     result = Explanation(label, target in facts)
+    holder = state.data["priority"]
+    if action.get("player", holder) != holder:
+        # actions-and-cli.md: the allowed actions are those of the player holding priority; the rules below
+        # say what that player may do, so the action is refused for anyone else (as `apply` refuses it).
+        result.allowed = False
+        result.wrong_player = (f"player {action['player']} does not hold priority: player {holder} does, and only "
+                               f"the player holding priority may act (rulebook p. 38); for {holder}:")
     for rule in k.rules:
         body, head = parse_rule(rule.text)
         for h in head:
@@ -101,7 +120,7 @@ def explain_action(state, action, reasoner: str = "fast") -> Explanation:
                     ok = False
             if not ok:
                 continue
-            if result.allowed:
+            if target in facts:
                 for b in match_body(index, body, binding):
                     result.fired.append((rule, b, body))
                     break
