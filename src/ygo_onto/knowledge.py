@@ -7,7 +7,6 @@ is an error at once (rdflib's DefinedNamespace habit).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -17,6 +16,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
 from .cards import catalog
+from .swrl import BUILTIN_NAMES, Rule, RuleSyntaxError, parse_rule_file, parse_rule_text  # noqa: F401  (Rule: re-exported)
 
 ROOT = Path(__file__).resolve().parent
 # In a source checkout the ontology and rules sit at the repo root; an installed package carries copies.
@@ -35,17 +35,6 @@ SWRLB_BUILTINS = {"add", "subtract", "multiply", "divide", "mod", "abs", "equal"
 
 class VocabularyError(KeyError):
     """An ontology term that does not exist (a typo in code or in a rule)."""
-
-
-@dataclass
-class Rule:
-    """One SWRL rule as written in rules/*.swrl (Protégé's text syntax)."""
-
-    name: str  # e.g. "official/summons.swrl#3"
-    text: str
-    comment: str
-    file: str
-    line: int
 
 
 @dataclass
@@ -95,35 +84,6 @@ class Vocabulary:
 def _local(uri) -> str:
     s = str(uri)
     return s.rsplit("#", 1)[-1] if "#" in s else s.rsplit("/", 1)[-1]
-
-
-RULE_ATOM = re.compile(r"([A-Za-z_][\w\-]*)\s*\(([^)]*)\)")
-
-
-def parse_rule_file(path: Path, name_prefix: str) -> list[Rule]:
-    """Rules are blocks of non-comment lines; the '#' lines right above a rule are its comment."""
-    rules, comment, body, start = [], [], [], 0
-    shown = f"rules/{name_prefix}"
-    lines = path.read_text(encoding="utf-8").splitlines() + [""]
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            if body:
-                raise SyntaxError(f"{path}:{number}: a comment inside a rule; end the rule with a blank line first")
-            comment.append(stripped.lstrip("#").strip())
-        elif stripped:
-            if not body:
-                start = number
-            body.append(stripped)
-        elif body:
-            text = " ".join(body)
-            if "->" not in text:
-                raise SyntaxError(f"{path}:{start}: expected 'body -> head', got {text!r}")
-            rules.append(Rule(f"{name_prefix}#{len(rules) + 1}", text, " ".join(comment), shown, start))
-            comment, body = [], []
-        else:
-            comment = []  # a comment block followed by a blank line is a file or section header
-    return rules
 
 
 class Knowledge:
@@ -211,16 +171,21 @@ class Knowledge:
         """Every name a rule uses is in the vocabulary (a typo names its rule)."""
         v = self.vocabulary
         for rule in self.rules:
-            for pred, args in RULE_ATOM.findall(rule.text):
-                if pred in SWRLB_BUILTINS:
+            where = f"rule {rule.name} ({rule.file}:{rule.line})"
+            try:
+                body, head = parse_rule_text(rule.text)
+            except RuleSyntaxError as exc:
+                raise SyntaxError(f"{where}: {exc}") from None
+            for atom in body + head:
+                if atom.pred in BUILTIN_NAMES:
                     continue
                 try:
-                    v.check(pred)
-                    for arg in (a.strip() for a in args.split(",")):
-                        if arg and not arg.startswith("?") and not re.fullmatch(r"-?\d+|true|false|\".*\"", arg):
-                            v.check(arg)
+                    v.check(atom.pred)
+                    for arg in atom.args:
+                        if arg.kind == "name":
+                            v.check(arg.value)
                 except VocabularyError as exc:
-                    raise VocabularyError(f"rule {rule.name} ({rule.file}:{rule.line}): {exc.args[0]}") from None
+                    raise VocabularyError(f"{where}: {exc.args[0]}") from None
 
 
 @lru_cache(maxsize=None)

@@ -1,12 +1,222 @@
-"""A small reader of SWRL rules in Protégé's text syntax, and a matcher of rule bodies on facts.
+"""SWRL rules in Protégé's text syntax: the one reader of rules/**/*.swrl, and a matcher of rule
+bodies on facts.
 
-Used to explain inferences (which rule fired, on which facts; which atom failed).  The same
-atoms are what the compiled backend translates.
+* `parse_rule_file` reads a .swrl file into `Rule`s (name, text, the citation comment above it,
+  file, line); `Knowledge` loads a ruleset with it.
+* `parse_rule_text` reads one rule's text into body and head `Atom`s of `Term`s (the tokens and
+  their priority are owlready2's rule lexer's).  The fast backend compiles these atoms, the
+  vocabulary check and `explain` read them too.
+* `FactIndex`, `match_body` and `deepest_failure` match a body on facts, to explain inferences
+  (which rule fired, on which facts; which atom failed).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
+
+# ---------------------------------------------------------------------------------------------
+# Rule files
+
+@dataclass
+class Rule:
+    """One SWRL rule as written in rules/*.swrl (Protégé's text syntax)."""
+
+    name: str  # e.g. "official/summons.swrl#3"
+    text: str
+    comment: str
+    file: str
+    line: int
+
+
+def parse_rule_file(path: Path, name_prefix: str) -> list[Rule]:
+    """Rules are blocks of non-comment lines; the '#' lines right above a rule are its comment."""
+    rules, comment, body, start = [], [], [], 0
+    shown = f"rules/{name_prefix}"
+    lines = path.read_text(encoding="utf-8").splitlines() + [""]
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if body:
+                raise SyntaxError(f"{path}:{number}: a comment inside a rule; end the rule with a blank line first")
+            comment.append(stripped.lstrip("#").strip())
+        elif stripped:
+            if not body:
+                start = number
+            body.append(stripped)
+        elif body:
+            text = " ".join(body)
+            if "->" not in text:
+                raise SyntaxError(f"{path}:{start}: expected 'body -> head', got {text!r}")
+            rules.append(Rule(f"{name_prefix}#{len(rules) + 1}", text, " ".join(comment), shown, start))
+            comment, body = [], []
+        else:
+            comment = []  # a comment block followed by a blank line is a file or section header
+    return rules
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule text (Protégé syntax; the tokens and their priority are owlready2's rule lexer's)
+
+_TOKENS = [
+    ("(", re.compile(r"\(")),
+    (")", re.compile(r"\)")),
+    (",", re.compile(r",")),
+    (",", re.compile(r"\^")),
+    ("IMP", re.compile(r"->")),
+    ("FLOAT", re.compile(r"-[0-9]*\.[0-9]+")),
+    ("FLOAT", re.compile(r"[0-9]*\.[0-9]+")),
+    ("INT", re.compile(r"-[0-9]+")),
+    ("INT", re.compile(r"[0-9]+")),
+    ("STR", re.compile(r'".*?"')),
+    ("STR", re.compile(r"'.*?'")),
+    ("BOOL", re.compile(r"true")),
+    ("BOOL", re.compile(r"false")),
+    ("VAR", re.compile(r"\?[a-zA-Z0-9_]+")),
+    ("NAME", re.compile(r"(?![0-9])[\w:/.#&-]+")),
+]
+_SPACE = re.compile(r"\s+")
+
+
+class RuleSyntaxError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Term:
+    kind: str  # var | name | int | float | bool | str
+    value: object
+
+    @property
+    def is_var(self) -> bool:
+        return self.kind == "var"
+
+    def __str__(self):
+        if self.kind == "var":
+            return "?" + self.value
+        if self.kind == "bool":
+            return "true" if self.value else "false"
+        if self.kind == "str":
+            return '"' + self.value + '"'
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Atom:
+    pred: str
+    args: tuple[Term, ...]
+
+    def __str__(self):
+        return f"{self.pred}({', '.join(map(str, self.args))})"
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    while pos < len(text):
+        m = _SPACE.match(text, pos)
+        if m:
+            pos = m.end()
+            continue
+        for kind, rx in _TOKENS:
+            m = rx.match(text, pos)
+            if m:
+                out.append((kind, m.group()))
+                pos = m.end()
+                break
+        else:
+            raise RuleSyntaxError(f"unexpected character {text[pos]!r} at column {pos + 1}")
+    return out
+
+
+def parse_rule_text(text: str) -> tuple[list[Atom], list[Atom]]:
+    """'A(?x), p(?x, ?y) -> B(?y)' -> (body atoms, head atoms)."""
+    toks = tokenize(text)
+    i = 0
+
+    def peek():
+        return toks[i][0] if i < len(toks) else "END"
+
+    def take(kind):
+        nonlocal i
+        if peek() != kind:
+            got = toks[i][1] if i < len(toks) else "the end of the rule"
+            raise RuleSyntaxError(f"expected {kind}, got {got!r}")
+        i += 1
+        return toks[i - 1][1]
+
+    def term():
+        kind = peek()
+        value = take(kind) if kind in ("VAR", "NAME", "INT", "FLOAT", "BOOL", "STR") else None
+        if value is None:
+            take("an argument")
+        if kind == "VAR":
+            return Term("var", value[1:])
+        if kind == "NAME":
+            return Term("name", value)
+        if kind == "INT":
+            return Term("int", int(value))
+        if kind == "FLOAT":
+            return Term("float", float(value))
+        if kind == "BOOL":
+            return Term("bool", value == "true")
+        return Term("str", value[1:-1])
+
+    def atom():
+        pred = take("NAME")
+        take("(")
+        args = []
+        if peek() != ")":
+            args.append(term())
+            while peek() == ",":
+                take(",")
+                args.append(term())
+        take(")")
+        return Atom(pred, tuple(args))
+
+    def atoms(stop):
+        out = []
+        if peek() == stop:
+            return out
+        out.append(atom())
+        while peek() == ",":
+            take(",")
+            out.append(atom())
+        return out
+
+    body = atoms("IMP")
+    take("IMP")
+    head = atoms("END")
+    if i != len(toks):
+        raise RuleSyntaxError(f"unexpected {toks[i][1]!r} after the head")
+    return body, head
+
+
+def parse_rule(text: str) -> tuple[list[Atom], list[Atom]]:
+    """'body -> head' into (body atoms, head atoms); raises SyntaxError (RuleSyntaxError)."""
+    return parse_rule_text(text)
+
+
+# every name owlready2's rule parser takes for a builtin (so they are not looked up as classes)
+BUILTIN_NAMES = {
+    "equal", "notEqual", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual", "add", "subtract",
+    "multiply", "divide", "integerDivide", "mod", "pow", "unaryPlus", "unaryMinus", "abs", "ceiling", "floor",
+    "round", "roundHalfToEven", "sin", "cos", "tan", "booleanNot", "stringEqualIgnoreCase", "stringConcat",
+    "substring", "stringLength", "normalizeSpace", "upperCase", "lowerCase", "translate", "contains",
+    "containsIgnoreCase", "startsWith", "endsWith", "substringBefore", "substringAfter", "matches", "replace",
+    "tokenize", "yearMonthDuration", "dayTimeDuration", "dateTime", "date", "time", "addYearMonthDurations",
+    "subtractYearMonthDurations", "multiplyYearMonthDuration", "divideYearMonthDurations", "addDayTimeDurations",
+    "subtractDayTimeDurations", "multiplyDayTimeDurations", "divideDayTimeDuration", "subtractDates",
+    "subtractTimes", "addYearMonthDurationToDateTime", "addDayTimeDurationToDateTime",
+    "subtractYearMonthDurationFromDateTime", "subtractDayTimeDurationFromDateTime", "addYearMonthDurationToDate",
+    "addDayTimeDurationToDate", "subtractYearMonthDurationFromDate", "subtractDayTimeDurationFromDate",
+    "addDayTimeDurationToTime", "subtractDayTimeDurationFromTime", "subtractDateTimesYieldingYearMonthDuration",
+    "subtractDateTimesYieldingDayTimeDuration", "resolveURI", "anyURI", "listConcat", "listIntersection",
+    "listSubtraction", "member", "length", "first", "rest", "sublist", "empty",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Matching bodies on facts (explain)
 
 BUILTINS = {
     "equal": lambda a, b: a == b, "notEqual": lambda a, b: a != b,
@@ -14,76 +224,12 @@ BUILTINS = {
     "greaterThan": lambda a, b: a > b, "greaterThanOrEqual": lambda a, b: a >= b,
 }
 ARITHMETIC = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b}
-_ATOM = re.compile(r"\s*([A-Za-z_][\w\-]*)\s*\(([^()]*)\)\s*(?:,|$)")
 
 
-@dataclass(frozen=True)
-class Var:
-    name: str
-
-    def __str__(self):
-        return "?" + self.name
-
-
-@dataclass(frozen=True)
-class Atom:
-    predicate: str
-    args: tuple
-
-    def __str__(self):
-        return f"{self.predicate}({', '.join(_fmt(a) for a in self.args)})"
-
-
-def _fmt(a) -> str:
-    if isinstance(a, Var):
-        return str(a)
-    if isinstance(a, bool):
-        return "true" if a else "false"
-    if isinstance(a, str) and a.startswith('"'):
-        return a
-    return str(a)
-
-
-def _arg(text: str):
-    text = text.strip()
-    if text.startswith("?"):
-        return Var(text[1:])
-    if text in ("true", "false"):
-        return text == "true"
-    if re.fullmatch(r"-?\d+", text):
-        return int(text)
-    if text.startswith('"') and text.endswith('"'):
-        return ("literal", text[1:-1])
-    return text  # an individual's name
-
-
-def parse_atoms(text: str) -> list[Atom]:
-    atoms, pos = [], 0
-    text = text.strip()
-    while pos < len(text):
-        m = _ATOM.match(text, pos)
-        if not m:
-            raise SyntaxError(f"expected an atom like Pred(?x, ?y) at {text[pos:pos + 40]!r}")
-        args = tuple(_arg(a) for a in m.group(2).split(",")) if m.group(2).strip() else ()
-        atoms.append(Atom(m.group(1), args))
-        pos = m.end()
-    return atoms
-
-
-def parse_rule(text: str) -> tuple[list[Atom], list[Atom]]:
-    """'body -> head' into (body atoms, head atoms)."""
-    if "->" not in text:
-        raise SyntaxError(f"expected 'body -> head', got {text!r}")
-    body, head = text.split("->", 1)
-    return parse_atoms(body), parse_atoms(head)
-
-
-def _value(arg, binding):
-    if isinstance(arg, Var):
-        return binding.get(arg.name, _UNBOUND)
-    if isinstance(arg, tuple) and arg and arg[0] == "literal":
-        return arg[1]
-    return arg
+def _value(arg: Term, binding):
+    if arg.kind == "var":
+        return binding.get(arg.value, _UNBOUND)
+    return arg.value
 
 
 _UNBOUND = object()
@@ -101,30 +247,30 @@ class FactIndex:
 
     def match(self, atom: Atom, binding: dict):
         """Bindings extending `binding` under which the atom holds."""
-        if atom.predicate in BUILTINS:
+        if atom.pred in BUILTINS:
             a, b = (_value(x, binding) for x in atom.args)
-            if a is not _UNBOUND and b is not _UNBOUND and BUILTINS[atom.predicate](a, b):
+            if a is not _UNBOUND and b is not _UNBOUND and BUILTINS[atom.pred](a, b):
                 yield binding
             return
-        if atom.predicate in ARITHMETIC:
+        if atom.pred in ARITHMETIC:
             r, a, b = atom.args
             va, vb = _value(a, binding), _value(b, binding)
             if va is _UNBOUND or vb is _UNBOUND:
                 return
-            result = ARITHMETIC[atom.predicate](va, vb)
+            result = ARITHMETIC[atom.pred](va, vb)
             vr = _value(r, binding)
             if vr is _UNBOUND:
-                yield {**binding, r.name: result}
+                yield {**binding, r.value: result}
             elif vr == result:
                 yield binding
             return
-        for row in self.by_pred.get(atom.predicate, ()):
+        for row in self.by_pred.get(atom.pred, ()):
             new = dict(binding)
             ok = True
             for arg, val in zip(atom.args, row):
                 v = _value(arg, new)
                 if v is _UNBOUND:
-                    new[arg.name] = val
+                    new[arg.value] = val
                 elif not _same(v, val):
                     ok = False
                     break

@@ -23,7 +23,7 @@ previous model and only the added atoms are read back.
 * owl:sameAs as Pellet infers it from functional and inverse-functional object properties
   (two values of one subject): the individuals are merged, every fact of one holds of the
   other.  That part of the program only runs when such a pair exists;
-* every SWRL rule, parsed here from Protégé's text syntax (the tokens of owlready2's rule
+* every SWRL rule, as ygo_onto.swrl parses Protégé's text syntax (the tokens of owlready2's rule
   parser): class atoms, object and data property atoms, TBox individuals and literal constants
   (integers, true/false, strings), and the swrlb builtins with an exact integer meaning:
   equal, notEqual, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, add,
@@ -58,7 +58,7 @@ from .evaluator import _Evaluator, _NotSupported, _parse_program, _read_program 
 from .facts import _abox, _read_facts, _read_model  # noqa: F401
 from .infer import infer_facts
 from .names import INT_MAX, INT_MIN, cpred, ppred  # noqa: F401
-from .parser import Atom, RuleSyntaxError, Term, parse_rule_text, tokenize  # noqa: F401
+from ...swrl import Atom, RuleSyntaxError, Term, parse_rule_text, tokenize  # noqa: F401  (the one SWRL parser)
 
 
 @register("fast")

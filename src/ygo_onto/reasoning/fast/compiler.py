@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ...errors import ReasonerError
 from .names import INT_MAX, INT_MIN, _esc, _literal, _qstr, _range_type, cpred, ppred  # noqa: F401
-from .parser import Atom, RuleSyntaxError, Term, parse_rule_text
+from ...swrl import BUILTIN_NAMES, Atom, RuleSyntaxError, Term, parse_rule_text
 
 # ---------------------------------------------------------------------------------------------
 # TBox: what the backend can translate
@@ -385,7 +385,7 @@ class _Compiler:
 
     def atom_kind(self, atom: Atom) -> str:
         v, name = self.v, atom.pred
-        if name in _BUILTIN_NAMES:
+        if name in BUILTIN_NAMES:
             return "builtin"
         if name.casefold() in ("sameas", "differentfrom"):
             raise _Untranslatable(f"{name} atoms are not supported by the fast backend")
@@ -568,23 +568,6 @@ _BUILTINS = {
 }
 _NEVER = "#false"
 _ORDER = {"lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"}
-# every name owlready2's rule parser takes for a builtin (so they are not looked up as classes)
-_BUILTIN_NAMES = {
-    "equal", "notEqual", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual", "add", "subtract",
-    "multiply", "divide", "integerDivide", "mod", "pow", "unaryPlus", "unaryMinus", "abs", "ceiling", "floor",
-    "round", "roundHalfToEven", "sin", "cos", "tan", "booleanNot", "stringEqualIgnoreCase", "stringConcat",
-    "substring", "stringLength", "normalizeSpace", "upperCase", "lowerCase", "translate", "contains",
-    "containsIgnoreCase", "startsWith", "endsWith", "substringBefore", "substringAfter", "matches", "replace",
-    "tokenize", "yearMonthDuration", "dayTimeDuration", "dateTime", "date", "time", "addYearMonthDurations",
-    "subtractYearMonthDurations", "multiplyYearMonthDuration", "divideYearMonthDurations", "addDayTimeDurations",
-    "subtractDayTimeDurations", "multiplyDayTimeDurations", "divideDayTimeDuration", "subtractDates",
-    "subtractTimes", "addYearMonthDurationToDateTime", "addDayTimeDurationToDateTime",
-    "subtractYearMonthDurationFromDateTime", "subtractDayTimeDurationFromDateTime", "addYearMonthDurationToDate",
-    "addDayTimeDurationToDate", "subtractYearMonthDurationFromDate", "subtractDayTimeDurationFromDate",
-    "addDayTimeDurationToTime", "subtractDayTimeDurationFromTime", "subtractDateTimesYieldingYearMonthDuration",
-    "subtractDateTimesYieldingDayTimeDuration", "resolveURI", "anyURI", "listConcat", "listIntersection",
-    "listSubtraction", "member", "length", "first", "rest", "sublist", "empty",
-}
 
 
 def declared_ranges(k) -> dict[str, str]:
