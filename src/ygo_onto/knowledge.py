@@ -57,6 +57,7 @@ class Vocabulary:
     annotations: dict[str, dict[str, str]] = field(default_factory=dict)
     tbox_facts: list[tuple] = field(default_factory=list)  # property assertions between TBox individuals
     labels: dict[str, str] = field(default_factory=dict)
+    _annotated: dict = field(default_factory=dict, repr=False, compare=False)  # see annotated
 
     def check(self, name: str) -> str:
         if name in self.classes or name in self.object_properties or name in self.data_properties \
@@ -77,8 +78,13 @@ class Vocabulary:
         return out
 
     def annotated(self, key: str) -> dict[str, str]:
-        """Terms carrying an annotation `key` (e.g. actionType), with its value."""
-        return {term: ann[key] for term, ann in self.annotations.items() if key in ann}
+        """Terms carrying an annotation `key` (e.g. actionType), with its value (read once per key
+        and number of annotated terms: the apply loop asks for every reasoner run)."""
+        hit = self._annotated.get(key)
+        if hit is None or hit[0] != len(self.annotations):
+            hit = self._annotated[key] = (len(self.annotations),
+                                          {term: ann[key] for term, ann in self.annotations.items() if key in ann})
+        return dict(hit[1])
 
 
 def _local(uri) -> str:

@@ -628,11 +628,20 @@ def _disjoint(k) -> list[frozenset]:
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-_RULE_KEY = operator.attrgetter("name", "text")
+_NAME, _TEXT = operator.attrgetter("name"), operator.attrgetter("text")
 
 
 def _fingerprint(knowledge) -> tuple:
-    return (id(knowledge.vocabulary), tuple(map(_RULE_KEY, knowledge.rules)))
+    """The vocabulary object, and the rules' names and texts (each kept as the very string objects)."""
+    rules = knowledge.rules
+    return (knowledge.vocabulary, tuple(map(_NAME, rules)), tuple(map(_TEXT, rules)))
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    """Whether two fingerprints agree; the strings that are the same objects (the common case:
+    nothing changed) are not compared character by character."""
+    return a[0] is b[0] and len(a[1]) == len(b[1]) and all(map(operator.is_, a[1], b[1])) and \
+        all(map(operator.is_, a[2], b[2])) or a[0] is b[0] and a[1] == b[1] and a[2] == b[2]
 
 
 def compiled(knowledge) -> Compiled:
@@ -642,7 +651,7 @@ def compiled(knowledge) -> Compiled:
         hit = _CACHE.get(knowledge)
     except TypeError:  # not weak-referenceable: compile every time
         return _Compiler(knowledge).compile()
-    if hit is not None and hit[0] == fp:
+    if hit is not None and _same(hit[0], fp):
         return hit[1]
     result = _Compiler(knowledge).compile()
     _CACHE[knowledge] = (fp, result)
