@@ -111,6 +111,8 @@ class GameState:
         """
         allowed = self.allowed_actions(reasoner)
         if isinstance(action, Action):
+            if action in allowed:  # (an Action of allowed_actions: a frozen dataclass, equal field by field)
+                return action
             action = action.to_dict()
         if isinstance(action, str):
             matches = [a for a in allowed if a.id == action]

@@ -1,7 +1,6 @@
 """The TBox and the SWRL rules of a ruleset -> one ASP program (`Compiled`), cached per Knowledge."""
 from __future__ import annotations
 
-import operator
 import warnings
 import weakref
 from dataclasses import dataclass, field
@@ -628,33 +627,30 @@ def _disjoint(k) -> list[frozenset]:
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
-_NAME, _TEXT = operator.attrgetter("name"), operator.attrgetter("text")
-
-
 def _fingerprint(knowledge) -> tuple:
-    """The vocabulary object, and the rules' names and texts (each kept as the very string objects)."""
-    rules = knowledge.rules
-    return (knowledge.vocabulary, tuple(map(_NAME, rules)), tuple(map(_TEXT, rules)))
+    """The vocabulary object, the rule list object and its Rule objects: a new rule set is new
+    objects (Knowledge, Rules loaded from a file, a test's rules).  A Rule's text changed in place
+    on a live Knowledge is not seen: call forget(knowledge)."""
+    return (knowledge.vocabulary, knowledge.rules, list(knowledge.rules))
 
 
-def _same(a: tuple, b: tuple) -> bool:
-    """Whether two fingerprints agree; the strings that are the same objects (the common case:
-    nothing changed) are not compared character by character."""
-    return a[0] is b[0] and len(a[1]) == len(b[1]) and all(map(operator.is_, a[1], b[1])) and \
-        all(map(operator.is_, a[2], b[2])) or a[0] is b[0] and a[1] == b[1] and a[2] == b[2]
+def forget(knowledge) -> None:
+    """Drop the compiled program of a knowledge (compiled again on next use)."""
+    _CACHE.pop(knowledge, None)
 
 
 def compiled(knowledge) -> Compiled:
-    """The compiled program of a knowledge (cached per Knowledge object and rule texts)."""
-    fp = _fingerprint(knowledge)
+    """The compiled program of a knowledge (cached per Knowledge object and rules, see _fingerprint)."""
     try:
         hit = _CACHE.get(knowledge)
     except TypeError:  # not weak-referenceable: compile every time
         return _Compiler(knowledge).compile()
-    if hit is not None and _same(hit[0], fp):
+    rules = knowledge.rules
+    # (list == list compares the same objects by identity first: a fraction of a microsecond)
+    if hit is not None and hit[0][0] is knowledge.vocabulary and hit[0][1] is rules and rules == hit[0][2]:
         return hit[1]
     result = _Compiler(knowledge).compile()
-    _CACHE[knowledge] = (fp, result)
+    _CACHE[knowledge] = (_fingerprint(knowledge), result)
     return result
 
 
