@@ -176,6 +176,9 @@ prop("def", "data", "Monster", "integer", "The printed DEF.", functional=True, i
 prop("atkModifier", "data", "Card", "integer", "A lasting ATK change left by an effect that already resolved.", stateKey="atk_modifier")
 prop("defModifier", "data", "Card", "integer", "A lasting DEF change left by an effect that already resolved.", stateKey="def_modifier")
 prop("currentAtk", "data", "Monster", "integer", "The ATK the monster has now: derived by the rules, never stored.")
+prop("lowLevelAtkInZone", "data", "MonsterZone", "integer", "The current ATK of the face-up Level 2 or lower monster in this zone, else 0 (inferred; Junk Warrior).")
+prop("lowLevelAtkUpTo", "data", "MonsterZone", "integer", "lowLevelAtkInZone added up over the player's Monster Zones 0 to this one (inferred: SWRL adds along zoneIndex).")
+prop("lowLevelAtkTotal", "data", "Player", "integer", "The current ATK of the player's face-up Level 2 or lower monsters, added up (inferred from lowLevelAtkUpTo at zone 4).")
 prop("currentDef", "data", "Monster", "integer", "The DEF the monster has now: derived by the rules, never stored.")
 prop("requiresSpecialSummon", "data", "Monster", "boolean",
      "True for a monster that must be Special Summoned (Fusion, Ritual, Synchro, 'cannot be Normal Summoned'); design 3.1.")
@@ -283,6 +286,8 @@ prop("turnNumber", "data", "Duel", "integer", "The turn number, from 1.", functi
 prop("duelOver", "data", "Duel", "boolean", "True once a winner (or a draw) is known.")
 prop("chainLength", "data", "Duel", "integer", "How many links the chain has (kept by the driver).")
 prop("hasPending", "data", "Duel", "boolean", "True while an action waits for selections (state 'pending').")
+prop("phaseEndsTo", "object", "Duel", "Phase", "The phase the turn player asked to go on to; the opponent holds priority until it passes (rulebook p. 38; state: extra.phase_end).", functional=True)
+prop("turnEnding", "data", "Duel", "boolean", "True while the turn player's request to end the turn waits for the opponent's pass (rulebook p. 38; state: extra.phase_end = \"turn\").")
 prop("turnStarted", "data", "Duel", "boolean", "An event: true in the step right after a new turn began (set by the driver for one step only).")
 prop("attackingMonster", "object", "Duel", "Monster", "The monster whose attack is being resolved.", functional=True)
 prop("attackTarget", "object", "Duel", "Monster", "The monster under attack.", functional=True)
@@ -498,7 +503,6 @@ prop("monsterLevelsInHandAndField", "data", "Player", "integer", "The Levels of 
 prop("selectedLevelTotal", "data", "PendingAction", "integer", "The Levels of the cards selected so far, added up (kept by the driver): a Ritual's tributes, a Synchro's materials.")
 prop("graveyardDragonCount", "data", "Player", "integer", "How many Dragon monsters are in the player's Graveyard (kept by the driver).")
 prop("spellCardsControlled", "data", "Player", "integer", "How many Spell Cards the player controls in Spell & Trap Zones (kept by the driver).")
-prop("lowLevelAtkTotal", "data", "Player", "integer", "The ATK of the player's face-up Level 2 or lower monsters, added up (kept by the driver).")
 prop("equippedAxeCount", "data", "Monster", "integer", "How many face-up Axe of Despair cards are equipped to the monster (kept by the driver).")
 prop("faceUpYamiCount", "data", "Duel", "integer", "How many face-up Yami cards are in the Field Zones (kept by the driver).")
 prop("yamiFactor", "data", "MonsterType", "integer", "How Yami changes monsters of this Type: 1 (Fiend, Spellcaster), -1 (Fairy), 0 (others).")
@@ -541,6 +545,8 @@ OPS = [
     ("opDeclareDirectAttack", "data", "Duel", "boolean", "set_property", "Record that a direct attack is being resolved."),
     ("opEndBattle", "data", "Duel", "boolean", "end_battle", "The current battle is over: forget the attacker and the target."),
     ("opSetPriority", "object", "Duel", "Player", "set_property", "Give priority to this player."),
+    ("opAskPhaseEnd", "object", "Duel", "Phase", "set_property", "The turn player asks to go on to this phase: it begins once the opponent passes (state: extra.phase_end)."),
+    ("opAskTurnEnd", "data", "Duel", "boolean", "set_property", "The turn player asks to end the turn: it ends once the opponent passes (state: extra.phase_end = \"turn\")."),
     ("opSetJustSummoned", "object", "Card", "SummonMethod", "set_property", "Open a response window for this summon."),
     ("opSetSummonPosition", "object", "Card", "CardPosition", "set_property", "Keep the battle position chosen for the monster the card will Special Summon."),
     ("opDeclineEffect", "data", "Card", "boolean", "set_property", "Its player declined the monster's optional trigger effect in this window."),

@@ -102,6 +102,10 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     add(("chainLength", DUEL, len(state["chain"])))
     add(("hasPending", DUEL, state["pending"] is not None))
     add(("turnStarted", DUEL, bool(transient.get("turn_started"))))
+    phase_end = state.get("extra", {}).get("phase_end")  # rulebook p. 38: the opponent's window at a phase end
+    add(("turnEnding", DUEL, phase_end == "turn"))
+    if phase_end in PHASE_INDIVIDUALS:
+        add(("phaseEndsTo", DUEL, PHASE_INDIVIDUALS[phase_end]))
     strongest = strongest_in_graveyards(state, cat)
     if strongest is not None:
         add(("strongestInGraveyards", DUEL, card_ind(*strongest)))
@@ -186,6 +190,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                     if target is not None:
                         add(("equippedTo", c, card_ind(eq["player"], "monster_zones", eq["zone"])))
                     add(("equipTargetGone", c, target is None))
+                elif fc["extra"].get("equip_target_gone"):  # its monster left the field (primitives.Step.finish)
+                    add(("equipTargetGone", c, True))
                 if "turns" in fc["counters"]:
                     add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
     if pending:
@@ -221,8 +227,6 @@ def player_aggregates(state: dict, p: str, cat) -> dict:
     return {
         "graveyardDragonCount": sum(1 for n in side["graveyard"] if cat.get(n).monster_type == "Dragon"),
         "spellCardsControlled": sum(1 for fc in side["spell_trap_zones"] if fc and cat.get(fc["card"]).card_type == "spell"),
-        "lowLevelAtkTotal": sum(cat.get(fc["card"]).atk for fc in field
-                                if fc["position"] != "face_down_defense" and (cat.get(fc["card"]).level or 0) <= 2),
         "swordsAgainst": sum(1 for fc in state["players"][opponent(p)]["spell_trap_zones"]
                              if fc and fc["card"] == "Swords of Revealing Light" and fc["position"] == "face_up"),
         "monsterLevelsInHandAndField": sum(cat.get(n).level or 0 for n in side["hand"] + [fc["card"] for fc in field]),

@@ -2,7 +2,7 @@
 
 Every class or property that allows an action carries the annotation `ygo:actionType`
 (e.g. ``change_position to=attack``); this module turns each inferred member (or pair) into
-an action object of actions-and-cli.md.  No game rule is decided here.
+an action object of docs/actions-and-cli.md.  No game rule is decided here.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .knowledge import Vocabulary
 TYPE_ORDER = ["normal_summon", "tribute_summon", "set_monster", "flip_summon", "special_summon", "synchro_summon",
               "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "cancel", "pass",
               "next_phase", "end_turn"]
-# Every key an action object of actions-and-cli.md may have (an id, a type, its player, and the keys its type names).
+# Every key an action object of docs/actions-and-cli.md may have (an id, a type, its player, and the keys its type names).
 ACTION_KEYS = {"id", "type", "player", "card", "from", "to", "target", "target_ref", "effect", "ref", "purpose"}
 PHASE_ORDER = ["draw", "standby", "main1", "battle", "main2", "end"]
 AREA_SHORT = {"hand": "hand", "monster_zones": "mz", "spell_trap_zones": "stz", "field_zone": "fz", "graveyard": "gy",
@@ -24,7 +24,7 @@ AREA_SHORT = {"hand": "hand", "monster_zones": "mz", "spell_trap_zones": "stz", 
 
 def check_action_object(action: dict) -> None:
     """Bad input, not a rules refusal: an unknown type or key, or a value of the wrong kind
-    (actions-and-cli.md).  Raises StateError naming the key."""
+    (docs/actions-and-cli.md).  Raises StateError naming the key."""
     from .errors import StateError
     from .state import AREAS, PURPOSES
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import platform
-import random
 import resource
 import statistics
 import sys
 import time
 from importlib import metadata
 
-from .state import FORMAT
+from . import resources
 
 DEFAULT_REPEATS = {"fast": 30, "pellet": 3}
 DUEL_RULESETS = ("official", "simplified")
@@ -29,76 +28,24 @@ DUEL_RULESETS = ("official", "simplified")
 # ---------------------------------------------------------------------------------------------
 # the states
 
-def _field(card: str, position: str, **extra) -> dict:
-    return {"card": card, "position": position, **extra}
-
-
-def midgame_state(seed: int = 0) -> dict:
-    """A busy official state: per player 5 monsters, 5 set Spells/Traps, a Field Spell, deck 14,
-    hand 5, graveyard 8, banished 2, extra deck 2 (84 cards); A's Main Phase 1 of turn 5."""
-    from .cards import catalog
-
-    rnd = random.Random(seed)
-    cat = catalog("official")
-    main = [c for c in cat if not c.extra_deck]
-    monsters = [c.name for c in main if c.is_monster]
-    field_spells = [c.name for c in main if c.card_type == "spell" and c.subtype == "field"]
-    spells_traps = [c.name for c in main if not c.is_monster and c.name not in field_spells]
-    extra = [c.name for c in cat if c.extra_deck]
-    players = {}
-    for p in "AB":
-        positions = ["attack", "attack", "defense", "face_down_defense", "attack"]
-        players[p] = {
-            "life_points": rnd.choice([8000, 6100, 3400]),
-            "deck": [rnd.choice([c.name for c in main]) for _ in range(14)],
-            "hand": [rnd.choice([c.name for c in main]) for _ in range(5)],
-            "graveyard": [rnd.choice([c.name for c in main]) for _ in range(8)],
-            "banished": [rnd.choice(monsters) for _ in range(2)],
-            "extra_deck": list(extra[:2]),
-            "monster_zones": [_field(rnd.choice(monsters), positions[i]) for i in range(5)],
-            "spell_trap_zones": [_field(rnd.choice(spells_traps), "face_down") for _ in range(5)],
-            "field_zone": _field(field_spells[0], "face_up") if field_spells else None,
-        }
-    return {"format": FORMAT, "ruleset": "official", "turn": 5, "turn_player": "A", "phase": "main1",
-            "players": players}
-
-
-def synchro_state() -> dict:
-    """Junk Synchron and Petit Dragon face-up on A's field, Junk Warrior in A's extra deck."""
-    return {"format": FORMAT, "ruleset": "official", "turn": 3, "turn_player": "A", "phase": "main1",
-            "players": {"A": {"monster_zones": [_field("Junk Synchron", "attack"), _field("Petit Dragon", "attack"),
-                                                None, None, None],
-                              "extra_deck": ["Junk Warrior"], "hand": ["Dark Hole", "Petit Dragon"],
-                              "deck": ["Petit Dragon"] * 10},
-                        "B": {"monster_zones": [_field("Petit Dragon", "defense"), None, None, None, None],
-                              "deck": ["Petit Dragon"] * 10}}}
-
-
-def chain_state() -> dict:
-    """Dark Hole activated by A (chain link 1, face-up in A's first Spell & Trap Zone); B to respond."""
-    return {"format": FORMAT, "ruleset": "official", "turn": 3, "turn_player": "A", "phase": "main1",
-            "priority": "B",
-            "chain": [{"card": "Dark Hole", "player": "A", "zone": {"area": "spell_trap_zones", "index": 0},
-                       "speed": 1}],
-            "players": {"A": {"spell_trap_zones": [_field("Dark Hole", "face_up"), None, None, None, None],
-                              "monster_zones": [_field("Petit Dragon", "attack"), None, None, None, None],
-                              "deck": ["Petit Dragon"] * 10},
-                        "B": {"monster_zones": [_field("Junk Synchron", "attack"), None, None, None, None],
-                              "deck": ["Petit Dragon"] * 10}}}
+# The fixed states are files of examples/ (shipped in the wheel): {name shown: file}.
+BENCH_STATES = {
+    "opening hand": "bench-opening.json",  # new_duel("official", seed 1): A's Main Phase 1 of turn 1
+    "mid-game (84 cards)": "bench-midgame.json",  # per player 5 monsters, 5 set Spells/Traps, a Field Spell...
+    "Synchro board": "bench-synchro.json",  # a Tuner and a non-Tuner face-up, a Synchro Monster in the Extra Deck
+    "chain in progress": "bench-chain.json",  # a Normal Spell on the chain as link 1; the opponent to respond
+}
 
 
 def bench_states() -> tuple[dict[str, dict], dict[str, str]]:
-    """{name: state dict} of the fixed states, and {name: why it was skipped}."""
-    from .duel import new_duel
+    """{name: state dict} of the fixed states (examples/bench-*.json), and {name: why it was skipped}."""
     from .errors import YgoError
     from .game import GameState
 
-    states = {"opening hand": new_duel("official", 1).to_dict()}
-    skipped = {}
-    for name, build in (("mid-game (84 cards)", midgame_state), ("Synchro board", synchro_state),
-                        ("chain in progress", chain_state)):
+    states, skipped = {}, {}
+    for name, filename in BENCH_STATES.items():
         try:
-            state = GameState.from_dict(build())
+            state = GameState.load(resources.example(filename))
             state.allowed_actions("fast")
             states[name] = state.to_dict()
         except (YgoError, KeyError, ValueError) as exc:

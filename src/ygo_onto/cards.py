@@ -11,8 +11,8 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
+from . import resources
 from .errors import StateError
 
 RULESETS = ("official", "simplified")
@@ -101,7 +101,7 @@ def _bool(value: str) -> bool:
 
 
 def _rows(filename: str):
-    text = resources.files("ygo_onto.data").joinpath(filename).read_text(encoding="utf-8")
+    text = resources.read_data(filename)
     return list(csv.DictReader(text.splitlines()))
 
 

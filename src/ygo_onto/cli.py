@@ -1,4 +1,4 @@
-"""The command line (actions-and-cli.md): a thin layer over the Python API.
+"""The command line (docs/actions-and-cli.md): a thin layer over the Python API.
 
 Exit codes: 0 success, 1 a rules refusal (an action that is not allowed), 2 bad input.
 """

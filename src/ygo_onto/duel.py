@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 import random
-from importlib import resources
 from pathlib import Path
 from typing import Callable, Iterator
 
+from . import resources
 from .cards import catalog
 from .errors import StateError
 from .game import GameState, play_from
@@ -16,7 +16,7 @@ SIMPLIFIED_DECK = (15, 5)  # monsters, spells (simplified spec 1.1.2)
 
 
 def sample_decks() -> dict:
-    return json.loads(resources.files("ygo_onto.data").joinpath("decks_official.json").read_text(encoding="utf-8"))
+    return json.loads(resources.read_data("decks_official.json"))
 
 
 def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast") -> GameState:

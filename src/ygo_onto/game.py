@@ -39,7 +39,7 @@ class Inference:
 
 @dataclass
 class GameState:
-    """A duel state (state-format.md) with its reasoning cached per backend."""
+    """A duel state (docs/state-format.md) with its reasoning cached per backend."""
 
     data: dict
     _cache: dict = field(default_factory=dict, repr=False, compare=False)

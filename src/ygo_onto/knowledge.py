@@ -15,15 +15,14 @@ from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS
 
+from . import resources
 from .cards import catalog
 from .swrl import BUILTIN_NAMES, Rule, RuleSyntaxError, parse_rule_file, parse_rule_text  # noqa: F401  (Rule: re-exported)
 
-ROOT = Path(__file__).resolve().parent
-# In a source checkout the ontology and rules sit at the repo root; an installed package carries copies.
-_REPO = ROOT.parent.parent
-ONTOLOGY_DIR = _REPO / "ontology" if (_REPO / "ontology" / "ygo-onto.owl").exists() else ROOT / "ontology"
-RULES_DIR = _REPO / "rules" if (_REPO / "rules").is_dir() else ROOT / "rules"
-TBOX_FILE = ONTOLOGY_DIR / "ygo-onto.owl"
+# Where the files live (a source checkout or an installed wheel): resources.py.
+ONTOLOGY_DIR = resources.ontology_dir()
+RULES_DIR = resources.rules_dir()
+TBOX_FILE = resources.tbox_file()
 
 BASE = "http://ygo-onto.org/ontology"
 YGO = Namespace(BASE + "#")

@@ -33,6 +33,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
+         "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel", "opStartNextTurn"]
 
 
@@ -88,6 +89,14 @@ class Step:
             attack = fc["extra"].get("attack")
             if attack and attack.get("target"):
                 self.attack_targets[id(fc)] = (fc, self.objects.get(self._ind(attack["target"])))
+        # Equip Spells and their monsters as objects: an Equip Spell equips a card, not a zone (rulebook
+        # p. 17), so it follows its monster to another zone (control) and loses it when it leaves the field
+        self.equips = {}  # equip id -> (equip field card, monster field card or None)
+        for p in PLAYERS:
+            for fc in state["players"][p]["spell_trap_zones"]:
+                if fc is not None and fc["equipped_to"] is not None:
+                    eq = fc["equipped_to"]
+                    self.equips[id(fc)] = (fc, state["players"][eq["player"]]["monster_zones"][eq["zone"]])
 
     def field_monsters(self):
         for p in PLAYERS:
@@ -142,6 +151,15 @@ class Step:
             else:  # the target left the field before damage: a replay (rulebook p. 28)
                 attack["target"] = None
                 attack["target_lost"] = True
+        for equip, monster in self.equips.values():
+            if not self.on_field(equip):
+                continue
+            where = self.locate(monster) if monster is not None and self.on_field(monster) else None
+            if where is not None and where["area"] == "monster_zones":
+                equip["equipped_to"] = {"player": where["player"], "zone": where["index"]}
+            else:  # its monster left the field: the rules destroy it (equipTargetGone)
+                equip["equipped_to"] = None
+                equip["extra"]["equip_target_gone"] = True
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
@@ -173,7 +191,6 @@ def _player(ind: str) -> str:
 def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     obj = step.objects[card_ind]
     ref = step.locate(obj)
-    old_ref = {"player": ref["player"], "zone": ref["index"]} if ref["area"] == "monster_zones" else None
     name, fc, owner = step.remove(obj, ref)
     side = step.state["players"][_player(player_ind)]
     if ref["area"] == "graveyard":
@@ -203,8 +220,6 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
             fc["extra"] = {"control_until_end": True} if op == "opTakeControlUntilEnd" else {}
         side[area][free[0]] = new
         step.objects[card_ind] = new
-        if old_ref is not None:  # an Equip Spell stays with its monster when control changes (rulebook p. 17)
-            _follow_equips(step.state, old_ref, {"player": _player(player_ind), "zone": free[0]})
 
 
 def _remember_properly_summoned(state: dict, player: str, name: str, present: bool) -> None:
@@ -222,13 +237,6 @@ def _remember_properly_summoned(state: dict, player: str, name: str, present: bo
         del extra["properly_summoned"]
     if not extra:
         del state["extra"]
-
-
-def _follow_equips(state: dict, old: dict, new: dict) -> None:
-    for p in PLAYERS:
-        for fc in state["players"][p]["spell_trap_zones"]:
-            if fc is not None and fc["equipped_to"] == old:
-                fc["equipped_to"] = dict(new)
 
 
 SETTERS = {  # operation -> (state key of a field card, how to read the value)
@@ -253,9 +261,9 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         card[key] = convert(value)
     elif op == "opSetTurnsLeft":
         step.objects[subject]["counters"]["turns"] = int(value)
-    elif op == "opEquipTo":
-        ref = step.locate(step.objects[value])
-        step.objects[subject]["equipped_to"] = {"player": ref["player"], "zone": ref["index"]}
+    elif op == "opEquipTo":  # Step.finish writes where the monster is then
+        equip, monster = step.objects[subject], step.objects[value]
+        step.equips[id(equip)] = (equip, monster)
     elif op == "opSetChosen":
         step.pending_refs.append(step.objects[subject])
     elif op == "opSetNormalSummonsLeft":
@@ -264,6 +272,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state["phase"] = PHASE_NAMES[value]
     elif op == "opSetPriority":
         step.state["priority"] = _player(value)
+    elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes
+        step.state.setdefault("extra", {})["phase_end"] = PHASE_NAMES[value] if op == "opAskPhaseEnd" else "turn"
     elif op == "opSetJustSummoned":
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
     elif op == "opSetSummonPosition":  # kept on the card until add_chain_link moves it to the new link
@@ -318,7 +328,11 @@ def end_battle(step: Step, op: str, _duel: str, _value) -> None:
 
 @primitive("close_window")
 def close_window(step: Step, op: str, _duel: str, _value) -> None:
-    """The response window closes: the summon stands, the attack goes on to the Damage Step."""
+    """The response window closes: the summon stands, the attack goes on to the Damage Step, an asked
+    phase end is spent (it happened, or a chain was built instead: rulebook p. 38)."""
+    extra = step.state.get("extra")
+    if extra is not None and extra.pop("phase_end", None) is not None and not extra:
+        del step.state["extra"]
     for fc in step.field_monsters():
         fc["extra"].pop("just_summoned", None)
         fc["extra"].pop("effect_declined", None)

@@ -1,4 +1,4 @@
-"""The duel state of state-format.md (`ygo-onto.state/1`): validation, defaults, JSON.
+"""The duel state of docs/state-format.md (`ygo-onto.state/1`): validation, defaults, JSON.
 
 A `GameState` is immutable from the outside: `apply` returns a new state (python-chess's
 `Board` with OpenSpiel's clone-before-apply).  The reasoning lives in the ontology; this
@@ -115,6 +115,8 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.fail("extra", "an object", raw["extra"])
     if raw.get("extra"):
         state["extra"] = copy.deepcopy(raw["extra"])
+        if "phase_end" in state["extra"]:  # rulebook p. 38: the phase asked for, waiting for the opponent's pass
+            ck.choice(state["extra"]["phase_end"], "extra.phase_end", (*phases, "turn"))
     cat = catalog(state["ruleset"])
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))

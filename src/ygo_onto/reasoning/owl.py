@@ -85,11 +85,11 @@ def iri(k: Knowledge, name: str) -> str:
 
 @lru_cache(maxsize=None)
 def _core_names(ruleset: str) -> frozenset:
-    from ..knowledge import TBOX_FILE
+    from ..resources import tbox_file
     from rdflib import Graph
 
     g = Graph()
-    g.parse(TBOX_FILE, format="xml")
+    g.parse(tbox_file(), format="xml")
     return frozenset(str(s).rsplit("#", 1)[-1] for s in g.subjects() if str(s).startswith(str(YGO)))
 
 

@@ -1,0 +1,71 @@
+"""The wheel carries what the engine reads (the ontology, every rule file, the card data, the
+examples) and works away from the checkout.  .ci/run goes further: a fresh venv, the wheel
+installed with its dependencies, the CLI run there.  Here the wheel is built (about 10 s; pip
+fetches setuptools for the build, the test skips when it cannot) and unpacked; its package runs
+with this venv's dependencies."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.wheel
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    # built from a copy of what goes in, so that no stale build/ of the checkout slips in
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    for name in ("src", "ontology", "rules", "examples"):
+        shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    out = tmp_path_factory.mktemp("wheel")
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                            "-w", str(out), str(source)], capture_output=True, text=True, cwd=out)
+    if build.returncode != 0:
+        pytest.skip(f"cannot build a wheel here: {build.stderr.strip()[-300:]}")
+    (whl,) = out.glob("ygo_onto-*.whl")
+    return whl
+
+
+def test_wheel_carries_ontology_rules_data_and_examples(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    wanted = {f"ygo_onto/ontology/{p.name}" for p in (REPO / "ontology").iterdir() if p.suffix in (".owl", ".xml")}
+    wanted |= {f"ygo_onto/rules/{p.relative_to(REPO / 'rules').as_posix()}" for p in (REPO / "rules").rglob("*.swrl")}
+    wanted |= {f"ygo_onto/examples/{p.name}" for p in (REPO / "examples").glob("*.json")}
+    wanted |= {f"ygo_onto/data/{p.name}" for p in (REPO / "src/ygo_onto/data").iterdir() if p.is_file()}
+    assert "ygo_onto/ontology/ygo-onto.owl" in wanted and len(wanted) > 20
+    assert wanted - names == set()
+
+
+def test_unpacked_wheel_runs_outside_the_checkout(wheel, tmp_path):
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "puzzle.json").write_text((REPO / "examples/puzzle-raigeki.json").read_text(encoding="utf-8"))
+    env = {**os.environ, "PYTHONPATH": str(site)}
+
+    def run(*args):
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=work, env=env,
+                              timeout=300)
+
+    where = run("-c", "import ygo_onto, ygo_onto.resources as r; "
+                      "print(ygo_onto.__file__, r.from_checkout(), r.rules_dir(), r.example('bench-chain.json').is_file())")
+    assert where.returncode == 0, where.stderr
+    module, checkout, rules, bench_example = where.stdout.split()
+    assert module.startswith(str(site)) and checkout == "False" and rules.startswith(str(site))
+    assert bench_example == "True"
+    allowed = run("-m", "ygo_onto", "allowed", "puzzle.json", "--json")
+    assert allowed.returncode == 0, allowed.stderr
+    assert any(a["type"] == "activate" for a in json.loads(allowed.stdout)["actions"])
+    solved = run("-m", "ygo_onto", "solve", "puzzle.json")
+    assert solved.returncode == 0, solved.stderr
+    assert "winning line" in solved.stdout
