@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from pathlib import Path
 
 from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
