@@ -14,6 +14,6 @@ setup(
         "ygo_onto": ["data/*"],
         "ygo_onto.ontology": ["*.owl", "*.xml"],
         "ygo_onto.rules": ["**/*.swrl"],
-        "ygo_onto.examples": ["*.json"],
+        "ygo_onto.examples": ["*.json", "puzzles/*.json"],
     },
 )

@@ -6,7 +6,7 @@ import json
 
 from rich.console import Console
 
-from ygo_onto.bench import BENCH_STATES, bench_states, main, render, run_bench
+from ygo_onto.bench import BENCH_STATES, bench_states, main, puzzle_files, render, run_bench
 from ygo_onto.game import GameState
 from ygo_onto.resources import example
 
@@ -32,7 +32,8 @@ def test_the_states_are_the_examples_files():
 
 
 def test_run_bench_measures_and_renders():
-    result = run_bench(reasoners=("fast",), repeats=3, duels=("simplified",), max_actions=20)
+    puzzle = [p for p in puzzle_files() if "01-mirror-force" in p]
+    result = run_bench(reasoners=("fast",), repeats=3, duels=("simplified",), max_actions=20, puzzles=puzzle)
     fast = result["reasoners"]["fast"]
     assert set(fast["latency"]) == set(result["states"])
     for x in fast["latency"].values():
@@ -43,10 +44,13 @@ def test_run_bench_measures_and_renders():
     out = io.StringIO()
     render(result, Console(file=out, width=140))
     assert "allowed_actions latency" in out.getvalue() and "opening hand" in out.getvalue()
+    solved = fast["solve"]["puzzles"]
+    assert [r["result"] for r in solved] == ["win"] and solved[0]["nodes"] > 0 and fast["solve"]["nodes_per_s"] > 0
+    assert "nodes/s" in out.getvalue()
 
 
 def test_the_script_prints_json(capsys):
-    assert main(["--reasoners", "fast", "--repeats", "2", "--max-actions", "5", "--json"]) == 0
+    assert main(["--reasoners", "fast", "--repeats", "2", "--max-actions", "5", "--json", "--no-puzzles"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert list(data["reasoners"]) == ["fast"]
 

@@ -1,4 +1,5 @@
-"""Every notebook in notebooks/ runs top to bottom without a cell error (they run Pellet)."""
+"""Every notebook in notebooks/ runs top to bottom without a cell error.  Those that run Pellet
+are marked `pellet`; the others (04: solving a puzzle with fast) run in the quick suite too."""
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,12 @@ def test_notebooks_are_committed_without_outputs():
                 assert not cell.outputs and cell.execution_count is None, f"{path.name}: cell {i} has outputs"
 
 
-@pytest.mark.pellet
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def _param(path: Path):
+    uses_pellet = "pellet" in path.read_text(encoding="utf-8").lower()
+    return pytest.param(path, id=path.stem, marks=[pytest.mark.pellet] if uses_pellet else [])
+
+
+@pytest.mark.parametrize("path", [_param(p) for p in NOTEBOOKS])
 def test_notebook_runs(path):
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name=KERNEL, allow_errors=False,

@@ -22,37 +22,45 @@ AREA_SHORT = {"hand": "hand", "monster_zones": "mz", "spell_trap_zones": "stz", 
               "deck": "deck", "extra_deck": "extra", "banished": "banished"}
 
 
-def check_action_object(action: dict) -> None:
-    """Bad input, not a rules refusal: an unknown type or key, or a value of the wrong kind
-    (docs/actions-and-cli.md).  Raises StateError naming the key."""
+def check_action_object(action, where: str = "action", source: str = "") -> None:
+    """Bad input, not a rules refusal: not an object, an unknown type or key, or a value of the wrong
+    kind or out of bounds (docs/actions-and-cli.md).  Raises StateError naming the key (`where`.key)."""
     from .errors import StateError
-    from .state import AREAS, PURPOSES
+    from .state import AREAS, MAX_COUNT, MAX_NAME, PURPOSES, area_size, check_json, show
 
-    def fail(key: str, expected: str):
-        raise StateError(f"action.{key}: expected {expected}, got {json.dumps(action.get(key))}")
+    prefix = f"{source}: " if source else ""
 
+    def fail(key: str | None, expected: str):
+        got = action.get(key) if key else action
+        raise StateError(f"{prefix}{where}{'.' + key if key else ''}: expected {expected}, got {show(got)}")
+
+    if not isinstance(action, dict):
+        fail(None, "an action object")
+    check_json(action, (where,), source)
     if action.get("type") not in TYPE_ORDER:
         fail("type", "one of " + ", ".join(TYPE_ORDER))
     unknown = sorted(set(action) - ACTION_KEYS)
     if unknown:
-        raise StateError(f"action.{unknown[0]}: unknown key; an action object has only {', '.join(sorted(ACTION_KEYS))}")
+        key = unknown[0] if len(unknown[0]) <= 60 else unknown[0][:40] + "..."
+        raise StateError(f"{prefix}{where}.{key}: unknown key; "
+                         f"an action object has only {', '.join(sorted(ACTION_KEYS))}")
     if "player" in action and action["player"] not in ("A", "B"):
         fail("player", '"A" or "B"')
-    if "effect" in action and (type(action["effect"]) is not int or action["effect"] < 0):
-        fail("effect", "an int >= 0")
+    if "effect" in action and (type(action["effect"]) is not int or not 0 <= action["effect"] <= MAX_COUNT):
+        fail("effect", f"an int from 0 to {MAX_COUNT:,}")
     if "to" in action and action["to"] not in (PHASE_ORDER if action["type"] == "next_phase" else ("attack", "defense")):
         fail("to", "a phase" if action["type"] == "next_phase" else '"attack" or "defense"')
     if "purpose" in action and action["purpose"] not in PURPOSES:
         fail("purpose", "one of " + ", ".join(PURPOSES))
     for key in ("card", "target", "id"):
-        if key in action and not isinstance(action[key], str):
-            fail(key, "a string")
+        if key in action and not (isinstance(action[key], str) and len(action[key]) <= MAX_NAME):
+            fail(key, f"a string of at most {MAX_NAME} characters")
     for key in ("from", "target_ref", "ref"):
         ref = action.get(key)
         if key in action and not (isinstance(ref, dict) and set(ref) == {"player", "area", "index"}
                                   and ref["player"] in ("A", "B") and ref["area"] in AREAS
-                                  and type(ref["index"]) is int):
-            fail(key, 'a card reference {"player", "area", "index"}')
+                                  and type(ref["index"]) is int and 0 <= ref["index"] < area_size(ref["area"])):
+            fail(key, 'a card reference {"player", "area", "index"} (an index within its area)')
 
 
 def ref_text(ref: dict) -> str:
@@ -148,10 +156,11 @@ def parse_ref_text(text: str) -> dict:
     import re
 
     from .errors import StateError
+    from .state import show
 
-    m = re.fullmatch(r"([AB])\.([a-z]+)(\d+)", text)
+    m = re.fullmatch(r"([AB])\.([a-z]+)(\d{1,6})", text)
     if not m or m.group(2) not in SHORT_AREA:
-        raise StateError(f"action: expected a card reference like A.hand0 or B.mz3, got {text!r}")
+        raise StateError(f"action: expected a card reference like A.hand0 or B.mz3, got {show(text)}")
     return {"player": m.group(1), "area": SHORT_AREA[m.group(2)], "index": int(m.group(3))}
 
 
@@ -160,10 +169,11 @@ def parse_action_id(text: str) -> dict:
     import re
 
     from .errors import StateError
+    from .state import show
 
     m = re.fullmatch(r"([a-z_]+)(?:@([AB]\.[a-z]+\d+))?(?:>([AB]\.[a-z]+\d+))?(?::([a-z0-9_]+))?", text.strip())
     if not m or m.group(1) not in TYPE_ORDER:
-        raise StateError(f"action: expected an action id like normal_summon@A.hand0, got {text!r}")
+        raise StateError(f"action: expected an action id like normal_summon@A.hand0, got {show(text)}")
     action = {"type": m.group(1), "id": text.strip()}
     if m.group(2):
         action["ref" if action["type"] == "select" else "from"] = parse_ref_text(m.group(2))

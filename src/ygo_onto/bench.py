@@ -156,7 +156,38 @@ def _use_variant(spec: str) -> str:
     return backend
 
 
-def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, seed: int, max_actions: int) -> dict:
+def puzzle_files() -> list:
+    """The example puzzles (examples/puzzles/*.json, in the checkout or the installed package)."""
+    from .resources import examples_dir
+
+    folder = examples_dir() / "puzzles"
+    return sorted(str(p) for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def measure_puzzles(paths: list, reasoner: str = "fast") -> dict:
+    """`solve` on each puzzle: its answer (and the one the file expects), nodes, states, seconds."""
+    import json
+    from pathlib import Path
+
+    from .game import GameState
+    from .search import solve
+
+    rows = []
+    for path in paths:
+        raw = json.loads(Path(path).read_text())
+        result = solve(GameState.from_dict(raw, source=path), reasoner=reasoner)
+        rows.append({"puzzle": Path(path).stem, "expected": raw.get("extra", {}).get("puzzle", {}).get("expected"),
+                     "result": result.result, "nodes": result.nodes, "states": result.states,
+                     "seconds": result.seconds, "nodes_per_s": result.nodes / max(result.seconds, 1e-9)})
+    total_nodes = sum(r["nodes"] for r in rows)
+    total_s = sum(r["seconds"] for r in rows)
+    return {"puzzles": rows, "nodes": total_nodes, "seconds": total_s,
+            "nodes_per_s": total_nodes / total_s if total_s else 0.0,
+            "slowest": max(rows, key=lambda r: r["seconds"])["puzzle"] if rows else None}
+
+
+def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, seed: int, max_actions: int,
+                    puzzles: tuple = ()) -> dict:
     """Everything measured for one reasoner (run in a process of its own)."""
     import warnings
 
@@ -175,6 +206,8 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
         out["latency"][name] = measure_latency(states[name], reasoner, repeats, other)
     for ruleset in duels:
         out["duels"].append(measure_duel(ruleset, reasoner, seed, max_actions))
+    if puzzles:
+        out["solve"] = measure_puzzles(list(puzzles), reasoner)
     self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     out["peak_rss_mb"] = round(self_kb / 1024, 1)
@@ -185,13 +218,15 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
 
 def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, with_pellet_duel: bool = False,
               duel_seed: int = 1, max_actions: int = 2000, duels: tuple = DUEL_RULESETS,
-              progress=None) -> dict:
+              progress=None, puzzles: tuple | None = None) -> dict:
     """Measure every reasoner; the result is JSON-able (see render).
 
     repeats: latency samples per state, an int for all reasoners or {reasoner: n}
     (default: fast 30, pellet 3).  Whole duels are timed with fast, and with Pellet only when
-    with_pellet_duel (a Pellet duel takes hours).
+    with_pellet_duel (a Pellet duel takes hours).  puzzles: puzzle files that `solve` answers with
+    fast (default: examples/puzzles/), reporting nodes per second and the time per puzzle.
     """
+    puzzles = tuple(puzzle_files()) if puzzles is None else tuple(puzzles)
     states, skipped = bench_states()
     result = {"machine": machine_info(), "versions": versions(), "states": list(states), "skipped": skipped,
               "reasoners": {}}
@@ -205,7 +240,8 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
             progress(f"{reasoner}: {len(states)} states x {n} samples, {len(rulesets)} duels")
         with ctx.Pool(1) as pool:
             result["reasoners"][reasoner] = pool.apply(_bench_reasoner, (reasoner, states, n, rulesets, duel_seed,
-                                                                          max_actions))
+                                                                          max_actions,
+                                                                          puzzles if reasoner == "fast" else ()))
     if "fast" in result["reasoners"]:  # how many times faster fast is (p50 over p50, same run)
         fast = result["reasoners"]["fast"]
         for reasoner, r in result["reasoners"].items():
@@ -280,6 +316,18 @@ def render(result: dict, console=None) -> None:
         mem.add_row(reasoner, f"{r['first_call_ms']:.0f}", f"{r['peak_rss_mb']}",
                     str(r["peak_child_rss_mb"] or "-"))
     console.print(mem)
+    for reasoner, r in reasoners.items():
+        if not r.get("solve"):
+            continue
+        sv = r["solve"]
+        t = Table(title=f"solve on the example puzzles ({reasoner}): {sv['nodes_per_s']:.1f} nodes/s overall, "
+                        f"slowest {sv['slowest']}")
+        for col in ("puzzle", "expected", "result", "nodes", "states", "seconds", "nodes/s"):
+            t.add_column(col, justify="left" if col in ("puzzle", "expected", "result") else "right")
+        for row in sv["puzzles"]:
+            t.add_row(row["puzzle"], str(row["expected"]), row["result"], str(row["nodes"]), str(row["states"]),
+                      f"{row['seconds']:.2f}", f"{row['nodes_per_s']:.1f}")
+        console.print(t)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duel-seed", type=int, default=1)
     ap.add_argument("--max-actions", type=int, default=2000, help="cap of a whole duel")
     ap.add_argument("--json", action="store_true", help="print the result as JSON instead of tables")
+    ap.add_argument("--no-puzzles", action="store_true", help="skip solve on the example puzzles")
     args = ap.parse_args(argv)
     repeats = dict(DEFAULT_REPEATS)
     if args.repeats:
@@ -305,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     reasoners = tuple(r.strip() for r in args.reasoners.split(",") if r.strip())
     say = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
     result = run_bench(reasoners, repeats, with_pellet_duel=args.with_pellet_duel, duel_seed=args.duel_seed,
-                       max_actions=args.max_actions, progress=say)
+                       max_actions=args.max_actions, progress=say, puzzles=() if args.no_puzzles else None)
     if args.json:
         print(json.dumps(result, indent=2, default=str))
     else:

@@ -5,6 +5,7 @@ Exit codes: 0 success, 1 a rules refusal (an action that is not allowed), 2 bad 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -31,6 +32,27 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(code)
 
 
+def _check_output(path: Path, option: str) -> None:
+    """Before any work: `path` can be written (its directory exists, it is not a directory).
+
+    :raises StateError: naming the option and the path.
+    """
+    parent = path.parent
+    if path.is_dir():
+        raise StateError(f"{option} {path}: expected a file to write, got a directory")
+    if not parent.is_dir():
+        raise StateError(f"{option} {path}: expected a file in an existing directory, got a missing directory {parent}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise StateError(f"{option} {path}: expected a file this user may write, got no permission")
+
+
+def _write_text(path: Path, text: str, option: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(StateError(f"{option} {path}: expected a writable file, got {exc.strerror or exc}"))
+
+
 def _load(path: Path, ruleset: Optional[str]):
     from .game import GameState
     from .state import read_json_file
@@ -42,14 +64,16 @@ def _load(path: Path, ruleset: Optional[str]):
 
 
 def _parse_action(text: str):
+    from .state import loads, show
+
     text = text.strip()
     if text.startswith(("{", "[", '"')):  # JSON: it must be an action object
         try:
-            action = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StateError(f"ACTION: expected an action id or a JSON object, got invalid JSON ({exc.msg})") from None
+            action = loads(text, "ACTION")
+        except StateError as exc:
+            raise StateError(f"{exc} (ACTION: expected an action id or a JSON object)") from None
         if not isinstance(action, dict):
-            raise StateError(f"ACTION: expected an action id or a JSON object, got {text}")
+            raise StateError(f"ACTION: expected an action id or a JSON object, got {show(text)}")
         return action
     return text
 
@@ -100,13 +124,15 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
           ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
     """Apply one action and write the next decision-point state."""
     try:
+        if output:
+            _check_output(output, "-o")
         st = _load(state, ruleset)
         nxt = st.apply(_parse_action(action), reasoner)
     except YgoError as exc:
         _fail(exc)
     text = nxt.to_json()
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        _write_text(output, text + "\n", "-o")
     else:
         print(text)
 
@@ -136,32 +162,52 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
          log: Optional[Path] = typer.Option(None, help="write a JSON-lines log that `replay` checks"),
          reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
          max_actions: int = typer.Option(2000, help="stop after this many actions")):
-    """A whole duel between two agents, narrated turn by turn."""
-    from .duel import AGENTS, new_duel, play_duel, write_log
+    """A whole duel between two agents, narrated turn by turn.  The log is written as the duel goes:
+    a duel an error stops leaves its log up to the error, and the error as its last line."""
+    from .duel import AGENTS, DuelLog, error_text, new_duel, play_duel
 
     names = tuple(a.strip() for a in agents.split(","))
     if len(names) != 2 or any(n not in AGENTS for n in names):
         _fail(StateError(f"--agents: expected two of {', '.join(AGENTS)} separated by a comma, got {agents!r}"))
+    if max_actions < 0:
+        _fail(StateError(f"--max-actions: expected an integer >= 0, got {max_actions}"))
     try:
+        if log:
+            _check_output(log, "--log")
         start = new_duel(ruleset, seed, reasoner)
-        steps = []
-        turn = None
-        for st, action, nxt in play_duel(start, names, seed, reasoner, max_actions):
+    except YgoError as exc:
+        _fail(exc)
+    try:
+        writer = DuelLog(log, start, {"ruleset": ruleset, "seed": seed, "agents": list(names)}) if log else None
+    except OSError as exc:
+        _fail(StateError(f"--log {log}: expected a writable file, got {exc.strerror or exc}"))
+    attempted = []  # the action being applied, if any: where an engine error happened
+    final, count, turn = start, 0, None
+    try:
+        for st, action, nxt in play_duel(start, names, seed, reasoner, max_actions,
+                                         chosen=lambda _state, a: attempted.append(a)):
             if st.data["turn"] != turn:
                 turn = st.data["turn"]
                 lp = st.data["players"]
                 out.print(f"[bold]Turn {turn}[/bold] ({st.data['turn_player']}) LP A {lp['A']['life_points']} / B {lp['B']['life_points']}")
             d = action.to_dict()
             out.print(f"  {d['player']}: {d['type']} {_describe(d)}", highlight=False)
-            steps.append((st, action, nxt))
-    except YgoError as exc:
-        _fail(exc)
-    final = steps[-1][2] if steps else start
+            if writer:
+                writer.step(action, nxt)
+            attempted.clear()
+            final, count = nxt, count + 1
+    except BaseException as exc:
+        if writer:
+            writer.end(error=error_text(exc), action=attempted[-1] if attempted else None)
+            err.print(f"log written to {log}, up to the error after {count} actions", markup=False, highlight=False)
+        if isinstance(exc, YgoError):
+            _fail(exc)
+        raise
     lp = final.data["players"]
-    out.print(f"[bold]Result[/bold]: winner {final.winner or 'none yet'} after {len(steps)} actions; "
+    out.print(f"[bold]Result[/bold]: winner {final.winner or 'none yet'} after {count} actions; "
               f"LP A {lp['A']['life_points']} / B {lp['B']['life_points']}")
-    if log:
-        write_log(log, start, steps, {"ruleset": ruleset, "seed": seed, "agents": list(names)})
+    if writer:
+        writer.end(final.winner)
         out.print(f"log written to {log}")
 
 
@@ -170,38 +216,56 @@ def replay(log: Path = typer.Argument(..., help="a log written by `duel --log`")
            reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP)):
     """Replay a logged duel, checking every step against the log."""
     from .duel import replay_log
+    from .state import show
 
     count = 0
+    ending: dict = {}
     try:
-        for step, _state, action, same in replay_log(log, reasoner):
+        for step, _state, action, same in replay_log(log, reasoner, ending):
             count += 1
             if not same:
-                err.print(f"error: {log}: line {step}: the state after {action.get('id', action)} differs from the log")
+                what = action.get("id", action) if isinstance(action, dict) else action
+                err.print(f"error: {log}: line {step}: the state after {show(what)} differs from the log",
+                          markup=False, highlight=False)
                 raise typer.Exit(1)
     except YgoError as exc:
         _fail(exc)
-    out.print(f"{log}: {count} actions replayed; every state matches the log")
+    out.print(f"{log}: {count} actions replayed; every state matches the log", markup=False, highlight=False)
+    if ending:
+        if not ending["reproduced"]:
+            err.print(f"error: {log}: the logged duel stopped on the error {ending['error']!r}, but replaying it "
+                      f"gives {ending['got']!r}", markup=False, highlight=False)
+            raise typer.Exit(1)
+        out.print(f"the logged duel stopped on an error, and it happens again: {ending['error']}",
+                  markup=False, highlight=False)
 
 
 @app.command()
 def solve(puzzle: Path = typer.Argument(..., help="a state file: find a line of play that wins this turn"),
+          json_out: bool = typer.Option(False, "--json", help="print JSON: result, line, strategy, nodes, seconds"),
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-          max_nodes: int = typer.Option(5000, help="give up after expanding this many states"),
+          max_nodes: int = typer.Option(20000, "--max-nodes", help="answer unknown after expanding this many states"),
+          timeout: float = typer.Option(60.0, "--timeout", help="answer unknown after this many seconds"),
           ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
-    """Search (A*) for a line of play that wins this turn, and print it."""
+    """Search (AND-OR proof-number search) for a line that wins this turn whatever the opponent answers.
+
+    Exit 0 for every answer (win, no_win, unknown); 2 on bad input."""
+    from .search import format_strategy
     from .search import solve as solve_puzzle
 
+    if max_nodes < 1:
+        _fail(StateError(f"--max-nodes: expected an int >= 1, got {max_nodes}"))
+    if not timeout > 0:
+        _fail(StateError(f"--timeout: expected a number of seconds > 0, got {timeout}"))
     try:
         st = _load(puzzle, ruleset)
-        result = solve_puzzle(st, reasoner=reasoner, max_nodes=max_nodes)
+        result = solve_puzzle(st, reasoner=reasoner, max_nodes=max_nodes, timeout=timeout)
     except YgoError as exc:
         _fail(exc)
-    if result.line is None:
-        out.print(f"no winning line this turn ({result.expanded} states searched)")
-        raise typer.Exit(1)
-    out.print(f"winning line ({len(result.line)} actions, {result.expanded} states searched):")
-    for i, a in enumerate(result.line, 1):
-        out.print(f"  {i}. {a.id}  {_describe(a.to_dict())}", highlight=False)
+    if json_out:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    out.print(format_strategy(result), markup=False, highlight=False)
 
 
 @app.command("export-owl")
@@ -212,6 +276,7 @@ def export_owl(output: Path = typer.Argument(..., help="the RDF/XML file to writ
     from .export import export
 
     try:
+        _check_output(output, "OUTPUT")
         st = _load(state, ruleset) if state else None
         n_rules, n_triples = export(output, ruleset or (st.ruleset if st else "official"), st)
     except YgoError as exc:
@@ -249,6 +314,7 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
           repeats: Optional[int] = typer.Option(None, help="latency samples per state for fast (default 30)"),
           pellet_repeats: Optional[int] = typer.Option(None, help="latency samples per state for pellet (default 3)"),
           with_pellet_duel: bool = typer.Option(False, help="also time a whole duel with Pellet (hours)"),
+          puzzles: bool = typer.Option(True, help="time solve on the example puzzles (nodes/s, seconds per puzzle)"),
           json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables")):
     """Benchmark the reasoners: allowed_actions latency (p50/p95), whole duels, peak memory."""
     from .bench import main as bench_main
@@ -260,6 +326,8 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
         argv += ["--pellet-repeats", str(pellet_repeats)]
     if with_pellet_duel:
         argv.append("--with-pellet-duel")
+    if not puzzles:
+        argv.append("--no-puzzles")
     if json_out:
         argv.append("--json")
     raise typer.Exit(bench_main(argv))
@@ -282,6 +350,12 @@ def main() -> None:
         app()
     except YgoError as exc:  # pragma: no cover - commands catch their own
         err.print(f"error: {exc}", markup=False)
+        sys.exit(2)
+    except Exception as exc:  # a bug, not bad input: still one line, not a traceback (YGO_DEBUG=1 shows it)
+        if os.environ.get("YGO_DEBUG"):
+            raise
+        err.print(f"error: internal error {type(exc).__name__}: {exc} (please report it; YGO_DEBUG=1 shows where)",
+                  markup=False, highlight=False)
         sys.exit(2)
 
 

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from . import resources
+from .actions import check_action_object
 from .cards import catalog
-from .errors import StateError
+from .errors import StateError, YgoError
 from .game import GameState, play_from
-from .state import FORMAT, normalize
+from .state import FORMAT, decode_json_bytes, loads, normalize, show
 
 SIMPLIFIED_DECK = (15, 5)  # monsters, spells (simplified spec 1.1.2)
 
@@ -83,8 +84,11 @@ AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "aggre
 
 
 def play_duel(state: GameState, agents: tuple[str, str], seed: int = 0, reasoner: str = "fast",
-              max_actions: int = 2000) -> Iterator[tuple[GameState, object, GameState]]:
-    """Yield (state, action, next_state) until the duel ends or max_actions."""
+              max_actions: int = 2000, chosen: Callable | None = None) -> Iterator[tuple[GameState, object, GameState]]:
+    """Yield (state, action, next_state) until the duel ends or max_actions.
+
+    `chosen(state, action)`, if given, is called with each action before it is applied (so that
+    a log can name the action an engine error happened on)."""
     rng = random.Random(seed)
     for _ in range(max_actions):
         if state.winner is not None:
@@ -95,35 +99,126 @@ def play_duel(state: GameState, agents: tuple[str, str], seed: int = 0, reasoner
         who = state.data["priority"]
         agent = AGENTS[agents[0] if who == "A" else agents[1]]
         action = agent(state, actions, rng)
+        if chosen is not None:
+            chosen(state, action)
         nxt = state.apply(action, reasoner)
         yield state, action, nxt
         state = nxt
 
 
+def error_text(exc: BaseException) -> str:
+    """An error as a duel log records it: a YgoError by its message, any other by its type too."""
+    return str(exc) if isinstance(exc, YgoError) else f"{type(exc).__name__}: {exc}"
+
+
+class DuelLog:
+    """A duel's log, written line by line as the duel is played (JSON lines), so that a duel that
+    stops on an error leaves its log up to the error:
+
+    - line 1: ``{"start": state, "ruleset", "seed", "agents"}``
+    - one line per action: ``{"action": action object, "state": the state it led to}``
+    - a last line ``{"end": {"actions": N, "winner": W}}``, or for a duel an error stopped,
+      ``{"end": {"actions": N, "error": message, "action": the action being applied, or null}}``.
+      A log without it was cut short, and `replay` says so.
+    """
+
+    def __init__(self, path: Path, start: GameState, meta: dict):
+        self.path = Path(path)
+        self.actions = 0
+        self._file = open(self.path, "w", encoding="utf-8")
+        self._write({"start": start.to_dict(), **meta})
+
+    def _write(self, record: dict) -> None:
+        self._file.write(json.dumps(record) + "\n")
+        self._file.flush()
+
+    def step(self, action, nxt: GameState) -> None:
+        self.actions += 1
+        self._write({"action": action.to_dict(), "state": nxt.to_dict()})
+
+    def end(self, winner: str | None = None, error: str | None = None, action=None) -> None:
+        end = {"actions": self.actions}
+        if error is None:
+            end["winner"] = winner
+        else:
+            end["error"] = error
+            end["action"] = action.to_dict() if hasattr(action, "to_dict") else action
+        self._write({"end": end})
+        self._file.close()
+
+
 def write_log(path: Path, start: GameState, steps: list[tuple], meta: dict) -> None:
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps({"start": start.to_dict(), **meta}) + "\n")
-        for _, action, nxt in steps:
-            f.write(json.dumps({"action": action.to_dict(), "state": nxt.to_dict()}) + "\n")
+    log = DuelLog(path, start, meta)
+    for _, action, nxt in steps:
+        log.step(action, nxt)
+    log.end(steps[-1][2].winner if steps else start.winner)
 
 
-def replay_log(path: Path, reasoner: str = "fast") -> Iterator[tuple[int, GameState, dict, bool]]:
-    """Re-apply every logged action; yield (step, state, action, matches_logged_state)."""
+def replay_log(path: Path, reasoner: str = "fast", ending: dict | None = None) -> Iterator[tuple[int, GameState, dict, bool]]:
+    """Re-apply every logged action; yield (step, state, action, matches_logged_state).
+
+    The log must end with its `end` record (see DuelLog); a log that stopped on an error is
+    replayed up to it and the failing action is tried again: `ending` (a dict, if given) gets
+    ``error`` (the logged message), ``reproduced`` (bool) and ``got`` (the message now, or None).
+
+    :raises StateError: the log is not a duel log: a line that is not a JSON object, a missing
+        key, a bad state or action (named with its line), or a log cut short (no `end` record).
+    """
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        data = Path(path).read_bytes()
     except OSError as exc:
-        raise StateError(f"{path}: expected a readable log file, got {exc.strerror}") from None
+        raise StateError(f"{path}: expected a readable log file, got {exc.strerror or exc}") from None
+    lines = [(n, decode_json_bytes(line, f"{path}: line {n}")) for n, line in enumerate(data.split(b"\n"), 1)
+             if line.strip()]
     if not lines:
         raise StateError(f"{path}: expected a duel log (JSON lines), got an empty file")
-    try:
-        records = [json.loads(line) for line in lines if line.strip()]
-    except json.JSONDecodeError as exc:
-        raise StateError(f"{path}: expected JSON lines, got a syntax error: {exc.msg}") from None
-    if "start" not in records[0]:
-        raise StateError(f"{path}: line 1: expected the duel's start state ('start'), got keys {sorted(records[0])}")
-    state = GameState.from_dict(records[0]["start"], source=f"{path}: line 1")
-    for i, rec in enumerate(records[1:], 2):
+    records = []
+    for n, line in lines:
+        try:
+            rec = loads(line, f"{path}: line {n}")
+        except StateError as exc:
+            if n == lines[-1][0] and "syntax error" in str(exc):
+                raise StateError(f"{exc} (the last line: the log is cut short)") from None
+            raise
+        if not isinstance(rec, dict):
+            raise StateError(f"{path}: line {n}: expected a JSON object, got {show(rec)}")
+        records.append((n, rec))
+    n, first = records[0]
+    if "start" not in first:
+        raise StateError(f"{path}: line {n}: expected the duel's start state ('start'), got keys {show(sorted(first))}")
+    state = GameState.from_dict(first["start"], source=f"{path}: line {n}: start")
+    count = 0
+    last = n
+    for n, rec in records[1:]:
+        if "end" in rec:
+            break
         if "action" not in rec:
-            raise StateError(f"{path}: line {i}: expected an 'action', got keys {sorted(rec)}")
+            raise StateError(f"{path}: line {n}: expected an 'action' (or the log's 'end'), got keys {show(sorted(rec))}")
+        if isinstance(rec["action"], dict):
+            check_action_object(rec["action"], "action", f"{path}: line {n}")
+        elif not isinstance(rec["action"], str):
+            raise StateError(f"{path}: line {n}: action: expected an action object or id, got {show(rec['action'])}")
         state = state.apply(rec["action"], reasoner)
-        yield i, state, rec["action"], state.to_dict() == rec.get("state")
+        count += 1
+        last = n
+        yield n, state, rec["action"], state.to_dict() == rec.get("state")
+    else:
+        raise StateError(f"{path}: line {last}: expected the log's 'end' record after the last action, got the end "
+                         f"of the file: the log is cut short after {count} actions")
+    end = rec["end"]
+    if not isinstance(end, dict) or type(end.get("actions")) is not int:
+        raise StateError(f"{path}: line {n}: end: expected an object with the number of 'actions', got {show(end)}")
+    if end["actions"] != count:
+        raise StateError(f"{path}: line {n}: end.actions: expected {count} (the actions logged before it), "
+                         f"got {end['actions']}: the log is cut short or edited")
+    if len(records) > count + 2:
+        raise StateError(f"{path}: line {records[count + 2][0]}: expected nothing after the 'end' record, got a line")
+    if "error" in end:
+        got = None
+        if end.get("action") is not None:
+            try:
+                state.apply(end["action"], reasoner)
+            except Exception as exc:  # noqa: BLE001 - the logged error, whatever it was, is what to reproduce
+                got = error_text(exc)
+        if ending is not None:
+            ending.update(error=end["error"], reproduced=got == end["error"], got=got)

@@ -75,10 +75,11 @@ def _target_fact(state, action: dict) -> tuple:
 
 
 def explain_action(state, action, reasoner: str = "fast") -> Explanation:
-    from .actions import parse_action_id
+    from .actions import check_action_object, parse_action_id
 
     if isinstance(action, str):
         action = parse_action_id(action)
+    check_action_object(action)
     k = knowledge(state.ruleset)
     facts = state.infer(reasoner).facts
     target = _target_fact(state, action)

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from . import reasoning
 from .abox import action_facts, state_facts
-from .actions import Action, action_id, allowed_from_facts, check_action_object
+from .actions import Action, action_id, allowed_from_facts, check_action_object, parse_action_id
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
-from .state import normalize, read_json_file
+from .state import loads, normalize, read_json_file, show
 
 MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal sequence comes near it
 
@@ -58,11 +58,8 @@ class GameState:
 
     @classmethod
     def from_json(cls, text: str) -> "GameState":
-        try:
-            raw = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise StateError(f"expected JSON, got a syntax error: {exc.msg}") from None
-        return cls.from_dict(raw)
+        """:raises StateError: the text is not JSON or not a valid state (the message names the field)."""
+        return cls.from_dict(loads(text))
 
     def to_dict(self) -> dict:
         return copy.deepcopy(self.data)
@@ -115,6 +112,7 @@ class GameState:
                 return action
             action = action.to_dict()
         if isinstance(action, str):
+            parse_action_id(action)  # not even an action id: bad input, not a refusal
             matches = [a for a in allowed if a.id == action]
             wanted = action
         elif isinstance(action, dict):
@@ -125,15 +123,15 @@ class GameState:
                 matches = [a for a in matches if "to" not in a.to_dict()] or matches
             wanted = action.get("id") or action_id({**action})
         else:
-            raise StateError(f"action: expected an action id or object, got {action!r}")
+            raise StateError(f"action: expected an action id or object, got {show(action)}")
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1:
-            raise IllegalActionError(f"action {wanted!r} is ambiguous: it matches {', '.join(a.id for a in matches)}")
+            raise IllegalActionError(f"action {show(wanted)} is ambiguous: it matches {', '.join(a.id for a in matches)}")
         if self.winner is not None:
-            raise IllegalActionError(f"action {wanted!r} is not allowed: the duel is over (winner: {self.winner})")
+            raise IllegalActionError(f"action {show(wanted)} is not allowed: the duel is over (winner: {self.winner})")
         shown = ", ".join(a.id for a in allowed) or "none"
-        raise IllegalActionError(f"action {wanted!r} is not allowed in this state; allowed: {shown}")
+        raise IllegalActionError(f"action {show(wanted)} is not allowed in this state; allowed: {shown}")
 
     def apply(self, action, reasoner: str = reasoning.DEFAULT) -> "GameState":
         """A new state: `action` carried out, then every automatic consequence, up to the next decision point.

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,23 @@ CHAIN_KEYS = {"card", "player", "zone", "targets", "speed", "extra"}  # extra: o
 PENDING_KEYS = {"action", "purpose", "needed", "chosen"}
 REF_KEYS = {"player", "area", "index"}
 
+# Bounds on input (docs/decisions.md, "Input bounds"): what no duel can reach is bad input, refused
+# before anything is built, so that a huge or absurd state fails at once with the field named.
+MAX_LIFE_POINTS = 1_000_000  # LP: 0..this
+MAX_MODIFIER = 1_000_000  # |atk_modifier|, |def_modifier|
+MAX_COUNT = 1_000_000  # turn, attacks_declared, counters
+MAX_RNG_SEED = 2**63 - 1  # rng_seed: a signed 64-bit integer
+# cards per area of one player: a Main Deck of at most 60 cards and an Extra Deck of at most 15 (the
+# official deck limits; rulebook v6.0 p. 2 sets only the minimum, 40); a hand can hold at most the Main
+# Deck, a Graveyard or the banished cards at most all of a player's cards
+AREA_LIMITS = {"deck": 60, "hand": 60, "graveyard": 75, "banished": 75, "extra_deck": 15}
+MAX_OWNED = 75  # the cards one player owns (Main Deck and Extra Deck), wherever they are
+MAX_CHAIN = 150  # chain links and pending selections: no more than the cards of a duel
+MAX_NAME = 200  # characters of a card name
+MAX_DEPTH = 32  # nesting of JSON objects and lists (a state needs 8; `extra` contents get the rest)
+MAX_INT_DIGITS = 30  # longer integer literals are out of every bound above
+MAX_VALUES = 100_000  # values in one state or action, `extra` contents included (a full duel needs < 5,000)
+
 
 def opponent(player: str) -> str:
     return "B" if player == "A" else "A"
@@ -48,24 +67,26 @@ class _Checker:
     def __init__(self, source: str):
         self.source = source
 
-    def fail(self, where: str, expected: str, got: Any) -> None:
+    def fail(self, where: str, expected: str, got: Any, described: bool = False) -> None:
+        """:param described: `got` is already words ("61 cards"), not a value to show."""
         prefix = f"{self.source}: " if self.source else ""
-        raise StateError(f"{prefix}{where}: expected {expected}, got {json.dumps(got) if not isinstance(got, str) else repr(got)}")
+        raise StateError(f"{prefix}{where}: expected {expected}, got {got if described else show(got)}")
 
     def keys(self, obj: Any, where: str, allowed: set[str], required: set[str] = frozenset()) -> dict:
         if not isinstance(obj, dict):
             self.fail(where, "an object", obj)
         for key in obj:
             if key not in allowed:
-                self.fail(f"{where}.{key}" if where else key, f"a known key ({', '.join(sorted(allowed))})", key)
+                name = key if len(key) <= 60 else key[:40] + "..."
+                self.fail(f"{where}.{name}" if where else name, f"a known key ({', '.join(sorted(allowed))})", key)
         for key in required:
             if key not in obj:
                 self.fail(f"{where}.{key}" if where else key, "this required key", "nothing")
         return obj
 
-    def int_(self, value: Any, where: str, minimum: int | None = None) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or (minimum is not None and value < minimum):
-            self.fail(where, "an integer" + (f" >= {minimum}" if minimum is not None else ""), value)
+    def int_(self, value: Any, where: str, minimum: int, maximum: int) -> int:
+        if type(value) is not int or not minimum <= value <= maximum:
+            self.fail(where, f"an integer from {minimum:,} to {maximum:,}", value)
         return value
 
     def bool_(self, value: Any, where: str) -> bool:
@@ -74,33 +95,54 @@ class _Checker:
         return value
 
     def choice(self, value: Any, where: str, options) -> Any:
-        if value not in options:
+        # by type as well as value: 1.0 and true are not the zone 1
+        if not any(type(value) is type(o) and value == o for o in options):
             self.fail(where, "one of " + ", ".join(json.dumps(o) for o in options), value)
         return value
 
-    def ref(self, value: Any, where: str) -> dict:
-        self.keys(value, where, REF_KEYS, REF_KEYS)
-        self.choice(value["player"], f"{where}.player", PLAYERS)
-        self.choice(value["area"], f"{where}.area", AREAS)
-        self.int_(value["index"], f"{where}.index", 0)
+    def list_(self, value: Any, where: str, what: str, limit: int) -> list:
+        if not isinstance(value, list):
+            self.fail(where, f"a list of {what}", value)
+        if len(value) > limit:
+            self.fail(where, f"at most {limit} {what}", f"{len(value):,} of them", described=True)
         return value
+
+    def ref(self, value: Any, where: str, areas=AREAS, keys=REF_KEYS) -> dict:
+        """A card reference {"player", "area", "index"} (a chain link's `zone`: {"area", "index"})."""
+        self.keys(value, where, keys, keys)
+        if "player" in keys:
+            self.choice(value["player"], f"{where}.player", PLAYERS)
+        self.choice(value["area"], f"{where}.area", areas)
+        self.int_(value["index"], f"{where}.index", 0, area_size(value["area"]) - 1)
+        return value
+
+
+def area_size(area: str) -> int:
+    """How many places an area has: the index of a card reference is below it."""
+    if area in ZONE_AREAS:
+        return 5
+    return 1 if area == "field_zone" else AREA_LIMITS[area]
 
 
 def normalize(raw: Any, source: str = "") -> dict:
     """A complete, checked copy of a raw state dict (defaults filled, card names canonical).
 
-    :raises StateError: on an unknown key, a wrong type or value, an unknown card name,
-        a wrong zone count, or a card in a zone its kind cannot be in.
+    Sizes are checked first (a list too long for its area fails before anything is built), then
+    the nesting and the numbers of the whole value, then every field.
+
+    :raises StateError: on an unknown key, a wrong type or value, a value out of its bounds, an
+        unknown card name, a wrong zone count, or a card in a zone its kind cannot be in.
     """
     ck = _Checker(source)
     ck.keys(raw, "", set(TOP_DEFAULTS) | {"format", "players", "extra"}, {"format", "players"})
-    if raw["format"] != FORMAT:
-        ck.fail("format", json.dumps(FORMAT), raw["format"])
+    _check_sizes(ck, raw)
+    check_json(raw, source=source)
+    ck.choice(raw["format"], "format", (FORMAT,))
     state = {"format": FORMAT}
     for key, default in TOP_DEFAULTS.items():
         state[key] = copy.deepcopy(raw.get(key, default))
     ck.choice(state["ruleset"], "ruleset", RULESETS)
-    ck.int_(state["turn"], "turn", 1)
+    ck.int_(state["turn"], "turn", 1, MAX_COUNT)
     ck.choice(state["turn_player"], "turn_player", PLAYERS)
     ck.choice(state["first_player"], "first_player", PLAYERS)
     phases = OFFICIAL_PHASES if state["ruleset"] == "official" else SIMPLIFIED_PHASES
@@ -109,45 +151,99 @@ def normalize(raw: Any, source: str = "") -> dict:
         state["priority"] = state["turn_player"]
     ck.choice(state["priority"], "priority", PLAYERS)
     ck.choice(state["winner"], "winner", (None, "A", "B", "draw"))
-    ck.int_(state["rng_seed"], "rng_seed")
+    ck.int_(state["rng_seed"], "rng_seed", -MAX_RNG_SEED - 1, MAX_RNG_SEED)
+    cat = catalog(state["ruleset"])
     # engine bookkeeping of the duel as a whole (docs/decisions.md): written only when there is some
-    if raw.get("extra") is not None and not isinstance(raw["extra"], dict):
-        ck.fail("extra", "an object", raw["extra"])
+    if raw.get("extra") is not None:
+        _duel_extra(ck, cat, raw["extra"])
     if raw.get("extra"):
         state["extra"] = copy.deepcopy(raw["extra"])
         if "phase_end" in state["extra"]:  # rulebook p. 38: the phase asked for, waiting for the opponent's pass
             ck.choice(state["extra"]["phase_end"], "extra.phase_end", (*phases, "turn"))
-    cat = catalog(state["ruleset"])
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
+    for p in PLAYERS:  # what one player owns, wherever it is: a Main Deck and an Extra Deck at most
+        owned = sum(len(state["players"][p][area]) for area in LIST_AREAS)
+        owned += sum(1 for q in PLAYERS for fc in _field_cards(state["players"][q]) if fc["owner"] == p)
+        if owned > MAX_OWNED:
+            ck.fail(f"players.{p}", f"at most {MAX_OWNED} cards owned by {p} (a Main Deck of 60 and an Extra Deck of 15)",
+                    f"{owned} cards", described=True)
 
-    if not isinstance(state["chain"], list):
-        ck.fail("chain", "a list of chain links", state["chain"])
+    ck.list_(state["chain"], "chain", "chain links", MAX_CHAIN)
     for i, link in enumerate(state["chain"]):
         where = f"chain[{i}]"
         ck.keys(link, where, CHAIN_KEYS, {"card", "player"})
-        link["card"] = cat.get(link["card"], f"{source + ': ' if source else ''}{where}.card").name
+        link["card"] = _card(ck, cat, link["card"], f"{where}.card").name
         ck.choice(link["player"], f"{where}.player", PLAYERS)
         link.setdefault("zone", None)
         link.setdefault("targets", [])
         link.setdefault("speed", 1)
-        ck.choice(link["speed"], f"{where}.speed", (1, 2, 3))
+        if link["zone"] is not None:
+            ck.ref(link["zone"], f"{where}.zone", tuple(a for a in AREAS if a != "hand"), {"area", "index"})
+        ck.list_(link["targets"], f"{where}.targets", "card references", MAX_CHAIN)
         for j, t in enumerate(link["targets"]):
             ck.ref(t, f"{where}.targets[{j}]")
+        ck.choice(link["speed"], f"{where}.speed", (1, 2, 3))
         if "extra" in link:  # engine bookkeeping (docs/decisions.md), written only when not empty
             ck.keys(link["extra"], f"{where}.extra", set(link["extra"]) if isinstance(link["extra"], dict) else set())
+            if "summon_position" in link["extra"]:
+                ck.choice(link["extra"]["summon_position"], f"{where}.extra.summon_position", MONSTER_POSITIONS)
 
     if state["pending"] is not None:
         pending = ck.keys(state["pending"], "pending", PENDING_KEYS, {"action", "purpose"})
-        ck.keys(pending["action"], "pending.action", set(pending["action"]) if isinstance(pending["action"], dict) else set())
+        from .actions import check_action_object
+
+        check_action_object(pending["action"], "pending.action", source)
         ck.choice(pending["purpose"], "pending.purpose", PURPOSES)
         pending.setdefault("needed", 1)
         pending.setdefault("chosen", [])
-        ck.int_(pending["needed"], "pending.needed", 1)
+        ck.int_(pending["needed"], "pending.needed", 1, MAX_CHAIN)
+        ck.list_(pending["chosen"], "pending.chosen", "card references", MAX_CHAIN)
         for j, r in enumerate(pending["chosen"]):
             ck.ref(r, f"pending.chosen[{j}]")
     return state
+
+
+def _check_sizes(ck: _Checker, raw: dict) -> None:
+    """The lengths of the lists a huge state would have, before anything else looks at them."""
+    players = raw.get("players")
+    for p in PLAYERS if isinstance(players, dict) else ():
+        side = players.get(p)
+        if not isinstance(side, dict):
+            continue
+        for area, limit in AREA_LIMITS.items():
+            if isinstance(side.get(area), list) and len(side[area]) > limit:
+                ck.fail(f"players.{p}.{area}", f"at most {limit} cards", f"{len(side[area]):,} cards", described=True)
+        for area in ZONE_AREAS:
+            if isinstance(side.get(area), list) and len(side[area]) != 5:
+                ck.fail(f"players.{p}.{area}", "a list of exactly 5 entries (null or a field card)",
+                        f"{len(side[area]):,} entries", described=True)
+    if isinstance(raw.get("chain"), list) and len(raw["chain"]) > MAX_CHAIN:
+        ck.fail("chain", f"at most {MAX_CHAIN} chain links", f"{len(raw['chain']):,} links", described=True)
+
+
+def _field_cards(side: dict) -> list[dict]:
+    return [fc for fc in [*side["monster_zones"], *side["spell_trap_zones"], side["field_zone"]] if fc is not None]
+
+
+def _card(ck: _Checker, cat: Catalog, name: Any, where: str):
+    """The catalog's card of a name (the error names the field and suggests close names)."""
+    if not isinstance(name, str) or len(name) > MAX_NAME:
+        ck.fail(where, f"a card name (a string of at most {MAX_NAME} characters)", name)
+    return cat.get(name, f"{ck.source}: {where}" if ck.source else where)
+
+
+def _duel_extra(ck: _Checker, cat: Catalog, extra: Any) -> None:
+    """The state's `extra`: free, but the engine's own key must have its shape."""
+    ck.keys(extra, "extra", set(extra) if isinstance(extra, dict) else set())
+    if "properly_summoned" in extra:  # per player, the names of monsters properly summoned before (primitives.py)
+        where = "extra.properly_summoned"
+        ck.keys(extra["properly_summoned"], where, set(PLAYERS))
+        for p, names in extra["properly_summoned"].items():
+            ck.list_(names, f"{where}.{p}", "card names", MAX_OWNED)
+            for i, name in enumerate(names):
+                _card(ck, cat, name, f"{where}.{p}[{i}]")
 
 
 def _player(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, ruleset: str) -> dict:
@@ -155,17 +251,13 @@ def _player(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, rules
     out = {}
     for key, default in PLAYER_DEFAULTS.items():
         out[key] = copy.deepcopy(raw.get(key, default))
-    ck.int_(out["life_points"], f"{where}.life_points")
+    ck.int_(out["life_points"], f"{where}.life_points", 0, MAX_LIFE_POINTS)
     ck.bool_(out["normal_summon_used"], f"{where}.normal_summon_used")
-    label = f"{ck.source}: " if ck.source else ""
     for area in LIST_AREAS:
-        if not isinstance(out[area], list):
-            ck.fail(f"{where}.{area}", "a list of card names", out[area])
+        ck.list_(out[area], f"{where}.{area}", "card names", AREA_LIMITS[area])
         names = []
         for i, name in enumerate(out[area]):
-            if not isinstance(name, str):
-                ck.fail(f"{where}.{area}[{i}]", "a card name", name)
-            card = cat.get(name, f"{label}{where}.{area}[{i}]")
+            card = _card(ck, cat, name, f"{where}.{area}[{i}]")
             if area == "extra_deck" and not card.extra_deck:
                 ck.fail(f"{where}.{area}[{i}]", "a Fusion or Synchro monster", card.name)
             if area in ("deck", "hand") and card.extra_deck:
@@ -191,8 +283,7 @@ def _player(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, rules
 
 def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, area: str) -> dict:
     ck.keys(raw, where, set(FIELD_CARD_DEFAULTS) | {"card"}, {"card"})
-    label = f"{ck.source}: " if ck.source else ""
-    card = cat.get(raw["card"], f"{label}{where}.card")
+    card = _card(ck, cat, raw["card"], f"{where}.card")
     out = {"card": card.name}
     for key, default in FIELD_CARD_DEFAULTS.items():
         out[key] = copy.deepcopy(raw.get(key, default))
@@ -212,17 +303,38 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
     for key in ("summoned_this_turn", "position_changed_this_turn", "set_this_turn"):
         ck.bool_(out[key], f"{where}.{key}")
     ck.choice(out["summoned_by"], f"{where}.summoned_by", SUMMON_METHODS)
-    ck.int_(out["attacks_declared"], f"{where}.attacks_declared", 0)
-    ck.int_(out["atk_modifier"], f"{where}.atk_modifier")
-    ck.int_(out["def_modifier"], f"{where}.def_modifier")
+    ck.int_(out["attacks_declared"], f"{where}.attacks_declared", 0, MAX_COUNT)
+    ck.int_(out["atk_modifier"], f"{where}.atk_modifier", -MAX_MODIFIER, MAX_MODIFIER)
+    ck.int_(out["def_modifier"], f"{where}.def_modifier", -MAX_MODIFIER, MAX_MODIFIER)
     if out["equipped_to"] is not None:
         eq = ck.keys(out["equipped_to"], f"{where}.equipped_to", {"player", "zone"}, {"player", "zone"})
         ck.choice(eq["player"], f"{where}.equipped_to.player", PLAYERS)
-        ck.choice(eq["zone"], f"{where}.equipped_to.zone", range(5))
+        ck.choice(eq["zone"], f"{where}.equipped_to.zone", tuple(range(5)))
     for key in ("counters", "extra"):
         if not isinstance(out[key], dict):
             ck.fail(f"{where}.{key}", "an object", out[key])
+    for key, value in out["counters"].items():  # counters count: each is a whole number
+        ck.int_(value, f"{where}.counters.{key}", 0, MAX_COUNT)
+    _field_card_extra(ck, out["extra"], f"{where}.extra")
     return out
+
+
+def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
+    """A field card's `extra`: free, but the keys the engine itself writes (primitives.py) must have their shape."""
+    for key in ("effect_declined", "control_until_end"):
+        if key in extra:
+            ck.bool_(extra[key], f"{where}.{key}")
+    if "just_summoned" in extra:
+        ck.choice(extra["just_summoned"], f"{where}.just_summoned", SUMMON_METHODS)
+    if "summon_position" in extra:
+        ck.choice(extra["summon_position"], f"{where}.summon_position", MONSTER_POSITIONS)
+    if extra.get("attack") is not None:  # the attack being resolved (abox.battle_facts)
+        attack = ck.keys(extra["attack"], f"{where}.attack", {"target", "damage_step", "target_lost"})
+        if attack.get("target") is not None:
+            ck.ref(attack["target"], f"{where}.attack.target")
+        for key in ("damage_step", "target_lost"):
+            if key in attack:
+                ck.bool_(attack[key], f"{where}.attack.{key}")
 
 
 def new_field_card(name: str, owner: str, position: str, **values) -> dict:
@@ -231,16 +343,191 @@ def new_field_card(name: str, owner: str, position: str, **values) -> dict:
     return out
 
 
-def read_json_file(path: str | Path) -> dict:
-    """The JSON object in a file; errors name the file.
+# ---------------------------------------------------------------- reading JSON
+# Python's json module turns some inputs into exceptions that name no field (RecursionError on deep
+# nesting, ValueError on an integer of 4,300+ digits) or into values no field can hold (NaN, 1e999).
+# The loader keeps such numbers as markers and check_json names the field that holds one.
 
-    :raises StateError: the file is missing or is not JSON.
+class BadNumber:
+    """A JSON number no field can hold (an integer of 5,000 digits, 1e999, NaN), kept as a marker
+    so that check_json names the field it is in."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _parse_int(text: str):
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= MAX_INT_DIGITS else BadNumber(f"an integer of {digits:,} digits")
+
+
+def _parse_float(text: str):
+    value = float(text)
+    return value if math.isfinite(value) else BadNumber(f"the number {text[:40]} (out of range)")
+
+
+def _parse_constant(text: str):
+    return BadNumber(f"{text} (not a JSON number)")
+
+
+def show(value: Any, limit: int = 120) -> str:
+    """A value as an error message shows it: JSON where it can be, and never more than `limit` characters."""
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value, default=repr)
+        except (ValueError, RecursionError):
+            text = repr(type(value).__name__)
+    return text if len(text) <= limit else text[: limit - 25] + f"... ({len(text):,} characters)"
+
+
+def _path(parts) -> str:
+    """('players', 'A', 'deck', 3) -> 'players.A.deck[3]'; a very deep path keeps its start and its depth."""
+    parts = list(parts)
+    out = ""
+    for part in parts[:12]:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part)[:60])
+    return out if len(parts) <= 12 else f"{out}... ({len(parts)} levels)"
+
+
+def check_json(value: Any, where: tuple = (), source: str = "") -> None:
+    """The size (at most MAX_VALUES values), nesting (at most MAX_DEPTH levels) and numbers (no
+    BadNumber) of a parsed JSON value.  Iterative, so any depth is safe to check.
+
+    :raises StateError: naming the path of the first offending value.
+    """
+    prefix = f"{source}: " if source else ""
+    stack = [(value, where)]
+    total = 0
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, dict):
+            children = item.items()
+        elif isinstance(item, list):
+            children = enumerate(item)
+        elif isinstance(item, BadNumber):
+            raise StateError(f"{prefix}{_path(path) or 'value'}: expected a number within the bounds of its field, got {item.text}")
+        else:
+            continue
+        if len(path) - len(where) >= MAX_DEPTH:
+            raise StateError(f"{prefix}{_path(path)}: expected JSON nested at most {MAX_DEPTH} levels, got deeper nesting")
+        total += len(item)
+        if total > MAX_VALUES:
+            raise StateError(f"{prefix}{_path(path) or 'value'}: expected at most {MAX_VALUES:,} values in all, "
+                             f"got {len(item):,} here")
+        for key, child in children:
+            if isinstance(child, (dict, list, BadNumber)):
+                stack.append((child, (*path, key)))
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],]')
+
+
+def _deep_path(text: str) -> tuple[str, int]:
+    """Where JSON text nests deeper than MAX_DEPTH: (path, line).  Only called when parsing failed."""
+    stack: list[list] = []  # per open object or list: [kind, key or index, expecting a key]
+    for m in _TOKEN.finditer(text):
+        token = m.group()
+        if token in "{[":
+            if len(stack) >= MAX_DEPTH:
+                return _path(part[1] for part in stack if part[1] is not None), text.count("\n", 0, m.start()) + 1
+            stack.append(["{", None, True] if token == "{" else ["[", 0, False])
+        elif token in "}]":
+            if stack:
+                stack.pop()
+        elif token == ",":
+            if stack and stack[-1][0] == "[":
+                stack[-1][1] += 1
+            elif stack:
+                stack[-1][2] = True
+        elif stack and stack[-1][0] == "{" and stack[-1][2]:  # a key
+            try:
+                stack[-1][1] = json.loads(token)
+            except ValueError:
+                stack[-1][1] = token[1:-1]
+            stack[-1][2] = False
+    return "", 1
+
+
+def loads(text: str, source: str = "") -> Any:
+    """JSON text -> a value; bad JSON and nesting too deep to parse are a StateError naming the place.
+
+    A number out of every bound is kept as a BadNumber: `normalize` and `check_action_object` check
+    the value they are given (check_json), after its sizes, and name the field that holds it.
+
+    :raises StateError: the text is not JSON, or it nests too deep to parse.
+    """
+    prefix = f"{source}: " if source else ""
+    hooks = {"parse_float": _parse_float, "parse_constant": _parse_constant}  # rare in a state: no cost
+    try:
+        try:
+            value = json.loads(text, **hooks)
+        except ValueError as exc:  # an integer too long for Python (4,300+ digits): parse again, marking it
+            if isinstance(exc, json.JSONDecodeError):
+                raise
+            value = json.loads(text, parse_int=_parse_int, **hooks)
+    except json.JSONDecodeError as exc:
+        raise StateError(f"{prefix}expected JSON, got a syntax error at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        path, line = _deep_path(text)
+        raise StateError(f"{prefix}{path or 'value'}: expected JSON nested at most {MAX_DEPTH} levels, "
+                         f"got deeper nesting (line {line})") from None
+    return value
+
+
+def decode_json_bytes(data: bytes, source: str = "") -> str:
+    """UTF-8 bytes -> text (a leading byte order mark dropped).  Bytes that are not UTF-8 are an
+    error naming the field whose string holds them (or, outside any string, their line).
+
+    :raises StateError: the bytes are not UTF-8.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise StateError(f"{path}: expected a readable state file, got {exc.strerror or exc}") from None
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        bad, line = data[exc.start], data.count(b"\n", 0, exc.start) + 1
+    prefix = f"{source}: " if source else ""
+    where = ""
+    try:  # parse with the bad bytes kept as lone surrogates (U+DC80-U+DCFF) to find the string holding them
+        value = json.loads(data.decode("utf-8", "surrogateescape"))
+    except (ValueError, RecursionError):
+        value = None
+    stack = [(value, ())]
+    while stack and not where:
+        item, path = stack.pop()
+        if isinstance(item, str) and re.search("[\udc80-\udcff]", item):
+            where = _path(path) or "value"
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if re.search("[\udc80-\udcff]", key):
+                    where = _path((*path, "<a key>"))
+                stack.append((child, (*path, key)))
+        elif isinstance(item, list) and len(path) < MAX_DEPTH:
+            stack.extend((child, (*path, i)) for i, child in enumerate(item))
+    at = f" at line {line}" if b"\n" in data.rstrip(b"\r\n") else ""
+    raise StateError(f"{prefix}{where + ': ' if where else ''}expected UTF-8 text, got the byte 0x{bad:02x}{at}")
+
+
+def read_text_file(path: str | Path, what: str = "state file") -> str:
+    """The UTF-8 text of a file; errors name the file (and, for bytes that are not UTF-8, the field).
+
+    :raises StateError: the file cannot be read or is not UTF-8 text.
+    """
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StateError(f"{path}: expected JSON, got a syntax error at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise StateError(f"{path}: expected a readable {what}, got {exc.strerror or exc}") from None
+    return decode_json_bytes(data, str(path))
+
+
+def read_json_file(path: str | Path) -> Any:
+    """The JSON value in a file; errors name the file.
+
+    :raises StateError: the file is missing, not UTF-8, or not JSON (see `loads`).
+    """
+    return loads(read_text_file(path), str(path))
