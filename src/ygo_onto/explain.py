@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
 from .errors import StateError
 from .knowledge import knowledge
-from .swrl import FactIndex, _same, deepest_failure, match_body, parse_rule
+from .swrl import FactIndex, Var, deepest_failure, match_body, parse_rule
 
 
 @dataclass
@@ -37,12 +37,14 @@ class Explanation:
 def ground(atom, binding) -> str:
     args = []
     for a in atom.args:
-        if a.is_var and a.value in binding:
-            v = binding[a.value]
+        if isinstance(a, Var) and a.name in binding:
+            v = binding[a.name]
             args.append(("true" if v else "false") if isinstance(v, bool) else str(v))
+        elif isinstance(a, bool):
+            args.append("true" if a else "false")
         else:
             args.append(str(a))
-    return f"{atom.pred}({', '.join(args)})"
+    return f"{atom.predicate}({', '.join(args)})"
 
 
 def _target_fact(state, action: dict) -> tuple:
@@ -89,13 +91,13 @@ def explain_action(state, action, reasoner: str = "fast") -> Explanation:
     for rule in k.rules:
         body, head = parse_rule(rule.text)
         for h in head:
-            if h.pred != target[0] or len(h.args) != len(target) - 1:
+            if h.predicate != target[0] or len(h.args) != len(target) - 1:
                 continue
             binding, ok = {}, True
             for arg, value in zip(h.args, target[1:]):
-                if arg.is_var:
-                    binding[arg.value] = value
-                elif not _same(arg.value, value):
+                if isinstance(arg, Var):
+                    binding[arg.name] = value
+                elif arg != value:
                     ok = False
             if not ok:
                 continue

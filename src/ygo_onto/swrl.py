@@ -4,8 +4,9 @@ bodies on facts.
 * `parse_rule_file` reads a .swrl file into `Rule`s (name, text, the citation comment above it,
   file, line); `Knowledge` loads a ruleset with it.
 * `parse_rule_text` reads one rule's text into body and head `Atom`s of `Term`s (the tokens and
-  their priority are owlready2's rule lexer's).  The fast backend compiles these atoms, the
-  vocabulary check and `explain` read them too.
+  their priority are owlready2's rule lexer's): what the fast backend compiles and the
+  vocabulary check reads.  `parse_rule` gives the same atoms with plain values (`RuleAtom`:
+  `Var`, int, bool, names), for `explain` and `search`.
 * `FactIndex`, `match_body` and `deepest_failure` match a body on facts, to explain inferences
   (which rule fired, on which facts; which atom failed).
 """
@@ -106,6 +107,10 @@ class Atom:
     pred: str
     args: tuple[Term, ...]
 
+    @property
+    def predicate(self) -> str:
+        return self.pred
+
     def __str__(self):
         return f"{self.pred}({', '.join(map(str, self.args))})"
 
@@ -191,9 +196,53 @@ def parse_rule_text(text: str) -> tuple[list[Atom], list[Atom]]:
     return body, head
 
 
-def parse_rule(text: str) -> tuple[list[Atom], list[Atom]]:
-    """'body -> head' into (body atoms, head atoms); raises SyntaxError (RuleSyntaxError)."""
-    return parse_rule_text(text)
+def parse_rule(text: str) -> tuple[list[RuleAtom], list[RuleAtom]]:
+    """'body -> head' into (body atoms, head atoms) as plain values: an argument is a `Var`, an
+    int, a bool, an individual's name (str), a float or ("literal", text) for a string literal.
+    The same tokens as parse_rule_text; raises SyntaxError (RuleSyntaxError)."""
+    body, head = parse_rule_text(text)
+    return [_plain(a) for a in body], [_plain(a) for a in head]
+
+
+@dataclass(frozen=True)
+class Var:
+    name: str
+
+    def __str__(self):
+        return "?" + self.name
+
+
+@dataclass(frozen=True)
+class RuleAtom:
+    """An atom of parse_rule: `predicate` and plain `args` (see parse_rule)."""
+
+    predicate: str
+    args: tuple
+
+    def __str__(self):
+        return f"{self.predicate}({', '.join(_fmt(a) for a in self.args)})"
+
+
+def _fmt(a) -> str:
+    if isinstance(a, Var):
+        return str(a)
+    if isinstance(a, bool):
+        return "true" if a else "false"
+    if isinstance(a, tuple) and a and a[0] == "literal":
+        return '"' + a[1] + '"'
+    return str(a)
+
+
+def _plain(atom: Atom) -> RuleAtom:
+    args = []
+    for t in atom.args:
+        if t.kind == "var":
+            args.append(Var(t.value))
+        elif t.kind == "str":
+            args.append(("literal", t.value))
+        else:
+            args.append(t.value)
+    return RuleAtom(atom.pred, tuple(args))
 
 
 # every name owlready2's rule parser takes for a builtin (so they are not looked up as classes)
@@ -226,10 +275,12 @@ BUILTINS = {
 ARITHMETIC = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b}
 
 
-def _value(arg: Term, binding):
-    if arg.kind == "var":
-        return binding.get(arg.value, _UNBOUND)
-    return arg.value
+def _value(arg, binding):
+    if isinstance(arg, Var):
+        return binding.get(arg.name, _UNBOUND)
+    if isinstance(arg, tuple) and arg and arg[0] == "literal":
+        return arg[1]
+    return arg
 
 
 _UNBOUND = object()
@@ -245,32 +296,32 @@ class FactIndex:
         for f in facts:
             self.by_pred.setdefault(f[0], []).append(f[1:])
 
-    def match(self, atom: Atom, binding: dict):
+    def match(self, atom: RuleAtom, binding: dict):
         """Bindings extending `binding` under which the atom holds."""
-        if atom.pred in BUILTINS:
+        if atom.predicate in BUILTINS:
             a, b = (_value(x, binding) for x in atom.args)
-            if a is not _UNBOUND and b is not _UNBOUND and BUILTINS[atom.pred](a, b):
+            if a is not _UNBOUND and b is not _UNBOUND and BUILTINS[atom.predicate](a, b):
                 yield binding
             return
-        if atom.pred in ARITHMETIC:
+        if atom.predicate in ARITHMETIC:
             r, a, b = atom.args
             va, vb = _value(a, binding), _value(b, binding)
             if va is _UNBOUND or vb is _UNBOUND:
                 return
-            result = ARITHMETIC[atom.pred](va, vb)
+            result = ARITHMETIC[atom.predicate](va, vb)
             vr = _value(r, binding)
             if vr is _UNBOUND:
-                yield {**binding, r.value: result}
+                yield {**binding, r.name: result}
             elif vr == result:
                 yield binding
             return
-        for row in self.by_pred.get(atom.pred, ()):
+        for row in self.by_pred.get(atom.predicate, ()):
             new = dict(binding)
             ok = True
             for arg, val in zip(atom.args, row):
                 v = _value(arg, new)
                 if v is _UNBOUND:
-                    new[arg.value] = val
+                    new[arg.name] = val
                 elif not _same(v, val):
                     ok = False
                     break
@@ -278,7 +329,7 @@ class FactIndex:
                 yield new
 
 
-def match_body(index: FactIndex, atoms: list[Atom], binding: dict):
+def match_body(index: FactIndex, atoms: list[RuleAtom], binding: dict):
     """Every complete binding of the body; the join goes atom by atom, left to right."""
     if not atoms:
         yield binding
@@ -287,7 +338,7 @@ def match_body(index: FactIndex, atoms: list[Atom], binding: dict):
         yield from match_body(index, atoms[1:], b)
 
 
-def deepest_failure(index: FactIndex, atoms: list[Atom], binding: dict) -> tuple[int, dict]:
+def deepest_failure(index: FactIndex, atoms: list[RuleAtom], binding: dict) -> tuple[int, dict]:
     """How many leading atoms can be satisfied together, and a binding that gets that far."""
     best = (0, binding)
 
