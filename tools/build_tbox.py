@@ -36,6 +36,28 @@ ANNOTATIONS = {
     "primitive": "On an operation property: the name of the driver's generic primitive that carries it out.",
     "stateKey": "On a data or object property that mirrors a field of the state JSON: that field's name.",
     "resetEachTurn": "On a per-turn property: the value it is reset to when a new turn starts.",
+    # Rules and cards as Protégé edits them (ontofile.py): a rule's source file, a file's ruleset,
+    # and the card catalog's facts on each card class.
+    "ruleFile": "On a SWRL rule: the file of rules/ it lives in (e.g. rules/official/summons.swrl); "
+                "ygo-onto import-owl writes the rule back there.",
+    "ruleset": "On an exported ontology: the ruleset (official or simplified) whose cards and rules it holds.",
+    "cardLevel": "On a card class: the monster's printed Level.",
+    "cardAtk": "On a card class: the monster's printed ATK.",
+    "cardDef": "On a card class: the monster's printed DEF.",
+    "cardAttribute": "On a card class: the monster's Attribute (LIGHT, DARK, ...).",
+    "cardMonsterType": "On a card class: the monster's Type (Dragon, Spellcaster, ...).",
+    "cardPasscode": "On a card class: the 8-digit passcode printed on the card.",
+    "cardMaterials": "On a card class: a Fusion or Synchro Monster's materials, joined by ' + '.",
+    "cardRitualMonster": "On a Ritual Spell's class: the Ritual Monster it summons.",
+    "cardAlias": "On a card class: another name the card is known by (one value per name).",
+    "cardPhases": "On a simplified-ruleset spell's class: the phases it may be used in, joined by '|'.",
+    "cardStaysOnField": "On a spell or trap class: true if the card stays on the field after it resolves.",
+    "cardSpecialSummonOnly": "On a monster class: true if it cannot be Normal Summoned or Set.",
+    "cardOptionalEffect": "On a monster class: true if its player may decline its effect ('you can').",
+    "cardActivation": "On a card class: an ActivationRequirement its activation asks for, in order "
+                      "(one value per requirement).",
+    "cardDescription": "On a card class: the catalog's text of the card.",
+    "cardField": "On a card class: another fact of the catalog, as name=JSON (a field no annotation above names).",
 }
 for name, comment in ANNOTATIONS.items():
     p = YGO[name]

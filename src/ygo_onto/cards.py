@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -51,6 +52,8 @@ class Card:
     optional_effect: bool = False  # a monster effect its player may decline ("you can")
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
+    # the card's OWL class when an ontology file names it otherwise than class_name(name) would
+    owl_class: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         object.__setattr__(self, "extra_deck", self.subtype in ("fusion", "synchro"))
@@ -62,7 +65,7 @@ class Card:
     @property
     def class_name(self) -> str:
         """The card's OWL class: its name in UpperCamelCase ('Red-Eyes Black Dragon' -> RedEyesBlackDragon)."""
-        return class_name(self.name)
+        return self.owl_class or class_name(self.name)
 
     @property
     def kind_classes(self) -> list[str]:
@@ -88,6 +91,8 @@ class Card:
 
 @lru_cache(maxsize=4096)  # called for every card of every ABox (a few hundred names in all)
 def class_name(name: str) -> str:
+    """Accents are dropped ('Protégé Dragon' -> ProtegeDragon), so a name typed in Protégé maps as expected."""
+    name = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch))
     words = re.split(r"[^A-Za-z0-9]+", name.replace("'", ""))
     return "".join(w[:1].upper() + w[1:] for w in words if w)
 
@@ -145,8 +150,16 @@ class Catalog:
                 or q in (c.monster_type or "").casefold() or q in (c.attribute or "").casefold()]
 
 
-@lru_cache(maxsize=None)
 def catalog(ruleset: str = "official") -> Catalog:
+    """The catalog of a ruleset: the one of an ontology file in use (ontofile.Rules), else the CSV files'."""
+    from .knowledge import ACTIVE
+
+    active = ACTIVE.get().get(ruleset)
+    return active.catalog if active is not None else _source_catalog(ruleset)
+
+
+@lru_cache(maxsize=None)
+def _source_catalog(ruleset: str) -> Catalog:
     if ruleset == "official":
         cards = [Card(name=r["name"], card_type=r["card_type"], subtype=r["subtype"], level=_int(r["level"]),
                       atk=_int(r["atk"]), defense=_int(r["def"]), attribute=r["attribute"] or None,
@@ -168,3 +181,73 @@ def catalog(ruleset: str = "official") -> Catalog:
     else:
         raise StateError(f"ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")
     return Catalog(ruleset, cards)
+
+
+# ---------------------------------------------------------------- writing rows back (ygo-onto import-owl)
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def card_row(card: Card, ruleset: str) -> tuple[str, dict]:
+    """(CSV file name, row) of a card: the inverse of catalog()."""
+    if ruleset == "simplified":
+        if card.card_type == "monster":
+            return "simplified_monsters.csv", {"name": card.name, "level": _cell(card.level), "atk": _cell(card.atk),
+                                               "def": _cell(card.defense), "description": card.description}
+        return "simplified_spells.csv", {"name": card.name, "phases": "|".join(card.phases),
+                                         "activation": " ".join(card.activation), "description": card.description}
+    return "cards_official.csv", {
+        "name": card.name, "italian_name": card.italian_name or "", "aliases": "|".join(card.aliases),
+        "passcode": _cell(card.passcode), "card_type": card.card_type, "subtype": card.subtype,
+        "attribute": card.attribute or "", "monster_type": card.monster_type or "", "level": _cell(card.level),
+        "atk": _cell(card.atk), "def": _cell(card.defense), "tuner": _cell(card.tuner),
+        "special_summon_only": _cell(card.special_summon_only), "flip": _cell(card.flip),
+        "materials": " + ".join(card.materials), "ritual_monster": card.ritual_monster or "",
+        "stays_on_field": _cell(card.stays_on_field), "activation": " ".join(card.activation),
+        "optional_effect": "true" if card.optional_effect else "", "description": card.description}
+
+
+def write_rows(ruleset: str, cards: list[Card], old: dict[str, Card]) -> dict[str, str]:
+    """The new text of the ruleset's CSV files for this card list: an unchanged card keeps its line
+    as written, a changed one is written again in place, a new one goes at the end.
+
+    :returns: {path of the CSV file: its new text}, only for files that change.
+    """
+    import io
+
+    data_dir = resources.data_dir()
+    by_file: dict[str, dict[str, Card]] = {}
+    for card in cards:
+        by_file.setdefault(card_row(card, ruleset)[0], {})[card.name] = card
+    files = {"official": ["cards_official.csv"],
+             "simplified": ["simplified_monsters.csv", "simplified_spells.csv"]}[ruleset]
+    out = {}
+    for filename in files:
+        path = data_dir.joinpath(filename)
+        lines = path.read_text(encoding="utf-8").splitlines()
+        header = next(csv.reader([lines[0]]))
+        wanted = by_file.get(filename, {})
+        new_lines, seen = [lines[0]], set()
+
+        def fmt(card):
+            buf = io.StringIO()
+            csv.DictWriter(buf, fieldnames=header, lineterminator="", extrasaction="ignore", restval="").writerow(
+                card_row(card, ruleset)[1])
+            return buf.getvalue()
+
+        for line in lines[1:]:
+            name = next(csv.reader([line]))[0] if line.strip() else None
+            if name is None or name not in wanted:
+                continue  # a removed card (or a blank line)
+            seen.add(name)
+            new_lines.append(line if old.get(name) == wanted[name] else fmt(wanted[name]))
+        new_lines += [fmt(c) for n, c in wanted.items() if n not in seen]
+        text = "\n".join(new_lines) + "\n"
+        if text != path.read_text(encoding="utf-8"):
+            out[str(path)] = text
+    return out

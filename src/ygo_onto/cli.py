@@ -53,14 +53,29 @@ def _write_text(path: Path, text: str, option: str) -> None:
         _fail(StateError(f"{option} {path}: expected a writable file, got {exc.strerror or exc}"))
 
 
-def _load(path: Path, ruleset: Optional[str]):
+ONTOLOGY_HELP = ("run on this ontology file (saved by Protégé, or written by export-owl) instead of the "
+                 "project's ontology/, rules/ and card catalog")
+
+
+def _use_ontology(path: Optional[Path], reasoner: str = reasoning.DEFAULT):
+    """--ontology: load the file's TBox, cards and rules and put them in use for this process."""
+    if path is None:
+        return None
+    from .ontofile import Rules
+
+    rules = Rules.load(path, reasoner=reasoner)
+    rules.activate()
+    return rules
+
+
+def _load(path: Path, ruleset: Optional[str], rules=None):
     from .game import GameState
     from .state import read_json_file
 
     raw = read_json_file(path)
     if ruleset is not None and isinstance(raw, dict):
         raw = {**raw, "ruleset": ruleset}
-    return GameState.from_dict(raw, source=str(path))
+    return GameState.from_dict(raw, source=str(path), rules=rules)
 
 
 def _parse_action(text: str):
@@ -95,10 +110,11 @@ def _describe(a: dict) -> str:
 def allowed(state: Path = typer.Argument(..., help="a state file (state-format.md)"),
             json_out: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+            ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """The actions the player holding priority may take now."""
     try:
-        st = _load(state, ruleset)
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         actions = st.allowed_actions(reasoner)
         inference = st.infer(reasoner)
     except YgoError as exc:
@@ -121,12 +137,13 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
           action: str = typer.Argument(..., help="an action id from `allowed`, or an action object as JSON"),
           output: Optional[Path] = typer.Option(None, "-o", "--output", help="write the new state here (default stdout)"),
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Apply one action and write the next decision-point state."""
     try:
         if output:
             _check_output(output, "-o")
-        st = _load(state, ruleset)
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         nxt = st.apply(_parse_action(action), reasoner)
     except YgoError as exc:
         _fail(exc)
@@ -141,12 +158,13 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
 def explain(state: Path = typer.Argument(..., help="a state file"),
             action: str = typer.Argument(..., help="an action id or an action object as JSON"),
             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+            ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Why an action is allowed (the rules that fired and the facts they matched), or why not."""
     from .explain import explain_action
 
     try:
-        st = _load(state, ruleset)
+        st = _load(state, ruleset, _use_ontology(ontology, reasoner))
         report = explain_action(st, _parse_action(action), reasoner)
     except YgoError as exc:
         _fail(exc)
@@ -161,7 +179,8 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
          agents: str = typer.Option("aggressive,random", help="two of: " + ", ".join(["random", "first", "aggressive"])),
          log: Optional[Path] = typer.Option(None, help="write a JSON-lines log that `replay` checks"),
          reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-         max_actions: int = typer.Option(2000, help="stop after this many actions")):
+         max_actions: int = typer.Option(2000, help="stop after this many actions"),
+         ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """A whole duel between two agents, narrated turn by turn.  The log is written as the duel goes:
     a duel an error stops leaves its log up to the error, and the error as its last line."""
     from .duel import AGENTS, DuelLog, error_text, new_duel, play_duel
@@ -174,6 +193,9 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
     try:
         if log:
             _check_output(log, "--log")
+        rules = _use_ontology(ontology, reasoner)
+        if rules is not None and rules.ruleset != ruleset:
+            raise StateError(f"--ruleset: expected {rules.ruleset!r} (the ruleset of {ontology}), got {ruleset!r}")
         start = new_duel(ruleset, seed, reasoner)
     except YgoError as exc:
         _fail(exc)
@@ -246,7 +268,8 @@ def solve(puzzle: Path = typer.Argument(..., help="a state file: find a line of 
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
           max_nodes: int = typer.Option(20000, "--max-nodes", help="answer unknown after expanding this many states"),
           timeout: float = typer.Option(60.0, "--timeout", help="answer unknown after this many seconds"),
-          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)")):
+          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Search (AND-OR proof-number search) for a line that wins this turn whatever the opponent answers.
 
     Exit 0 for every answer (win, no_win, unknown); 2 on bad input."""
@@ -258,7 +281,7 @@ def solve(puzzle: Path = typer.Argument(..., help="a state file: find a line of 
     if not timeout > 0:
         _fail(StateError(f"--timeout: expected a number of seconds > 0, got {timeout}"))
     try:
-        st = _load(puzzle, ruleset)
+        st = _load(puzzle, ruleset, _use_ontology(ontology, reasoner))
         result = solve_puzzle(st, reasoner=reasoner, max_nodes=max_nodes, timeout=timeout)
     except YgoError as exc:
         _fail(exc)
@@ -284,14 +307,37 @@ def export_owl(output: Path = typer.Argument(..., help="the RDF/XML file to writ
     out.print(f"wrote {output}: {n_triples} triples, {n_rules} SWRL rules")
 
 
+@app.command("import-owl")
+def import_owl_cmd(source: Path = typer.Argument(..., help="an ontology saved by Protégé (RDF/XML or OWL/XML), e.g. an edited export"),
+                   dry_run: bool = typer.Option(False, "--dry-run", help="print the summary, write nothing")):
+    """Write the changes of a saved ontology back into ontology/, rules/ and the card catalog."""
+    from .ontofile import import_owl
+
+    try:
+        summary = import_owl(source, dry_run=dry_run)
+    except YgoError as exc:
+        _fail(exc)
+    verb = "would change" if dry_run else "changed"
+    for key in ("rules changed", "rules added", "rules removed", "cards added", "cards changed", "cards removed"):
+        items = summary[key]
+        out.print(f"{key}: {len(items)}" + (f" ({', '.join(items)})" if items else ""), highlight=False)
+    out.print(f"axioms added: {summary['axioms added']}; axioms removed: {summary['axioms removed']}")
+    changed = any(summary[k] for k in summary)
+    out.print(f"{source}: {verb} the sources" if changed else f"{source}: no change to the sources", highlight=False)
+
+
 @app.command()
 def cards(query: str = typer.Argument("", help="a part of a name, kind, type, attribute or description"),
           ruleset: str = typer.Option("official", help="official or simplified"),
-          json_out: bool = typer.Option(False, "--json", help="print JSON")):
+          json_out: bool = typer.Option(False, "--json", help="print JSON"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """The card catalog, searchable."""
     from .cards import catalog
 
     try:
+        rules = _use_ontology(ontology, None)
+        if rules is not None:
+            ruleset = rules.ruleset
         found = catalog(ruleset).search(query)
     except YgoError as exc:
         _fail(exc)
@@ -315,10 +361,15 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
           pellet_repeats: Optional[int] = typer.Option(None, help="latency samples per state for pellet (default 3)"),
           with_pellet_duel: bool = typer.Option(False, help="also time a whole duel with Pellet (hours)"),
           puzzles: bool = typer.Option(True, help="time solve on the example puzzles (nodes/s, seconds per puzzle)"),
-          json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables")):
+          json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Benchmark the reasoners: allowed_actions latency (p50/p95), whole duels, peak memory."""
     from .bench import main as bench_main
 
+    try:
+        _use_ontology(ontology, "fast" if "fast" in reasoners.split(",") else reasoners.split(",")[0])
+    except YgoError as exc:
+        _fail(exc)
     argv = ["--reasoners", reasoners]
     if repeats:
         argv += ["--repeats", str(repeats)]
@@ -334,12 +385,14 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
 
 
 @app.command()
-def check(ruleset: str = typer.Option("official", help="official or simplified")):
+def check(ruleset: str = typer.Option("official", help="official or simplified"),
+          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Check the TBox with HermiT (consistency, classification) and every rule's vocabulary."""
     from .export import hermit_check
 
     try:
-        report = hermit_check(ruleset)
+        rules = _use_ontology(ontology, None)
+        report = hermit_check(rules.ruleset if rules is not None else ruleset)
     except YgoError as exc:
         _fail(exc)
     out.print(report)

@@ -77,6 +77,15 @@ def _target_fact(state, action: dict) -> tuple:
 
 
 def explain_action(state, action, reasoner: str = "fast") -> Explanation:
+    """Why `action` is allowed in `state`, or why not (with the state's own rules, if it has any)."""
+    rules = getattr(state, "rules", None)
+    if rules is not None:
+        with rules.use():
+            return _explain_action(state, action, reasoner)
+    return _explain_action(state, action, reasoner)
+
+
+def _explain_action(state, action, reasoner: str) -> Explanation:
     from .actions import check_action_object, parse_action_id
 
     if isinstance(action, str):

@@ -34,6 +34,12 @@ def export(path: Path, ruleset: str, state=None) -> tuple[int, int]:
     for header in list(g.subjects(RDF.type, OWL.Ontology)):
         if str(header) != BASE:
             g.remove((header, None, None))
+    # Rules with identity (an IRI, their file) and the ruleset on the header: ontofile.py reads them back.
+    from .ontofile import header_triples, name_rules
+
+    name_rules(g, k)
+    for t in header_triples(k.ruleset):
+        g.add(t)
     g.bind("ygo", "http://ygo-onto.org/ontology#")
     g.bind("card", str(k.cards_ns))
     g.bind("swrl", "http://www.w3.org/2003/11/swrl#")

@@ -6,6 +6,7 @@ and never changes the old one.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import random
@@ -44,22 +45,30 @@ class GameState:
     data: dict
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
     _allowed: dict = field(default_factory=dict, repr=False, compare=False)  # reasoner -> allowed actions
+    # an ontology file's TBox, cards and rules (ontofile.Rules.load) instead of the project's sources
+    rules: object = field(default=None, repr=False, compare=False)
 
     # ---------------------------------------------------------------- construction
     @classmethod
-    def from_dict(cls, raw: dict, source: str = "") -> "GameState":
+    def from_dict(cls, raw: dict, source: str = "", rules=None) -> "GameState":
         """:raises StateError: the state is not valid (the message names the field)."""
-        return cls(normalize(raw, source))
+        with _using(rules):
+            if rules is not None and isinstance(raw, dict) and raw.get("ruleset", rules.ruleset) != rules.ruleset:
+                raise StateError(f"{source or 'state'}: ruleset: expected {rules.ruleset!r} (the ruleset of "
+                                 f"{rules.path}), got {raw.get('ruleset')!r}")
+            if rules is not None and isinstance(raw, dict) and "ruleset" not in raw:
+                raw = {**raw, "ruleset": rules.ruleset}
+            return cls(normalize(raw, source), rules=rules)
 
     @classmethod
-    def load(cls, path: str | Path) -> "GameState":
+    def load(cls, path: str | Path, rules=None) -> "GameState":
         """:raises StateError: the file is missing, not JSON, or not a valid state."""
-        return cls.from_dict(read_json_file(path), source=str(path))
+        return cls.from_dict(read_json_file(path), source=str(path), rules=rules)
 
     @classmethod
-    def from_json(cls, text: str) -> "GameState":
+    def from_json(cls, text: str, rules=None) -> "GameState":
         """:raises StateError: the text is not JSON or not a valid state (the message names the field)."""
-        return cls.from_dict(loads(text))
+        return cls.from_dict(loads(text), rules=rules)
 
     def to_dict(self) -> dict:
         return copy.deepcopy(self.data)
@@ -68,7 +77,7 @@ class GameState:
         return json.dumps(self.data, indent=indent)
 
     def copy(self) -> "GameState":
-        return GameState(copy.deepcopy(self.data))
+        return GameState(copy.deepcopy(self.data), rules=self.rules)
 
     def __repr__(self) -> str:
         d = self.data
@@ -91,14 +100,16 @@ class GameState:
     def infer(self, reasoner: str = reasoning.DEFAULT) -> Inference:
         """The reasoner's facts about this state (one run per backend, cached)."""
         if reasoner not in self._cache:
-            self._cache[reasoner] = run_reasoner(self.data, reasoner)
+            with _using(self.rules):
+                self._cache[reasoner] = run_reasoner(self.data, reasoner)
         return self._cache[reasoner]
 
     def allowed_actions(self, reasoner: str = reasoning.DEFAULT) -> list[Action]:
         """The actions the player holding priority may take now (read once per backend, cached)."""
         if reasoner not in self._allowed:
-            k = knowledge(self.ruleset)
-            self._allowed[reasoner] = allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
+            with _using(self.rules):
+                k = knowledge(self.ruleset)
+                self._allowed[reasoner] = allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
         return list(self._allowed[reasoner])
 
     def find_action(self, action, reasoner: str = reasoning.DEFAULT) -> Action:
@@ -139,7 +150,15 @@ class GameState:
         :raises IllegalActionError: the action is not allowed now.
         """
         chosen = self.find_action(action, reasoner).to_dict()
-        return play(self.data, chosen, reasoner, self._cache.get(reasoner))
+        with _using(self.rules):
+            result = play(self.data, chosen, reasoner, self._cache.get(reasoner))
+        result.rules = self.rules
+        return result
+
+
+def _using(rules):
+    """The knowledge of an ontology file in use for a block (ontofile.Rules.use), or nothing to do."""
+    return rules.use() if rules is not None else contextlib.nullcontext()
 
 
 def run_reasoner(data: dict, reasoner: str, transient: dict | None = None, base: Inference | None = None) -> Inference:

@@ -7,6 +7,7 @@ is an error at once (rdflib's DefinedNamespace habit).
 """
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -91,35 +92,49 @@ def _local(uri) -> str:
 
 
 class Knowledge:
-    """TBox + card classes + rules of one ruleset."""
+    """TBox + card classes + rules of one ruleset.
 
-    def __init__(self, ruleset: str):
+    Built from the project's sources (ontology/, rules/, the catalog), or, through
+    `ontofile.Rules.load`, from an ontology file saved by Protégé: then `source` names that file
+    and `tbox`, `catalog` and `rules` are the file's.
+    """
+
+    def __init__(self, ruleset: str, catalog_=None, rules: list[Rule] | None = None, tbox: Graph | None = None,
+                 source: str | None = None):
         self.ruleset = ruleset
-        self.catalog = catalog(ruleset)
+        self.catalog = catalog_ if catalog_ is not None else catalog(ruleset)
         self.cards_ns = CARDS[ruleset]
-        self.rules: list[Rule] = []
+        self.source = source
+        if tbox is not None:
+            self.__dict__["tbox"] = tbox  # the cached_property's slot
+        if rules is not None:
+            self.rules = rules
+            return
+        self.rules = []
         for folder in ("common", ruleset):
             for path in sorted((RULES_DIR / folder).rglob("*.swrl")):
                 self.rules.extend(parse_rule_file(path, path.relative_to(RULES_DIR).as_posix()))
 
     @cached_property
     def tbox(self) -> Graph:
-        """The TBox plus one class per catalog card (labels in English and Italian, a description)."""
+        """The TBox plus one class per catalog card (labels in English and Italian, a description,
+        and the catalog's facts as annotations: see ontofile.card_triples)."""
+        from .ontofile import card_triples
+
         g = Graph()
         g.parse(TBOX_FILE, format="xml")
         ns = self.cards_ns
         g.bind("ygo", YGO)
         g.bind("card", ns)
         for card in self.catalog:
-            c = ns[card.class_name]
-            g.add((c, RDF.type, OWL.Class))
-            for parent in card.kind_classes:
-                g.add((c, RDFS.subClassOf, YGO[parent]))
-            g.add((c, RDFS.label, Literal(card.name, lang="en")))
-            if card.italian_name:
-                g.add((c, RDFS.label, Literal(card.italian_name, lang="it")))
-            g.add((c, RDFS.comment, Literal(f"{card.kind_label}. {card.description}".strip(), lang="en")))
+            for triple in card_triples(card, ns):
+                g.add(triple)
         return g
+
+    @cached_property
+    def core_names(self) -> frozenset:
+        """Local names of the terms in the ygo: namespace (the rest of the classes are cards)."""
+        return frozenset(str(s)[len(str(YGO)):] for s in self.tbox.subjects() if str(s).startswith(str(YGO)))
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
@@ -192,8 +207,19 @@ class Knowledge:
                     raise VocabularyError(f"{where}: {exc.args[0]}") from None
 
 
-@lru_cache(maxsize=None)
 def knowledge(ruleset: str = "official") -> Knowledge:
+    """The knowledge of a ruleset: the one an ontology file put in use (ontofile.Rules), else the sources'."""
+    active = ACTIVE.get().get(ruleset)
+    return active if active is not None else _source_knowledge(ruleset)
+
+
+@lru_cache(maxsize=None)
+def _source_knowledge(ruleset: str) -> Knowledge:
     k = Knowledge(ruleset)
     k.check_rules()
     return k
+
+
+# ruleset -> Knowledge loaded from an ontology file (ontofile.Rules.use): knowledge() and
+# cards.catalog() answer with it, so every module that names a ruleset sees the file's cards and rules.
+ACTIVE: ContextVar[dict] = ContextVar("ygo_onto_active_knowledge", default={})

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import io
-from functools import lru_cache
-
 import owlready2
 from owlready2 import Imp, World
 
@@ -83,18 +81,8 @@ def iri(k: Knowledge, name: str) -> str:
     return str(ABOX[name])
 
 
-@lru_cache(maxsize=None)
-def _core_names(ruleset: str) -> frozenset:
-    from ..resources import tbox_file
-    from rdflib import Graph
-
-    g = Graph()
-    g.parse(tbox_file(), format="xml")
-    return frozenset(str(s).rsplit("#", 1)[-1] for s in g.subjects() if str(s).startswith(str(YGO)))
-
-
 def _is_core(k: Knowledge, name: str) -> bool:
-    return name in _core_names(k.ruleset)
+    return name in k.core_names
 
 
 def add_facts(world: World, k: Knowledge, facts: list[tuple]) -> None:
