@@ -36,6 +36,10 @@ ANNOTATIONS = {
     "primitive": "On an operation property: the name of the driver's generic primitive that carries it out.",
     "stateKey": "On a data or object property that mirrors a field of the state JSON: that field's name.",
     "resetEachTurn": "On a per-turn property: the value it is reset to when a new turn starts.",
+    "countsCards": "On a closure-fact data property (a count SWRL cannot take): what the driver counts, as "
+                   "`CardClass in=AREA per=SUBJECT [side=opponent] [face_up=true]`: the cards of that class in that state area "
+                   "(field_zone, spell_trap_zones, monster_zones), for each SUBJECT (duel: both players' areas; player: the "
+                   "player's own, or the opponent's with side=opponent; equipped_monster: the cards equipped to each monster).",
     # Rules and cards as Protégé edits them (ontofile.py): a rule's source file, a file's ruleset,
     # and the card catalog's facts on each card class.
     "ruleFile": "On a SWRL rule: the file of rules/ it lives in (e.g. rules/official/summons.swrl); "
@@ -197,11 +201,13 @@ prop("atk", "data", "Monster", "integer", "The printed ATK.", functional=True, i
 prop("def", "data", "Monster", "integer", "The printed DEF.", functional=True, it="difesa")
 prop("atkModifier", "data", "Card", "integer", "A lasting ATK change left by an effect that already resolved.", stateKey="atk_modifier")
 prop("defModifier", "data", "Card", "integer", "A lasting DEF change left by an effect that already resolved.", stateKey="def_modifier")
-prop("currentAtk", "data", "Monster", "integer", "The ATK the monster has now: derived by the rules, never stored.")
+prop("computedAtk", "data", "Monster", "integer", "The printed ATK with every change added up, before the floor at 0: derived by the rules.")
+prop("computedDef", "data", "Monster", "integer", "The printed DEF with every change added up, before the floor at 0: derived by the rules.")
+prop("currentAtk", "data", "Monster", "integer", "The ATK the monster has now: computedAtk, or 0 if that is negative (ATK is never below 0); derived by the rules, never stored.")
+prop("currentDef", "data", "Monster", "integer", "The DEF the monster has now: computedDef, or 0 if that is negative (DEF is never below 0); derived by the rules, never stored.")
 prop("lowLevelAtkInZone", "data", "MonsterZone", "integer", "The current ATK of the face-up Level 2 or lower monster in this zone, else 0 (inferred; Junk Warrior).")
 prop("lowLevelAtkUpTo", "data", "MonsterZone", "integer", "lowLevelAtkInZone added up over the player's Monster Zones 0 to this one (inferred: SWRL adds along zoneIndex).")
 prop("lowLevelAtkTotal", "data", "Player", "integer", "The current ATK of the player's face-up Level 2 or lower monsters, added up (inferred from lowLevelAtkUpTo at zone 4).")
-prop("currentDef", "data", "Monster", "integer", "The DEF the monster has now: derived by the rules, never stored.")
 prop("requiresSpecialSummon", "data", "Monster", "boolean",
      "True for a monster that must be Special Summoned (Fusion, Ritual, Synchro, 'cannot be Normal Summoned'); design 3.1.")
 prop("requireSummonMaterial", "object", "Monster", "Card", "A card this monster needs as summoning material (design 2.1.1).")
@@ -375,6 +381,9 @@ cls("PendingAction", (), "An action waiting for selections: tributes, targets, m
 cls("SelectionPurpose", (), "Why cards are being selected.")
 for n in ("tribute", "target", "material", "cost", "discard"):
     individual(n + "Purpose", "SelectionPurpose", f"Selecting for `{n}`.")
+individual("summonPurpose", "SelectionPurpose",
+           "Selecting the monster an activation Summons (a Ritual Spell's Ritual Monster, Polymerization's Fusion Monster): "
+           "the purpose of that one `select` action, never of a pending action (its purpose is the requirement's selectsFor).")
 prop("pendingKind", "object", "PendingAction", "ActionKind", "The kind of the action being built.", functional=True)
 prop("pendingActor", "object", "PendingAction", "Card", "The card of the action being built.", functional=True)
 prop("pendingPlayer", "object", "PendingAction", "Player", "The player who must select.", functional=True)
@@ -467,11 +476,18 @@ prop("cardsToSelect", "data", "SelectionRequirement", "integer",
      "How many cards are selected (for a Ritual Spell, the Ritual Monster and the first tribute: its own rule asks for more until the Levels suffice).",
      functional=True)
 prop("selectsFor", "object", "SelectionRequirement", "SelectionPurpose", "Why the cards are selected: the pending action's purpose.", functional=True)
+prop("firstSelectsFor", "object", "SelectionRequirement", "SelectionPurpose",
+     "Why the first card is selected, when it is not selected for the requirement's selectsFor (the Ritual or Fusion Monster to Summon).",
+     functional=True)
+prop("selectedFor", "object", "Card", "SelectionPurpose",
+     "Why a card its player may select now would be selected, when it differs from the pending action's purpose (inferred; "
+     "the `select` action's purpose).")
 prop("completeWhenSelected", "data", "SelectionRequirement", "boolean",
      "True when the activation is complete once cardsToSelect cards are chosen; false when the card's own rule says when.")
 prop("lifePointsToPay", "data", "PaymentRequirement", "integer", "The Life Points paid (rulebook p. 43: paid on activation, kept if negated).", functional=True)
 prop("procedureAt", "object", "PendingAction", "ActivationStep", "The step of the activation procedure a pending activation is at (inferred).",
      functional=True)
+FIRST_SELECTS_FOR = {"chooseFusionMonsterAndMaterials": "summon", "chooseRitualMonsterAndTributes": "summon"}
 REQUIREMENTS = [  # name, class, step, cards, purpose, complete when selected, Life Points, comment
     ("nothingToSelect", "SelectionRequirement", "stepChooseTargets", 0, None, True, None,
      "The activation selects no card: it is complete at once (Pot of Greed, Dark Hole, traps without targets)."),
@@ -496,6 +512,8 @@ for n, k, step, count, why, complete, lp, c in REQUIREMENTS:
         g.add((YGO[n], YGO["completeWhenSelected"], Literal(complete)))
     if why:
         g.add((YGO[n], YGO["selectsFor"], YGO[why + "Purpose"]))
+    if n in FIRST_SELECTS_FOR:
+        g.add((YGO[n], YGO["firstSelectsFor"], YGO[FIRST_SELECTS_FOR[n] + "Purpose"]))
     if lp is not None:
         g.add((YGO[n], YGO["lifePointsToPay"], Literal(lp)))
 prop("properlySummoned", "data", "Monster", "boolean",
@@ -511,6 +529,7 @@ prop("effectDeclined", "data", "Monster", "boolean", "True once its player decli
 
 # ---------------------------------------------------------------- special summons and effects (issue: every card of the list)
 cls("FusionSummonable", ["FusionMonster"], "A Fusion Monster in the Extra Deck whose materials are in its player's hand or on the field (design 5.7).", it="evocabile per fusione")
+cls("HasFieldMaterial", ["FusionSummonable"], "A fusionSummonable Fusion Monster with a material on the field: sent to the Graveyard, it frees a Monster Zone for the Fusion Monster (rulebook pp. 3, 8).")
 cls("SynchroSummonable", ["SynchroMonster"], "A Synchro Monster in the Extra Deck whose Tuner and non-Tuners are face-up on the field (design 5.5).", it="evocabile per synchro")
 cls("MaterialPlace", ["Card"], "A monster in a hand or a Monster Zone: where Fusion Materials and Ritual tributes may come from (rulebook pp. 8-9).")
 cls("ZoneSpell", ["Spell"], "A spell placed in a Spell & Trap Zone when activated from the hand (every spell but a Field Spell).")
@@ -525,8 +544,10 @@ prop("monsterLevelsInHandAndField", "data", "Player", "integer", "The Levels of 
 prop("selectedLevelTotal", "data", "PendingAction", "integer", "The Levels of the cards selected so far, added up (kept by the driver): a Ritual's tributes, a Synchro's materials.")
 prop("graveyardDragonCount", "data", "Player", "integer", "How many Dragon monsters are in the player's Graveyard (kept by the driver).")
 prop("spellCardsControlled", "data", "Player", "integer", "How many Spell Cards the player controls in Spell & Trap Zones (kept by the driver).")
-prop("equippedAxeCount", "data", "Monster", "integer", "How many face-up Axe of Despair cards are equipped to the monster (kept by the driver).")
-prop("faceUpYamiCount", "data", "Duel", "integer", "How many face-up Yami cards are in the Field Zones (kept by the driver).")
+prop("equippedAxeCount", "data", "Monster", "integer", "How many face-up Axe of Despair cards are equipped to the monster (kept by the driver).",
+     countsCards="AxeOfDespair in=spell_trap_zones per=equipped_monster face_up=true")
+prop("faceUpYamiCount", "data", "Duel", "integer", "How many face-up Yami cards are in the Field Zones (kept by the driver).",
+     countsCards="Yami in=field_zone per=duel face_up=true")
 prop("yamiFactor", "data", "MonsterType", "integer", "How Yami changes monsters of this Type: 1 (Fiend, Spellcaster), -1 (Fairy), 0 (others).")
 for t in TYPES:
     local = "Type" + t.replace("-", "").replace(" ", "")
@@ -538,7 +559,8 @@ prop("strongestInGraveyards", "object", "Duel", "Monster", "The monster with the
 prop("dieResult", "data", "Duel", "integer", "The die just rolled (from the duel's seeded RNG), seen for one step by the card that rolled it.")
 prop("dieRolledFor", "object", "Duel", "Card", "The card whose effect rolled the die just rolled.")
 prop("swordsTurnsLeft", "data", "Card", "integer", "Swords of Revealing Light: how many of the opponent's turns it still lasts (state: counters.turns).")
-prop("swordsAgainst", "data", "Player", "integer", "How many face-up Swords of Revealing Light the player's opponent controls (kept by the driver).")
+prop("swordsAgainst", "data", "Player", "integer", "How many face-up Swords of Revealing Light the player's opponent controls (kept by the driver).",
+     countsCards="SwordsOfRevealingLight in=spell_trap_zones per=player side=opponent face_up=true")
 prop("controlReturnsAtEnd", "data", "Monster", "boolean", "True for a monster whose control returns to its owner in the End Phase (Brain Control; state: extra.control_until_end).")
 
 # ---------------------------------------------------------------- operations: what the rules ask the driver to do

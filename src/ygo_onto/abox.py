@@ -5,13 +5,15 @@ reasoner backends take these facts, so they see exactly the same ABox.
 
 Open-world gaps are closed here, by a few driver-kept facts named in one place
 (`closure facts`): counts SWRL cannot take (monsters, hand, deck, chain, selections) and
-booleans asserted false as well as true.  Deck cards are left out of the reasoning ABox
+booleans asserted false as well as true.  Counts of particular cards (a face-up Field Spell, Equip Spells equipped
+to a monster) are declared in the ontology (annotation ygo:countsCards) and counted by one
+generic function, card_counts: no card is named here.  Deck cards are left out of the reasoning ABox
 (`lean=True`): no rule looks inside a deck, only at its count.
 """
 from __future__ import annotations
 
 from .cards import catalog
-from .knowledge import Vocabulary
+from .knowledge import Vocabulary, VocabularyError
 from .state import AREAS, LIST_AREAS, PLAYERS, opponent
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
@@ -113,8 +115,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     if die:
         add(("dieResult", DUEL, die["result"]))
         add(("dieRolledFor", DUEL, card_ind(*die["card"])))
-    add(("faceUpYamiCount", DUEL, sum(1 for p in PLAYERS if (fz := state["players"][p]["field_zone"])
-                                      and fz["card"] == "Yami" and fz["position"] == "face_up")))
+    facts.extend(card_counts(state, cat))
     facts.extend(battle_facts(state))
     for p in PLAYERS:
         side = state["players"][p]
@@ -176,7 +177,6 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
                 add(("attacksDeclared", c, fc["attacks_declared"]))
                 add(("summonedAs", c, fc["summoned_by"] + "Summon"))
-                add(("equippedAxeCount", c, equipped_count(state, p, i, "Axe of Despair")))
                 add(("justFlipped", c, (p, area, i) in transient.get("flipped", ())))
                 add(("effectDeclined", c, bool(fc["extra"].get("effect_declined"))))
                 add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
@@ -227,8 +227,6 @@ def player_aggregates(state: dict, p: str, cat) -> dict:
     return {
         "graveyardDragonCount": sum(1 for n in side["graveyard"] if cat.get(n).monster_type == "Dragon"),
         "spellCardsControlled": sum(1 for fc in side["spell_trap_zones"] if fc and cat.get(fc["card"]).card_type == "spell"),
-        "swordsAgainst": sum(1 for fc in state["players"][opponent(p)]["spell_trap_zones"]
-                             if fc and fc["card"] == "Swords of Revealing Light" and fc["position"] == "face_up"),
         "monsterLevelsInHandAndField": sum(cat.get(n).level or 0 for n in side["hand"] + [fc["card"] for fc in field]),
     }
 
@@ -245,11 +243,48 @@ def strongest_in_graveyards(state: dict, cat) -> tuple | None:
     return best[1] if best else None
 
 
-def equipped_count(state: dict, p: str, zone: int, name: str) -> int:
-    """Face-up copies of the Equip Spell `name` equipped to the monster in p's Monster Zone `zone`."""
-    return sum(1 for q in PLAYERS for fc in state["players"][q]["spell_trap_zones"]
-               if fc and fc["card"] == name and fc["position"] == "face_up"
-               and fc["equipped_to"] == {"player": p, "zone": zone})
+def count_declarations(ruleset: str) -> tuple:
+    """The counts the ontology in use declares (annotation ygo:countsCards on a data property), parsed:
+    (property, card class, area, per, side, face-up only).  No card is named in Python."""
+    from .knowledge import knowledge
+
+    k = knowledge(ruleset)  # the sources' or an ontology file's (ontofile): parsed once per Knowledge
+    parsed = k.__dict__.get("_count_declarations")
+    if parsed is None:
+        out = []
+        for prop, spec in sorted(k.vocabulary.annotated("countsCards").items()):
+            cls, *pairs = spec.split()
+            opts = dict(pair.split("=", 1) for pair in pairs)
+            out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true"))
+        parsed = k.__dict__["_count_declarations"] = tuple(out)
+    return parsed
+
+
+def card_counts(state: dict, cat) -> list[tuple]:
+    """The closure facts of count_declarations: how many cards of a class are in an area, per subject."""
+    out = []
+    for prop, cls, area, per, side, face_up_only in count_declarations(state["ruleset"]):
+        def counted(p: str) -> list[dict]:  # p's field cards of the class in the area
+            entries = state["players"][p][area]
+            return [fc for fc in (entries if isinstance(entries, list) else [entries])
+                    if fc is not None and cat.get(fc["card"]).class_name == cls
+                    and (not face_up_only or fc["position"] == "face_up")]
+
+        if per == "duel":
+            out.append((prop, DUEL, sum(len(counted(p)) for p in PLAYERS)))
+        elif per == "player":
+            for p in PLAYERS:
+                out.append((prop, player_ind(p), len(counted(opponent(p) if side == "opponent" else p))))
+        elif per == "equipped_monster":
+            cards = [fc for q in PLAYERS for fc in counted(q)]
+            for p in PLAYERS:
+                for i, m in enumerate(state["players"][p]["monster_zones"]):
+                    if m is not None:
+                        here = {"player": p, "zone": i}
+                        out.append((prop, card_ind(p, "monster_zones", i), sum(1 for fc in cards if fc["equipped_to"] == here)))
+        else:
+            raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player or equipped_monster")
+    return out
 
 
 def battle_facts(state: dict) -> list[tuple]:

@@ -26,7 +26,7 @@ def check_action_object(action, where: str = "action", source: str = "") -> None
     """Bad input, not a rules refusal: not an object, an unknown type or key, or a value of the wrong
     kind or out of bounds (docs/actions-and-cli.md).  Raises StateError naming the key (`where`.key)."""
     from .errors import StateError
-    from .state import AREAS, MAX_COUNT, MAX_NAME, PURPOSES, area_size, check_json, show
+    from .state import AREAS, MAX_COUNT, MAX_NAME, SELECT_PURPOSES, area_size, check_json, show
 
     prefix = f"{source}: " if source else ""
 
@@ -50,8 +50,8 @@ def check_action_object(action, where: str = "action", source: str = "") -> None
         fail("effect", f"an int from 0 to {MAX_COUNT:,}")
     if "to" in action and action["to"] not in (PHASE_ORDER if action["type"] == "next_phase" else ("attack", "defense")):
         fail("to", "a phase" if action["type"] == "next_phase" else '"attack" or "defense"')
-    if "purpose" in action and action["purpose"] not in PURPOSES:
-        fail("purpose", "one of " + ", ".join(PURPOSES))
+    if "purpose" in action and action["purpose"] not in SELECT_PURPOSES:
+        fail("purpose", "one of " + ", ".join(SELECT_PURPOSES))
     for key in ("card", "target", "id"):
         if key in action and not (isinstance(action[key], str) and len(action[key]) <= MAX_NAME):
             fail(key, f"a string of at most {MAX_NAME} characters")
@@ -119,6 +119,9 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     """The actions the inferred facts allow, for the player holding priority, in a stable order."""
     annotated = vocabulary.annotated("actionType")
     player = state["priority"]
+    pending_purpose = state["pending"]["purpose"] if state["pending"] else None
+    # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
+    selected_for = {f[1]: f[2][: -len("Purpose")] for f in facts if f[0] == "selectedFor"}
     out: dict[str, dict] = {}
     for f in facts:
         spec = annotated.get(f[0])
@@ -132,7 +135,7 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
             ref = parse_card_ind(subject)
             name = card_name_at(state, ref)
             if kind == "select":
-                action.update(card=name, ref=ref, purpose=state["pending"]["purpose"] if state["pending"] else None)
+                action.update(card=name, ref=ref, purpose=selected_for.get(subject, pending_purpose))
             else:
                 action.update(card=name, **{"from": ref})
             if kind == "activate":

@@ -64,7 +64,7 @@ class Card:
 
     @property
     def class_name(self) -> str:
-        """The card's OWL class: its name in UpperCamelCase ('Red-Eyes Black Dragon' -> RedEyesBlackDragon)."""
+        """The card's OWL class: its name in UpperCamelCase ("Dragon-Knight's Sword #2" -> DragonKnightsSword2)."""
         return self.owl_class or class_name(self.name)
 
     @property

@@ -124,11 +124,20 @@ def allowed(state: Path = typer.Argument(..., help="a state file (state-format.m
                           "elapsed_ms": round(inference.elapsed_ms, 1)}, indent=2))
         return
     table = Table(title=f"{st!r}: {len(actions)} allowed actions ({reasoner}, {inference.elapsed_ms:.0f} ms)")
-    for col in ("id", "type", "player", "what"):
-        table.add_column(col)
+    # ids are copied into `apply`: their column never truncates nor wraps (the others wrap instead)
+    table.add_column("id", no_wrap=True, min_width=max((len(a.id) for a in actions), default=2))
+    for col in ("type", "player", "what"):
+        table.add_column(col, overflow="fold")
     for a in actions:
         d = a.to_dict()
         table.add_row(d["id"], d["type"], d["player"], _describe(d))
+    pending = st.to_dict()["pending"]
+    if pending:  # the action being built (a trigger effect's is an `activate` of its card: docs/decisions.md)
+        built = pending["action"]
+        what = " ".join(str(x) for x in (built["type"], built.get("card", ""),
+                                         f"(effect {built['effect']})" if "effect" in built else "") if x)
+        table.caption = (f"pending: {what}; {len(pending['chosen'])} of {pending['needed']} selected "
+                         f"as {pending['purpose']}" + ("; cancel backs out" if any(a.type == "cancel" for a in actions) else ""))
     out.print(table)
 
 

@@ -15,9 +15,12 @@ class Explanation:
     allowed: bool
     fired: list = field(default_factory=list)  # (rule, binding, matched body atoms)
     failed: list = field(default_factory=list)  # (rule, satisfied count, first failing atom, binding)
+    wrong_player: str | None = None  # the action names a player who does not hold priority: why it is refused
 
     def text(self) -> str:
         lines = [f"{self.action}: {'allowed' if self.allowed else 'not allowed'}"]
+        if self.wrong_player:
+            lines.append(f"  {self.wrong_player}")
         for rule, binding, atoms in self.fired:
             lines.append(f"  because of rule {rule.name} ({rule.file}:{rule.line})")
             if rule.comment:
@@ -97,6 +100,13 @@ def _explain_action(state, action, reasoner: str) -> Explanation:
     index = FactIndex(facts)
     label = action.get("id") or str(action)
     result = Explanation(label, target in facts)
+    holder = state.data["priority"]
+    if action.get("player", holder) != holder:
+        # actions-and-cli.md: the allowed actions are those of the player holding priority; the rules below
+        # say what that player may do, so the action is refused for anyone else (as `apply` refuses it).
+        result.allowed = False
+        result.wrong_player = (f"player {action['player']} does not hold priority: player {holder} does, and only "
+                               f"the player holding priority may act (rulebook p. 38); for {holder}:")
     for rule in k.rules:
         body, head = parse_rule(rule.text)
         for h in head:
@@ -110,7 +120,7 @@ def _explain_action(state, action, reasoner: str) -> Explanation:
                     ok = False
             if not ok:
                 continue
-            if result.allowed:
+            if target in facts:
                 for b in match_body(index, body, binding):
                     result.fired.append((rule, b, body))
                     break

@@ -142,6 +142,10 @@ class GameState:
         if self.winner is not None:
             raise IllegalActionError(f"action {show(wanted)} is not allowed: the duel is over (winner: {self.winner})")
         shown = ", ".join(a.id for a in allowed) or "none"
+        holder = self.data["priority"]
+        if isinstance(action, dict) and action.get("player", holder) != holder:
+            raise IllegalActionError(f"action {show(wanted)} by player {action['player']} is not allowed: player {holder} "
+                                     f"holds priority and only they may act; allowed for {holder}: {shown}")
         raise IllegalActionError(f"action {show(wanted)} is not allowed in this state; allowed: {shown}")
 
     def apply(self, action, reasoner: str = reasoning.DEFAULT) -> "GameState":

@@ -201,7 +201,7 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
             comment = str(g.value(c, RDFS.comment) or "")
             fields["description"] = comment.split(". ", 1)[1] if ". " in comment else comment
         needed = {"cardLevel": "level", "cardAtk": "atk", "cardDef": "defense"} if card_type == "monster" else {}
-        if card_type == "monster" and ruleset == "official":  # the rules read them (currentAtk, Yami, counts)
+        if card_type == "monster" and ruleset == "official":  # the rules read them (currentAtk, a Field Spell's Type bonus, counts)
             needed.update({"cardAttribute": "attribute", "cardMonsterType": "monster_type"})
         for prop, attr in needed.items():
             if fields.get(attr) in (None, ""):

@@ -11,7 +11,7 @@ from typing import Callable
 
 from .abox import PHASE_NAMES, POSITION_NAMES
 from .errors import YgoError
-from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, PLAYERS, new_field_card, opponent
+from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_MODIFIER, PLAYERS, new_field_card, opponent
 
 PRIMITIVES: dict[str, Callable] = {}
 
@@ -246,9 +246,15 @@ SETTERS = {  # operation -> (state key of a field card, how to read the value)
     "opSetSetThisTurn": ("set_this_turn", bool),
     "opSetPositionChanged": ("position_changed_this_turn", bool),
     "opSetAttacksDeclared": ("attacks_declared", int),
-    "opSetAtkModifier": ("atk_modifier", int),
-    "opSetDefModifier": ("def_modifier", int),
+    "opSetAtkModifier": ("atk_modifier", lambda v: _bounded(int(v), MAX_MODIFIER)),
+    "opSetDefModifier": ("def_modifier", lambda v: _bounded(int(v), MAX_MODIFIER)),
 }
+
+
+def _bounded(value: int, limit: int) -> int:
+    """A value the rules computed, kept within the state's bounds (state.MAX_MODIFIER), so that the
+    arithmetic of the next reasoning stays far inside 32 bits (fast) and every written state loads again."""
+    return max(-limit, min(limit, value))
 
 
 @primitive("set_property")
@@ -343,7 +349,7 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
 @primitive("add_chain_link")
 def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A new last link: the card as it is now, its Spell Speed (inferred), and the cards its activation
-    selected (targets; for Polymerization and Ritual Spells the monsters they use: state 'targets')."""
+    selected (targets; for a Fusion or a Ritual Spell the monsters it uses: state 'targets')."""
     obj = step.objects[card_ind]
     ref = step.locate(obj)
     speed = next((f[2] for f in step.facts if f[0] == "spellSpeed" and f[1] == card_ind), 1)

@@ -1,0 +1,33 @@
+"""explain, apply and allowed agree (issue 11): an action is allowed for the player holding priority only."""
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from ygo_onto import GameState, IllegalActionError
+from ygo_onto.cli import app
+from ygo_onto.explain import explain_action
+
+EXAMPLE = "examples/main1-tribute.json"
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("player,allowed", [("A", True), ("B", False)])
+def test_end_turn_by_a_player_allowed_apply_and_explain_agree(player, allowed):
+    """actions-and-cli.md: `allowed` lists the actions of the player holding priority (A here), with that player."""
+    state = GameState.load(EXAMPLE)
+    action = {"type": "end_turn", "player": player}
+    listed = any(a.to_dict() == {**a.to_dict(), **action} for a in state.allowed_actions())
+    assert listed == allowed
+    assert explain_action(state, action).allowed == allowed
+    if allowed:
+        state.apply(action)
+    else:
+        with pytest.raises(IllegalActionError, match="player B is not allowed: player A holds priority"):
+            state.apply(action)
+    for command in ("apply", "explain"):
+        result = runner.invoke(app, [command, EXAMPLE, json.dumps(action)])
+        assert result.exit_code == (0 if allowed else 1), (command, result.output)
+        assert "Traceback" not in result.output
+    if not allowed:
+        assert "does not hold priority" in runner.invoke(app, ["explain", EXAMPLE, json.dumps(action)]).output
