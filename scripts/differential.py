@@ -24,7 +24,7 @@ def main(argv=None) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from ygo_onto import differential as D
+    from ygo_onto.testing import differential as D
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--states", type=int, default=1000, help="distinct playout inputs to compare (default 1000)")

@@ -53,3 +53,13 @@ def test_the_script_prints_json(capsys):
     assert main(["--reasoners", "fast", "--repeats", "2", "--max-actions", "5", "--json", "--no-puzzles"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert list(data["reasoners"]) == ["fast"]
+
+
+def test_a_fast_variant_is_compared_with_fast_in_the_same_run():
+    result = run_bench(reasoners=("fast", "fast@dred"), repeats=2, duels=("simplified",), max_actions=15)
+    sp = result["reasoners"]["fast@dred"]["speedup_over_fast"]
+    assert set(sp["latency_p50"]) == set(result["states"]) and all(r > 0 for r in sp["latency_p50"].values())
+    assert sp["duels"]["simplified"] > 0
+    out = io.StringIO()
+    render(result, Console(file=out, width=160))
+    assert "fast variants" in out.getvalue()

@@ -1,7 +1,7 @@
 """The same rules, fast: the compiled backend (`fast`, clingo) must infer exactly the facts the
 reference (`pellet`) infers -- all of them, with their types -- on many real reasoner inputs.
 
-The inputs (ygo_onto.differential): every rule scenario's state, every saved failure under
+The inputs (ygo_onto.testing.differential): every rule scenario's state, every saved failure under
 tests/fixtures/differential/, and states and apply steps (a state plus the transient facts of an
 action, a battle or the start of a turn) met in random duels of both rulesets played with the
 fast backend; deduplicated by their ABox.  Any difference fails the Pellet test, prints the
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from ygo_onto import differential as D
+from ygo_onto.testing import differential as D
 
 HERE = Path(__file__).parent
 SCENARIOS = HERE / "scenarios"

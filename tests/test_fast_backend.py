@@ -580,3 +580,59 @@ def test_the_abox_of_more_facts_reads_only_the_new_ones_and_never_a_changed_list
     facts[1] = ("n", "i", True)  # the caller's list changed after the call: read again
     assert fast._abox(comp, k, facts) == fast._read_facts(comp, k, facts)[0]
     assert_same(infer(k, facts + [["B", "i"]]), {("A", "i"), ("n", "i", True), ("B", "i")})
+
+
+# ---------------------------------------------------------------------------------------------
+# delete and rederive (YGO_FAST_DRED=1; evaluator._Evaluator._update)
+
+def _models(program: str, inputs: list[dict]) -> list[tuple[dict, dict]]:
+    """The model of each input by an evaluator that deletes and rederives between inputs, and by
+    one that starts every run from the program's facts."""
+    from ygo_onto.reasoning.fast.evaluator import _Evaluator
+
+    dred, scratch = _Evaluator(program), _Evaluator(program)
+    dred.incremental, scratch.incremental = True, False
+    out = []
+    for facts in inputs:
+        dred.run(facts)
+        scratch._input = None
+        scratch.run(facts)
+        out.append(tuple({key: frozenset(v) for key, v in ev.model().items() if v} for ev in (dred, scratch)))
+    return out
+
+
+def test_delete_and_rederive_keeps_what_another_derivation_supports_and_drops_a_cycle():
+    program = ("k1(X) :- a(X). k2(Y) :- k1(X), rel(X,Y). k1(Y) :- k2(X), rel(X,Y). "
+               "w(X,M) :- k1(X), v(X,N), M=N+1. both(X) :- k1(X), k2(X).")
+    base = {("a", 1): {("x",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}}
+    steps = [base,
+             {**base, ("a", 1): {("z",)}},  # x loses its support; y and z keep theirs through z
+             {**base, ("a", 1): set()},  # the cycle y <-> z loses all support: gone
+             {**base, ("rel", 2): {("x", "y")}, ("b", 1): {("q",)}},  # a predicate the program does not use
+             base]
+    for dred, scratch in _models(program, [{k: v for k, v in s.items() if v} for s in steps]):
+        assert dred == scratch
+
+
+def test_delete_and_rederive_gives_the_model_from_scratch_on_every_input_of_a_duel(monkeypatch):
+    from ygo_onto.duel import new_duel, play_duel
+    from ygo_onto.reasoning.fast import infer as fast_infer
+    from ygo_onto.reasoning.fast.facts import _abox
+
+    for ruleset, seed, cap in (("official", 1, 80), ("simplified", 2, 60)):
+        inputs = []
+        real = fast_infer.infer_facts
+
+        def record(k, facts, evaluator=True):
+            inputs.append(list(facts))
+            return real(k, facts, evaluator)
+
+        monkeypatch.setattr(fast, "infer_facts", record)
+        for _ in play_duel(new_duel(ruleset, seed), ("random", "random"), seed=seed, max_actions=cap):
+            pass
+        monkeypatch.undo()
+        k = knowledge(ruleset)
+        comp = fast.compiled(k)
+        models = _models(comp.program_without_eq, [_abox(comp, k, facts) for facts in inputs])
+        assert len(models) > cap
+        assert all(dred == scratch for dred, scratch in models)

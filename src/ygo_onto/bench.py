@@ -139,6 +139,23 @@ def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 
             "finished": last.winner is not None}
 
 
+# a reasoner spec `fast@VARIANT` runs fast with an alternative code path switched on, so that one
+# bench run compares the two (the ratio table): VARIANT -> what to switch on in the worker
+FAST_VARIANTS = {"dred": "delete and rederive between runs (YGO_FAST_DRED=1)"}
+
+
+def _use_variant(spec: str) -> str:
+    """The backend of a reasoner spec (`fast`, `pellet`, `fast@dred`), with its variant switched on."""
+    backend, _, variant = spec.partition("@")
+    if variant:
+        if backend != "fast" or variant not in FAST_VARIANTS:
+            raise ValueError(f"--reasoners: expected fast@{'|'.join(FAST_VARIANTS)}, got {spec!r}")
+        from .reasoning.fast import evaluator
+
+        evaluator.INCREMENTAL = True  # (the only variant so far: dred)
+    return backend
+
+
 def puzzle_files() -> list:
     """The example puzzles (examples/puzzles/*.json, in the checkout or the installed package)."""
     from .resources import examples_dir
@@ -177,7 +194,8 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
     from .game import GameState
 
     warnings.simplefilter("ignore")
-    out: dict = {"reasoner": reasoner, "latency": {}, "duels": []}
+    spec, reasoner = reasoner, _use_variant(reasoner)
+    out: dict = {"reasoner": spec, "latency": {}, "duels": []}
     t = time.perf_counter()
     GameState.from_dict(next(iter(states.values()))).allowed_actions(reasoner)  # compile / load / start
     out["first_call_ms"] = (time.perf_counter() - t) * 1000
@@ -193,6 +211,7 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
     self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     out["peak_rss_mb"] = round(self_kb / 1024, 1)
+    out["reasoner"] = spec
     out["peak_child_rss_mb"] = round(child_kb / 1024, 1) if child_kb else None
     return out
 
@@ -213,9 +232,10 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
               "reasoners": {}}
     ctx = multiprocessing.get_context("spawn")
     for reasoner in reasoners:
-        n = repeats.get(reasoner, DEFAULT_REPEATS.get(reasoner, 5)) if isinstance(repeats, dict) else (
-            repeats or DEFAULT_REPEATS.get(reasoner, 5))
-        rulesets = duels if (reasoner != "pellet" or with_pellet_duel) else ()
+        backend = reasoner.partition("@")[0]
+        n = repeats.get(backend, DEFAULT_REPEATS.get(backend, 5)) if isinstance(repeats, dict) else (
+            repeats or DEFAULT_REPEATS.get(backend, 5))
+        rulesets = duels if (backend != "pellet" or with_pellet_duel) else ()
         if progress:
             progress(f"{reasoner}: {len(states)} states x {n} samples, {len(rulesets)} duels")
         with ctx.Pool(1) as pool:
@@ -225,7 +245,13 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
     if "fast" in result["reasoners"]:  # how many times faster fast is (p50 over p50, same run)
         fast = result["reasoners"]["fast"]
         for reasoner, r in result["reasoners"].items():
-            if reasoner != "fast":
+            if reasoner.startswith("fast@"):  # a variant: fast's time over the variant's
+                r["speedup_over_fast"] = {
+                    "latency_p50": {name: fast["latency"][name]["p50_ms"] / x["p50_ms"]
+                                    for name, x in r["latency"].items() if name in fast["latency"]},
+                    "duels": {d["ruleset"]: f["seconds"] / d["seconds"]
+                              for d in r["duels"] for f in fast["duels"] if f["ruleset"] == d["ruleset"]}}
+            elif reasoner != "fast":
                 fast.setdefault("speedup_over", {})[reasoner] = {
                     name: r["latency"][name]["p50_ms"] / fast["latency"][name]["p50_ms"]
                     for name in fast["latency"] if name in r["latency"]}
@@ -272,6 +298,17 @@ def render(result: dict, console=None) -> None:
                       str(d["winner"]) if d["finished"] else "- (cap)", f"{d['seconds']:.1f}",
                       f"{d['ms_per_action']:.1f}")
         console.print(t)
+    variants = {name: r["speedup_over_fast"] for name, r in reasoners.items() if "speedup_over_fast" in r}
+    if variants:
+        t = Table(title="fast variants: fast's time / the variant's time (> 1: the variant is faster)")
+        for col in ("variant", "measure", "ratio"):
+            t.add_column(col, justify="right" if col == "ratio" else "left")
+        for name, sp in variants.items():
+            for state, ratio in sp["latency_p50"].items():
+                t.add_row(name, f"allowed_actions p50, {state}", f"{ratio:.2f}x")
+            for ruleset, ratio in sp["duels"].items():
+                t.add_row(name, f"whole duel, {ruleset}", f"{ratio:.2f}x")
+        console.print(t)
     mem = Table(title="peak memory and first call")
     for col in ("reasoner", "first call ms", "python peak RSS MB", "child (Java) peak RSS MB"):
         mem.add_column(col, justify="left" if col == "reasoner" else "right")
@@ -298,7 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     import json
 
     ap = argparse.ArgumentParser(description="Benchmark the reasoner backends (latency, whole duels, memory).")
-    ap.add_argument("--reasoners", default="fast,pellet", help="comma-separated backends (default: fast,pellet)")
+    ap.add_argument("--reasoners", default="fast,pellet",
+                    help="comma-separated backends (default: fast,pellet); fast@dred: fast with delete-and-rederive "
+                         "on, compared with fast in the same run")
     ap.add_argument("--repeats", type=int, default=None, help="latency samples per state for fast (default 30)")
     ap.add_argument("--pellet-repeats", type=int, default=None, help="latency samples per state for pellet (default 3)")
     ap.add_argument("--with-pellet-duel", action="store_true", help="also time whole duels with Pellet (hours)")

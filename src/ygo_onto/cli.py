@@ -185,7 +185,7 @@ def explain(state: Path = typer.Argument(..., help="a state file"),
 @app.command()
 def duel(ruleset: str = typer.Option("official", help="official or simplified"),
          seed: int = typer.Option(0, help="the seed of shuffles, dice and random agents"),
-         agents: str = typer.Option("aggressive,random", help="two of: " + ", ".join(["random", "first", "aggressive"])),
+         agents: str = typer.Option("aggressive,random", help="two of: " + ", ".join(["random", "first", "aggressive", "greedy", "search"])),
          log: Optional[Path] = typer.Option(None, help="write a JSON-lines log that `replay` checks"),
          reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
          max_actions: int = typer.Option(2000, help="stop after this many actions"),
@@ -240,6 +240,39 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
     if writer:
         writer.end(final.winner)
         out.print(f"log written to {log}")
+
+
+@app.command()
+def selfplay(games: int = typer.Option(100, help="how many duels"),
+             agents: str = typer.Option("random,random", help="two of: random, first, aggressive, greedy, search "
+                                        "(they swap seats every game)"),
+             ruleset: str = typer.Option("official", help="official or simplified"),
+             workers: int = typer.Option(2, help="processes (or Ray CPUs) playing at once; 1 plays in this process"),
+             out_path: Optional[Path] = typer.Option(None, "--out", help="write one JSON record per duel here (JSON lines)"),
+             seed: int = typer.Option(0, help="the batch's seed: game i's seed is derived from it"),
+             use_ray: bool = typer.Option(False, "--ray", help="run the duels on a local Ray"),
+             ray_address: Optional[str] = typer.Option(None, help="run the duels on this Ray cluster (implies --ray)"),
+             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
+             max_actions: int = typer.Option(2000, help="a duel still going after this many actions is unfinished"),
+             json_out: bool = typer.Option(False, "--json", help="print the summary as JSON instead of tables"),
+             progress: bool = typer.Option(True, help="show a progress bar (on stderr)")):
+    """Many seeded duels in parallel: one record per duel, win rates with 95% intervals, actions per second."""
+    from .selfplay import run_batch, summary_tables
+
+    names = tuple(a.strip() for a in agents.split(","))
+    try:
+        batch = run_batch(games, names, ruleset, workers, seed, out_path, use_ray, ray_address, reasoner, max_actions,
+                          progress=progress)
+    except YgoError as exc:
+        _fail(exc)
+    summary = batch.summary()
+    if json_out:
+        print(json.dumps(summary, indent=2))
+        return
+    for table in summary_tables(summary):
+        out.print(table)
+    if out_path:
+        out.print(f"{len(batch.records)} records written to {out_path}")
 
 
 @app.command()

@@ -80,7 +80,14 @@ def aggressive_agent(state, actions, rng):
     return rng.choice(actions)
 
 
-AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "aggressive": aggressive_agent}
+def _lookahead_agents() -> dict[str, Agent]:
+    from .agents import greedy_agent, search_agent  # agents.py looks ahead with GameState.apply
+
+    return {"greedy": greedy_agent, "search": search_agent}
+
+
+AGENTS: dict[str, Agent] = {"random": random_agent, "first": first_agent, "aggressive": aggressive_agent,
+                            **_lookahead_agents()}
 
 
 def play_duel(state: GameState, agents: tuple[str, str], seed: int = 0, reasoner: str = "fast",
@@ -90,6 +97,10 @@ def play_duel(state: GameState, agents: tuple[str, str], seed: int = 0, reasoner
     `chosen(state, action)`, if given, is called with each action before it is applied (so that
     a log can name the action an engine error happened on)."""
     rng = random.Random(seed)
+    for name in set(agents):  # an agent with memory starts each duel afresh
+        reset = getattr(AGENTS[name], "reset", None)
+        if reset:
+            reset()
     for _ in range(max_actions):
         if state.winner is not None:
             return

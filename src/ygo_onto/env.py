@@ -1,0 +1,471 @@
+"""An environment for agents: a PettingZoo AEC environment and a Gymnasium single-agent wrapper.
+
+``env(ruleset="official", seed=0)`` returns the two-player AEC environment (agents ``"A"`` and ``"B"``;
+the agent to act is the player holding priority, so a response window hands the turn to the
+opponent for one decision).  ``SingleAgentEnv`` plays one seat against a fixed agent of ``duel.AGENTS``.
+
+The action space and the observation encoding are fixed per ruleset and documented in docs/env.md;
+``action_layout()`` and ``observation_layout(ruleset)`` give them as data.  Every index and every
+observation is relative to the acting/observing player ("me" and "opp"), so one policy plays both seats.
+The engine decides what is allowed (the mask is the allowed actions of the reasoner); this module only
+numbers the actions and encodes the state.
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import numpy as np
+
+from .actions import Action
+from .cards import catalog
+from .errors import IllegalActionError, StateError
+
+# ---------------------------------------------------------------- the action space
+PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
+# Card slots that an action may name, per side: every index a valid state can have (the input bounds
+# of docs/decisions.md: 60 cards in hand or deck, 15 in the Extra Deck, 75 in the Graveyard or banished).
+AREA_SLOTS = (("hand", 60), ("monster_zones", 5), ("spell_trap_zones", 5), ("field_zone", 1), ("graveyard", 75),
+              ("banished", 75), ("extra_deck", 15), ("deck", 60))
+SIDE_SLOTS = sum(n for _, n in AREA_SLOTS)  # 296
+# Action kinds that name one card of the acting player (`from`), with the choice they carry.
+FROM_KINDS = (("normal_summon", None), ("tribute_summon", None), ("set_monster", None), ("flip_summon", None),
+              ("special_summon", None), ("special_summon", "defense"), ("synchro_summon", None),
+              ("synchro_summon", "defense"), ("change_position", "attack"), ("change_position", "defense"),
+              ("activate", None), ("activate", "defense"), ("activate", "effect1"), ("set_spell_trap", None),
+              ("direct_attack", None))
+SIMPLE = ("pass", "cancel", "end_turn")
+
+
+def _slot_offsets() -> dict[str, int]:
+    out, at = {}, 0
+    for area, n in AREA_SLOTS:
+        out[area] = at
+        at += n
+    return out
+
+
+SLOT_OFFSET = _slot_offsets()
+
+
+def action_layout() -> list[tuple[str, int, int]]:
+    """The action space as (block, first index, size) rows, in order; the space is Discrete(sum of sizes)."""
+    rows, at = [], 0
+    for kind in SIMPLE:
+        rows.append((kind, at, 1))
+        at += 1
+    rows.append(("next_phase:<phase>", at, len(PHASES)))
+    at += len(PHASES)
+    for kind, choice in FROM_KINDS:
+        rows.append((f"{kind}{':' + choice if choice else ''}@me.<slot>", at, SIDE_SLOTS))
+        at += SIDE_SLOTS
+    rows.append(("select@<side>.<slot>", at, 2 * SIDE_SLOTS))
+    at += 2 * SIDE_SLOTS
+    rows.append(("attack@me.mz<i>><side>.mz<j>", at, 5 * 10))
+    at += 50
+    return rows
+
+
+LAYOUT = {name: (start, size) for name, start, size in action_layout()}
+N_ACTIONS = sum(size for _, _, size in action_layout())
+
+
+def _slot(ref: dict, where: str) -> int:
+    area, index = ref["area"], ref["index"]
+    limit = dict(AREA_SLOTS)[area]
+    if index >= limit:
+        raise StateError(f"{where}: the action space holds {limit} {area} slots, got index {index}")
+    return SLOT_OFFSET[area] + index
+
+
+def encode_action(action, me: str) -> int:
+    """The index of an allowed action for the acting player ``me`` (see docs/env.md)."""
+    d = action.to_dict() if isinstance(action, Action) else action
+    kind = d["type"]
+    if kind in SIMPLE:
+        return LAYOUT[kind][0]
+    if kind == "next_phase":
+        return LAYOUT["next_phase:<phase>"][0] + PHASES.index(d["to"])
+    if kind == "select":
+        ref = d["ref"]
+        side = 0 if ref["player"] == me else 1
+        return LAYOUT["select@<side>.<slot>"][0] + side * SIDE_SLOTS + _slot(ref, "select")
+    src = d["from"]
+    if src["player"] != me:
+        raise StateError(f"action {d['id']}: expected a card of the acting player {me}, got {src['player']}")
+    if kind == "attack":
+        tgt = d["target_ref"]
+        side = 0 if tgt["player"] == me else 1
+        if src["area"] != "monster_zones" or tgt["area"] != "monster_zones":
+            raise StateError(f"action {d['id']}: expected an attack between monster zones")
+        return LAYOUT["attack@me.mz<i>><side>.mz<j>"][0] + src["index"] * 10 + side * 5 + tgt["index"]
+    choice = d.get("to")
+    if kind == "activate" and d.get("effect", 0):
+        if d["effect"] != 1 or choice:
+            raise StateError(f"action {d['id']}: the action space holds effects 0 and 1, got {d['effect']}")
+        choice = "effect1"
+    name = f"{kind}{':' + choice if choice else ''}@me.<slot>"
+    if name not in LAYOUT:
+        raise StateError(f"action {d['id']}: no place in the action space for {kind} with {choice!r}")
+    return LAYOUT[name][0] + _slot(src, d["id"])
+
+
+def action_index(actions: list, me: str) -> dict[int, Action]:
+    """index -> allowed action; two actions on one index would be an encoding error."""
+    out: dict[int, Action] = {}
+    for a in actions:
+        i = encode_action(a, me)
+        if i in out:
+            raise StateError(f"actions {out[i].id} and {a.id} share index {i} of the action space")
+        out[i] = a
+    return out
+
+
+# ---------------------------------------------------------------- the observation
+POSITIONS = ("attack", "defense", "face_down_defense", "face_up", "face_down")
+PURPOSES = ("tribute", "target", "material", "cost", "discard")
+HAND_SLOTS = 20
+CHAIN_SLOTS = 5
+SLOT_FEATURES = ("present", "hidden", "atk", "def", "level", *(f"pos_{p}" for p in POSITIONS), "summoned_this_turn",
+                 "position_changed_this_turn", "attacks_declared", "set_this_turn", "equipped", "owned_by_opp",
+                 "atk_modifier", "def_modifier")
+GLOBAL_FEATURES = ("turn", "my_turn", "my_priority", "i_went_first", *(f"phase_{p}" for p in PHASES),
+                   "my_lp", "opp_lp", "my_normal_summon_used", "opp_normal_summon_used", "chain_length",
+                   "pending", *(f"pending_{p}" for p in PURPOSES), "pending_needed", "pending_chosen",
+                   *(f"{s}_{a}_count" for s in ("my", "opp") for a in ("deck", "hand", "graveyard", "banished",
+                                                                        "extra_deck")))
+CARD_SLOT_GROUPS = (("my_hand", HAND_SLOTS), ("my_monster_zones", 5), ("my_spell_trap_zones", 5), ("my_field_zone", 1),
+                    ("opp_monster_zones", 5), ("opp_spell_trap_zones", 5), ("opp_field_zone", 1))
+COUNT_GROUPS = ("my_graveyard", "opp_graveyard", "my_banished", "opp_banished", "my_extra_deck")
+OBS_BOUND = 8.0  # every feature is clipped to [-8, 8] (LP of 64000 and more read as 8)
+SCALE = {"lp": 8000.0, "stat": 5000.0, "level": 12.0, "turn": 100.0, "count": 40.0}
+
+
+@lru_cache(maxsize=None)
+def card_ids(ruleset: str) -> dict[str, int]:
+    """Card name -> its index in the one-hot blocks (the catalog's order)."""
+    return {c.name: i for i, c in enumerate(catalog(ruleset))}
+
+
+def observation_layout(ruleset: str) -> list[tuple[str, int, int]]:
+    """The observation vector as (block, first index, size) rows, in order (see docs/env.md)."""
+    n = len(card_ids(ruleset))
+    slot = len(SLOT_FEATURES) + n
+    rows, at = [], 0
+
+    def add(name, size):
+        nonlocal at
+        rows.append((name, at, size))
+        at += size
+
+    add("global", len(GLOBAL_FEATURES))
+    for group, count in CARD_SLOT_GROUPS:
+        add(f"{group} ({count} slots x {slot}: {len(SLOT_FEATURES)} features + card one-hot {n})", count * slot)
+    for group in COUNT_GROUPS:
+        add(f"{group} (copies of each card / 3, {n})", n)
+    add(f"chain ({CHAIN_SLOTS} links x {2 + n}: present, mine, card one-hot)", CHAIN_SLOTS * (2 + n))
+    return rows
+
+
+@lru_cache(maxsize=None)
+def observation_size(ruleset: str) -> int:
+    return sum(size for _, _, size in observation_layout(ruleset))
+
+
+def encode_observation(state: dict, me: str) -> np.ndarray:
+    """The state as player ``me`` sees it: the opponent's hand, face-down cards and both decks stay hidden."""
+    ruleset = state["ruleset"]
+    ids = card_ids(ruleset)
+    cat = catalog(ruleset)
+    n = len(ids)
+    opp = "B" if me == "A" else "A"
+    vec = np.zeros(observation_size(ruleset), dtype=np.float32)
+    mine, theirs = state["players"][me], state["players"][opp]
+    g = [min(state["turn"] / SCALE["turn"], 1.0), state["turn_player"] == me, state["priority"] == me,
+         state["first_player"] == me, *(state["phase"] == p for p in PHASES),
+         mine["life_points"] / SCALE["lp"], theirs["life_points"] / SCALE["lp"],
+         mine["normal_summon_used"], theirs["normal_summon_used"], len(state["chain"]) / CHAIN_SLOTS]
+    pending = state["pending"]
+    g += [pending is not None, *((pending or {}).get("purpose") == p for p in PURPOSES),
+          (pending or {}).get("needed", 0) / 5.0, len((pending or {}).get("chosen", [])) / 5.0]
+    for p in (mine, theirs):
+        g += [len(p[a]) / SCALE["count"] for a in ("deck", "hand", "graveyard", "banished", "extra_deck")]
+    vec[:len(g)] = np.asarray(g, dtype=np.float32)
+    at = len(GLOBAL_FEATURES)
+    slot = len(SLOT_FEATURES) + n
+
+    def put_card(offset: int, name: str, fc: dict | None, hidden: bool, holder: str = me):
+        vec[offset] = 1.0
+        if hidden:
+            vec[offset + 1] = 1.0
+        else:
+            card = cat.get(name)
+            vec[offset + 2] = (card.atk or 0) / SCALE["stat"]
+            vec[offset + 3] = (card.defense or 0) / SCALE["stat"]
+            vec[offset + 4] = (card.level or 0) / SCALE["level"]
+            vec[offset + len(SLOT_FEATURES) + ids[card.name]] = 1.0
+        if fc is not None:
+            vec[offset + 5 + POSITIONS.index(fc["position"])] = 1.0
+            f = offset + 5 + len(POSITIONS)
+            vec[f] = fc.get("summoned_this_turn", False)
+            vec[f + 1] = fc.get("position_changed_this_turn", False)
+            vec[f + 2] = fc.get("attacks_declared", 0) / 3.0
+            vec[f + 3] = fc.get("set_this_turn", False)
+            vec[f + 4] = fc.get("equipped_to") is not None
+            vec[f + 5] = fc.get("owner", holder) != me  # a card I control but the opponent owns, or the reverse
+            if not hidden:
+                vec[f + 6] = fc.get("atk_modifier", 0) / SCALE["stat"]
+                vec[f + 7] = fc.get("def_modifier", 0) / SCALE["stat"]
+
+    for i, name in enumerate(mine["hand"][:HAND_SLOTS]):
+        put_card(at + i * slot, name, None, False)
+    at += HAND_SLOTS * slot
+    for side, holder, p in (("me", me, mine), ("opp", opp, theirs)):
+        zones = [("monster_zones", p["monster_zones"]), ("spell_trap_zones", p["spell_trap_zones"]),
+                 ("field_zone", [p["field_zone"]])]
+        for _, cards in zones:
+            for i, fc in enumerate(cards):
+                if fc:
+                    hidden = side == "opp" and fc["position"] in ("face_down", "face_down_defense")
+                    put_card(at + i * slot, fc["card"], fc, hidden, holder)
+            at += len(cards) * slot
+    for cards in (mine["graveyard"], theirs["graveyard"], mine["banished"], theirs["banished"], mine["extra_deck"]):
+        for name in cards:
+            vec[at + ids[cat.get(name).name]] += 1.0 / 3.0
+        at += n
+    for i, link in enumerate(state["chain"][:CHAIN_SLOTS]):
+        vec[at + i * (2 + n)] = 1.0
+        vec[at + i * (2 + n) + 1] = link["player"] == me
+        vec[at + i * (2 + n) + 2 + ids[cat.get(link["card"]).name]] = 1.0
+    return np.clip(vec, -OBS_BOUND, OBS_BOUND, out=vec)
+
+
+def render_text(d: dict) -> str:
+    """A few lines of text for ``render_mode="ansi"``: turn, phase, LP, hands and fields."""
+    lines = [f"turn {d['turn']} {d['turn_player']} {d['phase']} priority {d['priority']} winner {d['winner']}"]
+    for p in ("A", "B"):
+        pl = d["players"][p]
+        field = [f"{fc['card']} ({fc['position']})" if fc else "-" for fc in pl["monster_zones"] + pl["spell_trap_zones"]]
+        lines.append(f"{p} LP {pl['life_points']} hand {pl['hand']} deck {len(pl['deck'])} field {field}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the AEC environment
+def env(ruleset: str = "official", seed: int | None = None, **kwargs):
+    """The PettingZoo AEC environment (wrapped in PettingZoo's order-enforcing wrapper)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(raw_env(ruleset=ruleset, seed=seed, **kwargs))
+
+
+def raw_env(ruleset: str = "official", seed: int | None = None, reasoner: str = "fast", max_actions: int = 2000,
+            render_mode: str | None = None):
+    return _env_class()(ruleset, seed, reasoner, max_actions, render_mode)
+
+
+@lru_cache(maxsize=None)
+def _env_class():
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+
+    class YgoAECEnv(AECEnv):
+        """Two players, A and B; the agent to act holds priority.  Rewards: +1 / -1 at the end (0 for a draw
+        or a duel cut at ``max_actions``, which is a truncation)."""
+
+        metadata = {"name": "ygo_onto_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+        def __init__(self, ruleset, seed, reasoner, max_actions, render_mode):
+            super().__init__()
+            if ruleset not in ("official", "simplified"):
+                raise StateError(f"ruleset: expected official or simplified, got {ruleset!r}")
+            if render_mode not in (None, "ansi"):
+                raise StateError(f"render_mode: expected None or 'ansi', got {render_mode!r}")
+            self.ruleset = ruleset
+            self.reasoner = reasoner
+            self.max_actions = max_actions
+            self.render_mode = render_mode
+            self.possible_agents = ["A", "B"]
+            n_obs = observation_size(ruleset)
+            space = spaces.Dict({
+                "observation": spaces.Box(low=-OBS_BOUND, high=OBS_BOUND, shape=(n_obs,), dtype=np.float32),
+                "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+            })
+            self.observation_spaces = {a: space for a in self.possible_agents}
+            self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+            self._seeds = random.Random(seed)
+            self._next_seed = seed
+            self.state_ = None
+
+        def observation_space(self, agent):
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent):
+            return self.action_spaces[agent]
+
+        # -- the duel
+        def reset(self, seed=None, options=None):
+            from .duel import new_duel
+
+            if seed is not None:
+                self._seeds = random.Random(seed)
+                self._next_seed = seed
+            duel_seed = self._next_seed if self._next_seed is not None else self._seeds.randrange(2**31)
+            self._next_seed = None
+            self.duel_seed = duel_seed
+            self.state_ = new_duel(self.ruleset, duel_seed, self.reasoner)
+            self.n_actions = 0
+            self.agents = list(self.possible_agents)
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._cumulative_rewards = {a: 0.0 for a in self.agents}
+            self.terminations = {a: False for a in self.agents}
+            self.truncations = {a: False for a in self.agents}
+            self._refresh()
+            if not self._legal:  # a duel over at its start (no allowed action): nothing to play
+                self._finish()
+
+        def _refresh(self):
+            st = self.state_
+            self._legal = {} if st.winner is not None else action_index(st.allowed_actions(self.reasoner),
+                                                                      st.data["priority"])
+            self.agent_selection = st.data["priority"]
+            shared = st.to_dict()
+            self.infos = {a: {"state": shared, "duel_seed": self.duel_seed,
+                              "actions": {i: a_.id for i, a_ in self._legal.items()} if a == self.agent_selection
+                              else {}} for a in self.agents}
+
+        def _finish(self):
+            winner = self.state_.winner
+            for a in self.agents:
+                self.rewards[a] = 0.0 if winner not in ("A", "B") else (1.0 if a == winner else -1.0)
+                self.terminations[a] = True
+
+        def observe(self, agent):
+            mask = np.zeros(N_ACTIONS, dtype=np.int8)
+            if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
+                mask[list(self._legal)] = 1
+            return {"observation": encode_observation(self.state_.data, agent), "action_mask": mask}
+
+        def legal_actions(self) -> dict[int, Action]:
+            """index -> the allowed action, for the agent to act."""
+            return dict(self._legal)
+
+        def step(self, action):
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            chosen = self._legal.get(int(action)) if action is not None else None
+            if chosen is None:
+                allowed = ", ".join(f"{i}={a.id}" for i, a in self._legal.items())
+                raise IllegalActionError(f"action {action!r} is not allowed for {agent}; allowed: {allowed}")
+            self._cumulative_rewards[agent] = 0.0
+            self.state_ = self.state_.apply(chosen, self.reasoner)
+            self.n_actions += 1
+            self._refresh()
+            if self.state_.winner is not None or not self._legal:
+                self._finish()
+            elif self.n_actions >= self.max_actions:
+                for a in self.agents:
+                    self.truncations[a] = True
+            self._accumulate_rewards()
+
+        def render(self):
+            if self.render_mode is None:
+                return None
+            return render_text(self.state_.data)
+
+        def close(self):
+            pass
+
+    return YgoAECEnv
+
+
+# ---------------------------------------------------------------- the Gymnasium single-agent wrapper
+def single_agent_env(ruleset: str = "official", opponent: str = "random", seat: str = "A", seed: int | None = None,
+                     reasoner: str = "fast", max_actions: int = 2000, illegal: str = "lose"):
+    """A Gymnasium environment: the learner plays ``seat`` against ``opponent`` (a name of ``duel.AGENTS``).
+
+    ``illegal``: what an action outside the mask does: ``"lose"`` ends the episode with reward -1 and
+    ``info["illegal_action"]`` (PettingZoo's TerminateIllegalWrapper does the same), ``"raise"`` raises
+    IllegalActionError.
+    """
+    if illegal not in ("lose", "raise"):
+        raise StateError(f"illegal: expected 'lose' or 'raise', got {illegal!r}")
+    return _gym_class()(ruleset, opponent, seat, seed, reasoner, max_actions, illegal)
+
+
+@lru_cache(maxsize=None)
+def _gym_class():
+    import gymnasium
+
+    class YgoSingleAgentEnv(gymnasium.Env):
+        """One seat of the AEC environment; the opponent's decisions are made inside ``step``.
+
+        Observation: the vector of docs/env.md (a Box); ``info["action_mask"]`` and ``action_masks()`` give the
+        mask (sb3-contrib's MaskablePPO reads ``action_masks``), ``info["state"]`` the state JSON.  Reward: +1 / -1
+        when the duel ends.
+        """
+
+        metadata = {"render_modes": ["ansi"]}
+
+        def __init__(self, ruleset, opponent, seat, seed, reasoner, max_actions, illegal):
+            from .duel import AGENTS
+
+            if opponent not in AGENTS:
+                raise StateError(f"opponent: expected one of {', '.join(AGENTS)}, got {opponent!r}")
+            if seat not in ("A", "B"):
+                raise StateError(f"seat: expected 'A' or 'B', got {seat!r}")
+            self.aec = raw_env(ruleset, seed, reasoner, max_actions)
+            self.seat = seat
+            self.opponent = AGENTS[opponent]
+            self.illegal = illegal
+            self.observation_space = self.aec.observation_space(seat)["observation"]
+            self.action_space = self.aec.action_space(seat)
+            self._rng = random.Random(seed)
+
+        def _opponent_moves(self):
+            aec = self.aec
+            while aec.agents and aec.agent_selection != self.seat and not aec.terminations[aec.agent_selection] \
+                    and not aec.truncations[aec.agent_selection]:
+                legal = aec.legal_actions()
+                by_action = {a: i for i, a in legal.items()}
+                choice = self.opponent(aec.state_, list(legal.values()), self._rng)
+                aec.step(by_action[choice])
+
+        def _obs(self):
+            obs = self.aec.observe(self.seat)
+            info = {"action_mask": obs["action_mask"], "state": self.aec.state_.to_dict(),
+                    "actions": {i: a.id for i, a in self.aec.legal_actions().items()}}
+            return obs["observation"], info
+
+        def action_masks(self) -> np.ndarray:
+            return self.aec.observe(self.seat)["action_mask"].astype(bool)
+
+        def reset(self, seed=None, options=None):
+            super().reset(seed=seed)
+            if seed is not None:
+                self._rng = random.Random(seed)
+            self.aec.reset(seed=seed)
+            forget = getattr(self.opponent, "reset", None)  # an agent with memory starts each duel afresh
+            if forget:
+                forget()
+            self._opponent_moves()
+            return self._obs()
+
+        def step(self, action):
+            aec = self.aec
+            if int(action) not in aec.legal_actions() and self.illegal == "lose":
+                obs, info = self._obs()
+                return obs, -1.0, True, False, {**info, "illegal_action": int(action)}
+            aec.step(int(action))
+            self._opponent_moves()
+            done = aec.terminations[self.seat]
+            truncated = aec.truncations[self.seat] and not done
+            reward = float(aec._cumulative_rewards.get(self.seat, 0.0)) if (done or truncated) else 0.0
+            obs, info = self._obs()
+            return obs, reward, bool(done), bool(truncated), info
+
+        def render(self):
+            return render_text(self.aec.state_.data)
+
+    return YgoSingleAgentEnv

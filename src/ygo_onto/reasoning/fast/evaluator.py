@@ -1,0 +1,971 @@
+"""The compiled program's least model, computed in Python (semi-naive evaluation)."""
+from __future__ import annotations
+
+import operator
+import os
+import re
+
+import clingo
+
+from .names import INT_MAX, INT_MIN
+
+# ---------------------------------------------------------------------------------------------
+# The evaluator: the compiled program's least model, computed in Python
+#
+# The program is positive, so its one model is the least fixpoint of its rules, which clingo
+# computes while grounding.  On a mid-game state of the real rulesets that costs clingo
+# 50-150 ms: parsing ~1800 statements (again for every state), then instantiating ~900 rules,
+# a hundred predicates of which form one recursive component, for a model of ~1000 atoms.
+# `_Evaluator` runs the same program text (read once, by `_parse_program`; the tests check it
+# reads what clingo's parser reads) by semi-naive evaluation: a round hands the atoms each
+# predicate gained in the previous round to the predicate's dispatcher, which calls the rules
+# with that predicate in their body:
+#
+# * a rule h(...) :- b(X1, ..., Xn) of distinct variables (subclass, subproperty, inverse,
+#   domain, range: half the rules) is a projection of the new atoms, done by set.update;
+# * any other rule, once per positive body atom, is a generated function that joins the new
+#   atoms with the other body atoms through hash indexes (comparisons as soon as their
+#   variables are bound, then membership tests, lookups on bound variables, lookups on
+#   constants, and scans last).  It is only called when every
+#   predicate of the body holds atoms, and generated and compiled on that first call: most
+#   rules are about cards and situations absent from a state.
+#
+# Values: an integer is an int, a string a str, any other symbol (constants included) a tuple
+# (name, *arguments): `true` is ("true",), s("a") is ("s", "a").  Terms follow clingo: an
+# arithmetic operation on a non-integer, or a division by zero, is undefined and makes its
+# literal false; integers wrap at 32 bits; `/` and `\` truncate; values of different kinds are
+# ordered by clingo's own comparison of symbols.  (-2147483648 / -1 is -2147483648 here; it
+# kills clingo with SIGFPE.)  What the evaluator does not reproduce (a construct the compiler
+# never writes; the negation of a function term at run time) raises _NotSupported, and the call
+# goes to clingo.
+
+
+# YGO_FAST_DRED=1: a run whose facts remove some of the previous run's goes on from the previous
+# model by delete-and-rederive (_Evaluator._update) instead of starting from the program's facts.
+# Off by default: on the states of a random duel it gives the same models (tests) in about the
+# same time as a run from scratch, since a state change (a card moved, the phase, the priority)
+# over-deletes about a third of the model, which is then checked and derived again.
+INCREMENTAL = os.environ.get("YGO_FAST_DRED", "0") == "1"
+
+
+class _NotSupported(Exception):
+    pass
+
+
+def _wrap(x: int) -> int:
+    return x if INT_MIN <= x <= INT_MAX else (x - INT_MIN) % 2 ** 32 + INT_MIN
+
+
+def _b_add(a, b):
+    return _wrap(a + b) if type(a) is int and type(b) is int else None
+
+
+def _b_sub(a, b):
+    return _wrap(a - b) if type(a) is int and type(b) is int else None
+
+
+def _b_mul(a, b):
+    return _wrap(a * b) if type(a) is int and type(b) is int else None
+
+
+def _quotient(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _b_div(a, b):
+    return _wrap(_quotient(a, b)) if type(a) is int and type(b) is int and b else None
+
+
+def _b_mod(a, b):
+    return _wrap(a - b * _quotient(a, b)) if type(a) is int and type(b) is int and b else None
+
+
+def _b_neg(a):
+    if type(a) is int:
+        return _wrap(-a)
+    if type(a) is tuple:  # clingo negates a function term (-f(x)): not a value here
+        raise _NotSupported("the negation of a function term")
+    return None
+
+
+def _b_abs(a):
+    return _wrap(abs(a)) if type(a) is int else None
+
+
+def _symbol(v) -> clingo.Symbol:
+    if type(v) is int:
+        return clingo.Number(v)
+    if type(v) is str:
+        return clingo.String(v)
+    return clingo.Function(v[0], [_symbol(x) for x in v[1:]])
+
+
+def _value(sym: clingo.Symbol):
+    t = sym.type
+    if t == clingo.SymbolType.Number:
+        return sym.number
+    if t == clingo.SymbolType.String:
+        return sym.string
+    if t == clingo.SymbolType.Function and sym.positive:
+        return (sym.name, *map(_value, sym.arguments))
+    raise _NotSupported(f"the term {sym}")
+
+
+def _lt(a, b):
+    return a < b if type(a) is int and type(b) is int else _symbol(a) < _symbol(b)
+
+
+def _le(a, b):
+    return a <= b if type(a) is int and type(b) is int else _symbol(a) <= _symbol(b)
+
+
+def _gt(a, b):
+    return a > b if type(a) is int and type(b) is int else _symbol(a) > _symbol(b)
+
+
+def _ge(a, b):
+    return a >= b if type(a) is int and type(b) is int else _symbol(a) >= _symbol(b)
+
+
+_HELPERS = {f.__name__: f for f in (_b_add, _b_sub, _b_mul, _b_div, _b_mod, _b_neg, _b_abs, _lt, _le, _gt, _ge)}
+_ORDERINGS = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
+
+# terms: ("v", name) | ("c", value) | ("f", name, [terms]) | ("op", helper, [terms]);
+# body literals: ("atom", pred, [terms]) | ("cmp", op, left, right), pred = (name, arity)
+
+
+def _read_program(program: str):
+    """The rules of a program as (head atom, body literals); raises _NotSupported on anything
+    but the positive normal rules, #show directives and comments the compiler writes."""
+    from clingo import ast
+
+    T = ast.ASTType
+    binary = {ast.BinaryOperator.Plus: "_b_add", ast.BinaryOperator.Minus: "_b_sub",
+              ast.BinaryOperator.Multiplication: "_b_mul", ast.BinaryOperator.Division: "_b_div",
+              ast.BinaryOperator.Modulo: "_b_mod"}
+    unary = {ast.UnaryOperator.Minus: "_b_neg", ast.UnaryOperator.Absolute: "_b_abs"}
+    compare = {ast.ComparisonOperator.Equal: "=", ast.ComparisonOperator.NotEqual: "!=",
+               ast.ComparisonOperator.LessThan: "<", ast.ComparisonOperator.LessEqual: "<=",
+               ast.ComparisonOperator.GreaterThan: ">", ast.ComparisonOperator.GreaterEqual: ">="}
+    anonymous = 0
+
+    def term(x):
+        nonlocal anonymous
+        t = x.ast_type
+        if t == T.Variable:
+            if x.name == "_":
+                anonymous += 1
+                return ("v", f"#{anonymous}")  # never a clingo variable's name
+            return ("v", x.name)
+        if t == T.SymbolicTerm:
+            return ("c", _value(x.symbol))
+        if t == T.Function and not x.external and x.name:
+            args = [term(a) for a in x.arguments]
+            if all(a[0] == "c" for a in args):
+                return ("c", (x.name, *(a[1] for a in args)))
+            return ("f", x.name, args)
+        if t == T.BinaryOperation and x.operator_type in binary:
+            return operation(binary[x.operator_type], [term(x.left), term(x.right)])
+        if t == T.UnaryOperation and x.operator_type in unary:
+            return operation(unary[x.operator_type], [term(x.argument)])
+        raise _NotSupported(f"the term {x}")
+
+    def operation(helper, args):
+        if all(a[0] == "c" for a in args):  # a constant such as -1
+            value = _HELPERS[helper](*(a[1] for a in args))
+            if value is None:
+                raise _NotSupported("an undefined constant term")
+            return ("c", value)
+        return ("op", helper, args)
+
+    def atom(lit):
+        if lit.ast_type != T.Literal or lit.sign != ast.Sign.NoSign:
+            raise _NotSupported(f"the literal {lit}")
+        a = lit.atom
+        if a.ast_type == T.SymbolicAtom:
+            s = a.symbol
+            if s.ast_type == T.Function and not s.external and s.name:
+                args = [term(x) for x in s.arguments]
+                return ("atom", (s.name, len(args)), args)
+            if s.ast_type == T.SymbolicTerm and s.symbol.type == clingo.SymbolType.Function and s.symbol.positive \
+                    and s.symbol.name:
+                args = [("c", _value(x)) for x in s.symbol.arguments]
+                return ("atom", (s.symbol.name, len(args)), args)
+        elif a.ast_type == T.Comparison and len(a.guards) == 1:
+            return ("cmp", compare[a.guards[0].comparison], term(a.term), term(a.guards[0].term))
+        raise _NotSupported(f"the literal {lit}")
+
+    rules = []
+
+    def statement(s):
+        t = s.ast_type
+        if t == T.Rule:
+            head = atom(s.head)
+            if head[0] != "atom":
+                raise _NotSupported(f"the head {s.head}")
+            rules.append((head, [atom(b) for b in s.body]))
+        elif t == T.Program:
+            if s.name != "base" or len(s.parameters):
+                raise _NotSupported(f"the program part {s.name}")
+        elif t not in (T.ShowSignature, T.Comment):
+            raise _NotSupported(f"the statement {s}")
+
+    ast.parse_string(program, statement)
+    return rules
+
+
+_ASP_TOKEN = re.compile(r"""
+    (?P<skip>\s+|%[^\n]*)
+  | (?P<str>"(?:[^"\\\n]|\\["\\n])*")
+  | (?P<num>[0-9]+)
+  | (?P<var>_*[A-Z][A-Za-z0-9_']*|_(?![A-Za-z0-9_']))
+  | (?P<id>_*[a-z][A-Za-z0-9_']*)
+  | (?P<show>\#show(?![A-Za-z0-9_']))
+  | (?P<op>:-|!=|<=|>=|\*\*|[=<>+\-*/\\|(),.])
+""", re.VERBOSE)
+_ASP_ESCAPES = {"\\\\": "\\", '\\"': '"', "\\n": "\n"}
+_ASP_BINARY = {"+": "_b_add", "-": "_b_sub", "*": "_b_mul", "/": "_b_div", "\\": "_b_mod"}
+_ASP_COMPARE = {"=", "!=", "<", "<=", ">", ">="}
+
+
+def _parse_program(program: str):
+    """_read_program's result without clingo's AST, which is slow to walk from Python: a parser of
+    the statements the compiler writes (rules, facts, #show, % comments).  Raises _NotSupported
+    on anything else; tests check that both readers agree on the real programs."""
+    if "%*" in program:  # a block comment
+        raise _NotSupported("a block comment")
+    toks: list[tuple[str, str]] = []
+    pos, n = 0, len(program)
+    match = _ASP_TOKEN.match
+    while pos < n:
+        m = match(program, pos)
+        if m is None:
+            raise _NotSupported(f"the text at {program[pos:pos + 20]!r}")
+        pos = m.end()
+        kind = m.lastgroup
+        if kind != "skip":
+            toks.append((kind, m.group()))
+    toks.append(("end", ""))
+    i = 0
+    anonymous = 0
+
+    def take(text=None):
+        nonlocal i
+        tok = toks[i]
+        if text is not None and tok[1] != text:
+            raise _NotSupported(f"{tok[1]!r} where {text!r} is expected")
+        i += 1
+        return tok
+
+    def operation(helper, args):
+        if all(a[0] == "c" for a in args):
+            value = _HELPERS[helper](*(a[1] for a in args))
+            if value is None:
+                raise _NotSupported("an undefined constant term")
+            return ("c", value)
+        return ("op", helper, args)
+
+    def term():
+        left = product()
+        while toks[i][1] in ("+", "-") and toks[i][0] == "op":
+            op = take()[1]
+            left = operation(_ASP_BINARY[op], [left, product()])
+        return left
+
+    def product():
+        left = unary()
+        while toks[i][1] in ("*", "/", "\\"):
+            op = take()[1]
+            left = operation(_ASP_BINARY[op], [left, unary()])
+        if toks[i][1] == "**":
+            raise _NotSupported("**")
+        return left
+
+    def unary():
+        nonlocal anonymous
+        kind, text = take()
+        if text == "-" and kind == "op":
+            return operation("_b_neg", [unary()])
+        if text == "|" and kind == "op":
+            inner = term()
+            take("|")
+            return operation("_b_abs", [inner])
+        if kind == "num":
+            return ("c", int(text))
+        if kind == "str":
+            return ("c", re.sub(r'\\["\\n]', lambda m: _ASP_ESCAPES[m.group()], text[1:-1]))
+        if kind == "var":
+            if text == "_":
+                anonymous += 1
+                return ("v", f"#{anonymous}")
+            return ("v", text)
+        if kind == "id":
+            if toks[i][1] != "(":
+                return ("c", (text,))
+            take("(")
+            args = [term()]
+            while toks[i][1] == ",":
+                take(",")
+                args.append(term())
+            take(")")
+            if all(a[0] == "c" for a in args):
+                return ("c", (text, *(a[1] for a in args)))
+            return ("f", text, args)
+        raise _NotSupported(f"the term starting with {text!r}")
+
+    def atom(t):
+        if t[0] == "c" and type(t[1]) is tuple:
+            return ("atom", (t[1][0], len(t[1]) - 1), [("c", a) for a in t[1][1:]])
+        if t[0] == "f":
+            return ("atom", (t[1], len(t[2])), t[2])
+        raise _NotSupported(f"the atom {t}")
+
+    def literal():
+        t = term()
+        if toks[i][1] in _ASP_COMPARE:
+            op = take()[1]
+            return ("cmp", op, t, term())
+        return atom(t)
+
+    rules = []
+    while toks[i][0] != "end":
+        if toks[i][0] == "show":
+            take()
+            if take()[0] != "id":
+                raise _NotSupported("a #show of a term")
+            take("/")
+            if take()[0] != "num":
+                raise _NotSupported("a #show without an arity")
+            take(".")
+            continue
+        head = atom(term())
+        body = []
+        if toks[i][1] == ":-":
+            take()
+            body.append(literal())
+            while toks[i][1] == ",":
+                take()
+                body.append(literal())
+        take(".")
+        rules.append((head, body))
+    return rules
+
+
+def _vars(t) -> set:
+    if t[0] == "v":
+        return {t[1]}
+    if t[0] == "c":
+        return set()
+    return set().union(*map(_vars, t[2]))
+
+
+def _has_op(t) -> bool:
+    return t[0] == "op" or (t[0] == "f" and any(map(_has_op, t[2])))
+
+
+def _index_add(index: dict, key, tuples) -> None:
+    """Add tuples to an index of a relation: key(tuple) -> the tuples with that key."""
+    for t in tuples:
+        k = key(t)
+        got = index.get(k)
+        if got is None:
+            index[k] = [t]
+        else:
+            got.append(t)
+
+
+class _Evaluator:
+    """The least model of a positive program (see above), `run` after `run`: each run starts
+    from the program's facts, or goes on from the previous model when its facts only add to the
+    previous run's (see `run`).  Not reentrant: `run` and the reading of `model` happen under
+    `lock`."""
+
+    def __init__(self, program: str):
+        import threading
+
+        self.lock = threading.Lock()
+        self._extra: dict = {}
+        try:
+            rules = _parse_program(program)
+        except _NotSupported:
+            rules = _read_program(program)
+        self.preds: dict[tuple[str, int], int] = {}
+        for head, body in rules:
+            self.pred(head[1])
+            for lit in body:
+                if lit[0] == "atom":
+                    self.pred(lit[1])
+        n = len(self.preds)
+        self._keys = list(self.preds)
+        self.relations: list[set] = [set() for _ in range(n)]
+        self._pending: list[set] = [set() for _ in range(n)]
+        self._indexes: list[list] = [[] for _ in range(n)]  # (key of a tuple, dict key -> tuples)
+        self._clear = [x.clear for x in self.relations + self._pending]
+        ns: dict = dict(_HELPERS)
+        for i in range(n):
+            ns[f"S{i}"], ns[f"P{i}"] = self.relations[i], self._pending[i]
+        self._ns = ns
+        self._facts: dict[int, set] = {}
+        self._once = []
+        self._functions = 0
+        calls: list[list[str]] = [[] for _ in range(n)]  # the lines of the dispatcher of each predicate
+        # the predicates whose pending atoms to collect after a round in which p had new atoms
+        reach: list[set] = [set() for _ in range(n)]
+        once_heads: set[int] = set()
+        self._by_head: dict[int, list] = {}  # head predicate -> its rules with a body (see _update)
+        for head, body in rules:
+            h = self.pred(head[1])
+            if body:
+                self._by_head.setdefault(h, []).append((head, body))
+            for lit in body:
+                if lit[0] == "atom":
+                    reach[self.pred(lit[1])].add(h)
+            if not body:
+                if any(t[0] != "c" for t in head[2]):
+                    raise _NotSupported(f"the fact {head} with variables")
+                self._facts.setdefault(h, set()).add(tuple(t[1] for t in head[2]))
+                continue
+            projection = self.projection(head, body)
+            if projection is not None:
+                calls[self.pred(body[0][1])].append(projection)
+                continue
+            atoms = [i for i, lit in enumerate(body) if lit[0] == "atom"]
+            for i in atoms:
+                q = self.pred(body[i][1])
+                others = sorted({self.pred(lit[1]) for lit in body if lit[0] == "atom"} - {q})
+                call = f"{self.stub(head, body, i)}(delta)"
+                calls[q].append(f"if {' and '.join(f'S{o}' for o in others)}: {call}" if others else call)
+            if not atoms:
+                self._once.append(self.function(head, body, None))
+                once_heads.add(h)
+        self._dispatch = [self.dispatcher(q, lines) if lines else None for q, lines in enumerate(calls)]
+        self._reach = [tuple(sorted(r)) for r in reach]
+        self._once_heads = tuple(sorted(once_heads))
+        self._once_atoms: dict[int, set] | None = None  # what the rules without atoms derive (constant)
+        self._checks: dict[int, list] = {}  # head predicate -> its rules' check functions (see _update)
+        # delete and rederive when a run's facts remove some of the previous run's (see _update,
+        # INCREMENTAL); False: from the program's facts
+        self.incremental = INCREMENTAL
+        self._touched: set[int] = set()  # the predicates that hold atoms (to clear before the next run)
+        self._dirty = False  # a run stopped half-way: clear everything
+        self._input: dict | None = None  # the facts of the last run, if it completed
+        # after a run that went on from the previous model: the atoms it added, by predicate
+        # (None after a run from the program's facts); see added_model
+        self._added: dict[int, set] | None = None
+        self._extra_added: dict = {}
+        # the caller's reading of the model as it was before the atoms of `_added` (or None): a
+        # run from the program's facts drops it (see _read_evaluator)
+        self.reading = None
+
+    def pred(self, key: tuple[str, int]) -> int:
+        if key not in self.preds:
+            self.preds[key] = len(self.preds)
+        return self.preds[key]
+
+    def projection(self, head, body) -> str | None:
+        """The dispatcher's line for a rule h(Xi, ...) :- b(X1, ..., Xn) (distinct variables), else None."""
+        if len(body) != 1 or body[0][0] != "atom" or not head[2]:
+            return None
+        args = body[0][2]
+        names = [t[1] for t in args if t[0] == "v"]
+        if len(names) != len(args) or len(set(names)) != len(names):
+            return None
+        if any(t[0] != "v" or t[1] not in names or t[1].startswith("#") for t in head[2]):
+            return None
+        positions = [names.index(t[1]) for t in head[2]]
+        update = f"P{self.pred(head[1])}.update"
+        if positions == list(range(len(args))):
+            return f"{update}(delta)"
+        getter = f"G{'_'.join(map(str, positions))}"
+        self._ns[getter] = operator.itemgetter(*positions)
+        if len(positions) == 1:
+            return f"{update}(zip(map({getter}, delta)))"
+        return f"{update}(map({getter}, delta))"
+
+    def dispatcher(self, q: int, lines: list[str]):
+        """The dispatcher of predicate q: first a stub that compiles it when q first has new atoms."""
+
+        def stub(delta):
+            source = f"def D{q}(delta):\n" + "".join(f" {line}\n" for line in lines)
+            exec(compile(source, f"<fast evaluator: D{q}>", "exec"), self._ns)  # noqa: S102 (generated)
+            fn = self._dispatch[q] = self._ns[f"D{q}"]
+            fn(delta)
+
+        return stub
+
+    def stub(self, head, body, first: int) -> str:
+        """The name of the function of the rule for body atom `first`: first a stub that compiles it
+        (when the dispatcher first calls it: all the body's predicates hold atoms) and replaces itself."""
+        self._functions += 1
+        name = f"R{self._functions}"
+
+        def stub(delta):
+            self.function(head, body, first, name)(delta)
+
+        self._ns[name] = stub
+        return name
+
+    def index(self, p: int, pattern: tuple[int, ...]) -> str:
+        """The name of the index of predicate p on the argument positions `pattern`, made (and
+        filled from what p holds now) if new."""
+        name = f"X{p}_{'_'.join(map(str, pattern))}"
+        if name not in self._ns:
+            index: dict = {}
+            key = operator.itemgetter(*pattern)
+            _index_add(index, key, self.relations[p])
+            self._ns[name] = index
+            self._indexes[p].append((key, index))
+            self._clear.append(index.clear)
+        return name
+
+    def function(self, head, body, first: int | None, name: str | None = None):
+        if name is None:
+            self._functions += 1
+            name = f"R{self._functions}"
+        source = self.rule_source(name, head, body, first)
+        exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
+        return self._ns[name]
+
+    # -- code generation
+    def rule_source(self, name: str, head, body, first: int | None, check: bool = False) -> str:
+        """A function that adds to P<head> the head atoms of the rule's instances in which body
+        atom `first` is one of `delta` (None: a rule without atoms, run once).  check=True: a
+        function of a head tuple `t`, whether an instance of the rule derives it from the model
+        as it is (see _update)."""
+        if check:
+            lines = [f"def {name}(t):"]
+        else:
+            lines = [f"def {name}({'delta' if first is not None else ''}):"]
+            if first is None:  # (a dispatcher checks the others before calling)
+                others = sorted({self.pred(lit[1]) for lit in body if lit[0] == "atom"})
+                if others:
+                    lines.append(f" if not ({' and '.join(f'S{p}' for p in others)}): return")
+            lines.append(f" add = P{self.pred(head[1])}.add")
+        env: dict[str, str] = {}  # variable -> Python expression of its value
+        depth = 1
+        fresh = iter(range(10 ** 6))
+
+        def emit(line):
+            lines.append(" " * depth + line)
+
+        def value(t) -> str:
+            """Python expression of a term whose variables are bound (may be None if it has an op)."""
+            kind = t[0]
+            if kind == "v":
+                return env[t[1]]
+            if kind == "c":
+                return repr(t[1])
+            if kind == "f":
+                return "(" + ", ".join([repr(t[1])] + [value(a) for a in t[2]]) + ",)"
+            return f"{t[1]}({', '.join(value(a) for a in t[2])})"
+
+        def match(t, expr: str, conds: list[str]) -> None:
+            """Conditions for expr to match t; binds t's unbound variables in env."""
+            kind = t[0]
+            if kind == "v":
+                if t[1] in env:
+                    conds.append(f"{expr} == {env[t[1]]}")
+                elif not t[1].startswith("#"):
+                    env[t[1]] = expr
+            elif kind == "c":
+                conds.append(f"{expr} == {t[1]!r}")
+            elif kind == "f" and not _has_op(t):
+                conds.append(f"type({expr}) is tuple and len({expr}) == {len(t[2]) + 1} and {expr}[0] == {t[1]!r}")
+                for j, a in enumerate(t[2], 1):
+                    match(a, f"{expr}[{j}]", conds)
+            else:
+                raise _NotSupported("an operation in a position to match")
+
+        def bound(t) -> bool:
+            return all(v in env for v in _vars(t))
+
+        def computed(t, conds: list[str]) -> str:
+            """The expression of a bound term; arithmetic goes to a temporary that must be defined."""
+            if not _has_op(t):
+                return value(t)
+            x = f"e{next(fresh)}"
+            emit(f"{x} = {value(t)}")
+            conds.append(f"{x} is not None")
+            return x
+
+        def guard(conds: list[str]) -> None:
+            nonlocal depth
+            if conds:
+                emit(f"if {' and '.join(conds)}:")
+                depth += 1
+
+        def atom(lit, source: str | None) -> None:
+            nonlocal depth
+            _, key, args = lit
+            p = self.pred(key)
+            keys = [j for j, t in enumerate(args) if bound(t) and t[0] != "v" or t[0] == "v" and t[1] in env]
+            if source is None and len(keys) == len(args):
+                emit(f"if ({''.join(value(t) + ', ' for t in args)}) in S{p}:")
+                depth += 1
+                return
+            if source is None and keys:
+                k = value(args[keys[0]]) if len(keys) == 1 else \
+                    "(" + ", ".join(value(args[j]) for j in keys) + ")"
+                source = f"{self.index(p, tuple(keys))}.get({k}, ())"
+                rest = [j for j in range(len(args)) if j not in keys]
+            else:
+                source = source or f"S{p}"
+                rest = list(range(len(args)))
+            n = next(fresh)
+            names = [f"a{n}_{j}" for j in range(len(args))]
+            emit(f"for ({''.join(x + ', ' for x in names)}) in {source}:" if args else f"for _ in {source}:")
+            depth += 1
+            conds: list[str] = []
+            for j in rest:
+                match(args[j], names[j], conds)
+            guard(conds)
+
+        def comparison(lit) -> bool:
+            """Emit a comparison whose variables are bound (a test) or that binds one side (an
+            assignment or a match); False if it must wait."""
+            nonlocal depth
+            _, op, left, right = lit
+            if bound(left) and bound(right):
+                conds = []
+                a, b = (computed(t, conds) for t in (left, right))
+                if op == "=":
+                    conds.append(f"{a} == {b}")
+                elif op == "!=":
+                    conds.append(f"{a} != {b}")
+                else:
+                    conds.append(f"{_ORDERINGS[op]}({a}, {b})")
+                guard(conds)
+                return True
+            if op != "=":
+                return False
+            for free, given in ((left, right), (right, left)):
+                if bound(given) and not bound(free) and not _has_op(free):
+                    x = f"e{next(fresh)}"
+                    emit(f"{x} = {value(given)}")
+                    conds = [f"{x} is not None"] if _has_op(given) else []
+                    match(free, x, conds)
+                    guard(conds)
+                    return True
+            return False
+
+        todo = [i for i in range(len(body)) if i != first]
+        if check:  # the head's terms match the tuple first
+            conds = [f"len(t) == {len(head[2])}"]
+            for j, ht in enumerate(head[2]):
+                match(ht, f"t[{j}]", conds)
+            guard(conds)
+        elif first is not None:
+            atom(body[first], "delta")
+        while todo:
+            for i in todo:
+                if body[i][0] == "cmp" and comparison(body[i]):
+                    todo.remove(i)
+                    break
+            else:
+                best = None
+                for i in todo:
+                    lit = body[i]
+                    if lit[0] != "atom":
+                        continue
+                    nb = sum(1 for t in lit[2] if bound(t))
+                    nv = sum(1 for t in lit[2] if t[0] != "c" and bound(t))
+                    # a membership test, then a lookup by bound variables (a constant such as
+                    # true is shared by many atoms), then by constants, then a scan
+                    score = (nb == len(lit[2]), nv, nb)
+                    if best is None or score > best[0]:
+                        best = (score, i)
+                if best is None:
+                    raise _NotSupported(f"a comparison whose variables no atom binds in the rule of {head}")
+                todo.remove(best[1])
+                atom(body[best[1]], None)
+        if check:
+            emit("return True")
+            return "\n".join(lines) + "\n return False\n"
+        conds = []
+        if not all(bound(t) for t in head[2]):
+            raise _NotSupported(f"an unsafe variable in the head {head}")
+        hvals = [computed(t, conds) for t in head[2]]
+        guard(conds)
+        emit(f"add(({''.join(v + ', ' for v in hvals)}))")
+        return "\n".join(lines) + "\n"
+
+    # -- evaluation
+    def run(self, facts: dict[tuple[str, int], set]) -> None:
+        """The least model with these facts ((name, arity) -> tuples) added; call under `lock`.
+
+        If every fact of the previous (completed) run is among `facts` (the state just reasoned
+        about, with an action declared), the run goes on from the previous model with the new
+        facts as the delta: the program is positive, so the model only grows, and semi-naive
+        evaluation from a model of some facts reaches the least model of more facts."""
+        previous, self._input = self._input, None
+        if previous is not None and not self._dirty and self._extends(previous, facts):
+            self._dirty = True
+            self._added = {}
+            self._loop(self._insert_new(previous, facts), set())
+            self._input = facts
+            return
+        if previous is not None and not self._dirty and self.incremental:
+            try:
+                done = self._update(previous, facts)
+            except _NotSupported:
+                done = False
+            if done:
+                self._input = facts
+                return
+        self._added = None
+        self._extra_added = {}
+        self.reading = None
+        relations, indexes = self.relations, self._indexes
+        if self._dirty:
+            for clear in self._clear:
+                clear()
+        else:
+            for p in self._touched:
+                relations[p].clear()
+                for _, index in indexes[p]:
+                    index.clear()
+        self._dirty = True
+        self._touched = set()
+        self._extra = {}  # facts of predicates the program does not mention
+        delta = dict(self._facts)  # (sets that no one changes: the rounds make new ones)
+        preds = self.preds
+        for key, tuples in facts.items():
+            p = preds.get(key)
+            if p is None:
+                self._extra[key] = tuples
+            elif p in delta:
+                delta[p] = delta[p] | tuples
+            else:
+                delta[p] = tuples
+        for p, tuples in delta.items():
+            self.insert(p, tuples)
+        for fn in self._once:
+            fn()
+        if self._once_atoms is None:
+            self._once_atoms = {p: set(self._pending[p]) for p in self._once_heads}
+        self._loop(delta, set(self._once_heads))
+        self._input = facts
+
+    def _update(self, previous: dict, facts: dict) -> bool:
+        """The least model of `facts` from the model of `previous` when facts were also removed:
+        delete and rederive (DRed, Gupta, Mumick and Subrahmanian 1993).
+
+        1. Over-delete: every atom with a derivation that uses a removed fact, found by the same
+           semi-naive rounds as insertion (the rule functions, with the removed atoms as the delta,
+           joined with the model as it was).
+        2. Take them out of the model.
+        3. Rederive the over-deleted atoms that still hold: a program fact, an input fact, the
+           head of a rule without atoms, or the head of a rule instance whose body holds in what
+           is left (a check function per rule, generated like the rule functions with the head's
+           terms bound).
+        4. Insert the rederived atoms and the added facts, and run semi-naive rounds to the fixpoint.
+
+        The program is positive, so the result is the least model of `facts`: the tests compare
+        it with a run from scratch and with clingo on the states of whole duels.  Returns False
+        (nothing changed; the caller runs from scratch) when the removal would take out most of
+        the model, where starting again is cheaper."""
+        preds, relations, keys = self.preds, self.relations, self._keys
+        removed: dict[int, set] = {}
+        added: dict[int, set] = {}
+        extra = dict(self._extra)
+        for key in previous.keys() | facts.keys():
+            old, new = previous.get(key), facts.get(key)
+            if old is new:
+                continue
+            p = preds.get(key)
+            if p is None:
+                if new:
+                    extra[key] = new
+                else:
+                    extra.pop(key, None)
+                continue
+            if old:
+                gone = old - new if new else old
+                if gone:
+                    removed[p] = gone
+            if new:
+                more = new - old if old else new
+                if more:
+                    added[p] = more
+        if not removed:
+            return False
+        size = sum(map(len, relations))
+        self._dirty = True
+        # 1. over-delete
+        dispatch, reach, pendings = self._dispatch, self._reach, self._pending
+        gone_all: dict[int, set] = {}
+        delta: dict[int, set] = {}
+        for p, tuples in removed.items():
+            tuples = tuples & relations[p]
+            if tuples:
+                delta[p] = tuples
+                gone_all[p] = set(tuples)
+        count = sum(map(len, delta.values()))
+        while delta:
+            collect: set = set()
+            for p, tuples in delta.items():
+                fn = dispatch[p]
+                if fn is not None:
+                    collect.update(reach[p])
+                    fn(tuples)
+            delta = {}
+            for p in collect:
+                pending = pendings[p]
+                if pending:
+                    got = gone_all.get(p)
+                    new = pending - got if got else set(pending)
+                    pending.clear()
+                    new &= relations[p]
+                    if new:
+                        if got is None:
+                            gone_all[p] = new.copy()
+                        else:
+                            got |= new
+                        delta[p] = new
+                        count += len(new)
+            if count * 2 > size:  # most of the model: from scratch is cheaper
+                for pending in pendings:
+                    pending.clear()
+                return False
+        # 2. take them out
+        for p, tuples in gone_all.items():
+            self.remove(p, tuples)
+        # 3. rederive
+        self._added = None
+        self._extra_added = {}
+        self.reading = None
+        self._extra = extra
+        once = self._once_atoms or {}
+        back: dict[int, set] = {}
+        for p, tuples in gone_all.items():
+            base = [s for s in (self._facts.get(p), once.get(p), facts.get(keys[p])) if s]
+            checks = self.checks(p)
+            keep = {t for t in tuples if any(t in s for s in base) or any(c(t) for c in checks)}
+            if keep:
+                back[p] = keep
+        # 4. insert
+        delta = {}
+        for p in back.keys() | added.keys():
+            new = back.get(p, set()) | added.get(p, set())
+            new -= relations[p]
+            if new:
+                self.insert(p, new)
+                delta[p] = new
+        self._loop(delta, set())
+        return True
+
+    def checks(self, p: int) -> list:
+        """The check functions of the rules with head predicate p (made on first use)."""
+        got = self._checks.get(p)
+        if got is None:
+            got = []
+            for head, body in self._by_head.get(p, ()):
+                self._functions += 1
+                name = f"C{self._functions}"
+                source = self.rule_source(name, head, body, None, check=True)
+                exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
+                got.append(self._ns[name])
+            self._checks[p] = got
+        return got
+
+    def remove(self, p: int, gone: set) -> None:
+        """Take atoms out of relation p and its indexes."""
+        rel = self.relations[p]
+        rel -= gone
+        for key, index in self._indexes[p]:
+            if len(gone) * 4 > len(rel):
+                index.clear()
+                _index_add(index, key, rel)
+                continue
+            for t in gone:
+                k = key(t)
+                lst = index[k]
+                lst.remove(t)
+                if not lst:
+                    del index[k]
+
+    @staticmethod
+    def _extends(previous: dict, facts: dict) -> bool:
+        """Whether every fact of `previous` is among `facts`."""
+        for key, old in previous.items():
+            new = facts.get(key)
+            if new is not old and (new is None or not old <= new):  # (_abox shares unchanged sets)
+                return False
+        return True
+
+    def _insert_new(self, previous: dict, facts: dict) -> dict[int, set]:
+        """Insert the facts not in `previous` that the model lacks; the delta of the first round."""
+        preds, relations = self.preds, self.relations
+        delta: dict[int, set] = {}
+        self._extra_added = {}
+        for key, tuples in facts.items():
+            old = previous.get(key)
+            if tuples is old:
+                continue
+            new = tuples - old if old else tuples
+            if not new:
+                continue
+            p = preds.get(key)
+            if p is None:
+                self._extra[key] = tuples
+                self._extra_added[key] = new
+            else:
+                new = new - relations[p]
+                if new:
+                    self.insert(p, new)
+                    delta[p] = new
+        return delta
+
+    def _loop(self, delta: dict[int, set], collect: set) -> None:
+        """Semi-naive rounds from `delta` (atoms already inserted) to the fixpoint."""
+        relations, pendings = self.relations, self._pending
+        dispatch, reach, insert = self._dispatch, self._reach, self.insert
+        while True:
+            for p, tuples in delta.items():
+                fn = dispatch[p]
+                if fn is not None:
+                    collect.update(reach[p])
+                    fn(tuples)
+            delta = {}
+            for p in collect:
+                pending = pendings[p]
+                if pending:
+                    new = pending - relations[p]
+                    pending.clear()
+                    if new:
+                        insert(p, new)
+                        delta[p] = new
+            if not delta:
+                self._dirty = False
+                return
+            collect = set()
+
+    def insert(self, p: int, new: set) -> None:
+        self._touched.add(p)
+        self.relations[p].update(new)
+        if self._added is not None:
+            got = self._added.get(p)
+            if got is None:
+                self._added[p] = set(new)
+            else:
+                got.update(new)
+        for key, index in self._indexes[p]:
+            _index_add(index, key, new)
+
+    def model(self) -> dict[tuple[str, int], set]:
+        """The predicates that hold atoms after `run`, (name, arity) -> tuples."""
+        keys = self._keys
+        out = {keys[p]: self.relations[p] for p in self._touched}
+        out.update(self._extra)
+        return out
+
+    def added_model(self) -> dict[tuple[str, int], set] | None:
+        """The atoms the last run added to the previous model, as `model` gives them (None if it
+        ran from the program's facts)."""
+        if self._added is None:
+            return None
+        keys = self._keys
+        out = {keys[p]: atoms for p, atoms in self._added.items()}
+        out.update(self._extra_added)
+        return out

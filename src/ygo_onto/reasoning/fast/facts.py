@@ -1,0 +1,263 @@
+"""Reading facts: the ABox facts into the evaluator's relations, and a model back into facts (with the consistency checks)."""
+from __future__ import annotations
+
+import operator
+
+from ...errors import ReasonerError
+from .compiler import Compiled
+from .names import INT_MAX, INT_MIN, cpred, ppred
+
+def _check_consistency(knowledge, comp: Compiled, classes: dict[str, set[str]],
+                       functional: dict[tuple[str, str], set], bad_range: list[tuple]) -> None:
+    """What makes Pellet report an inconsistent state."""
+    v = knowledge.vocabulary
+    if bad_range:  # the first in a fixed order (the model is a set)
+        p, s, value = min(bad_range, key=repr)
+        raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p}({s}, {value!r}) "
+                            f"is not a value of {v.data_properties[p]}")
+    individuals = sorted(classes)
+    for group in comp.disjoint:
+        for ind in individuals:
+            common = classes[ind] & group
+            if len(common) > 1:
+                raise ReasonerError(f"fast: the state is inconsistent with the ontology: {ind} is in the disjoint "
+                                    f"classes {', '.join(sorted(common))}")
+    for (p, s) in sorted(functional):
+        vals = functional[(p, s)]
+        if len(vals) > 1:
+            shown = ", ".join(sorted(repr(x) for _, x in vals))
+            raise ReasonerError(f"fast: the state is inconsistent with the ontology: {p} is functional and "
+                                f"{s} has the values {shown}")
+
+
+_TRUE, _FALSE = ("true",), ("false",)
+
+
+def _names(comp: Compiled, knowledge) -> tuple[dict, dict]:
+    """Class name -> ASP predicate, property name -> (ASP predicate, kind), to read the facts (cached)."""
+    if comp.names is None:
+        v = knowledge.vocabulary
+        props = {p: (ppred(p), "data") for p in v.data_properties}
+        props.update((p, (ppred(p), "object")) for p in v.object_properties)
+        comp.names = ({c: cpred(c) for c in v.classes}, props)
+    return comp.names
+
+
+def _abox(comp: Compiled, knowledge, facts) -> dict[tuple[str, int], set]:
+    """The ABox facts as values of the evaluator, by predicate, with the checks (and messages) of
+    facts_program.  Names are plain str, as clingo gives them back.
+
+    When `facts` is a list that begins with the very fact tuples of the previous call (a state's
+    ABox, then with an action's facts after it: see game.run_reasoner), only the rest is read."""
+    last = comp.last_abox
+    if last is not None and type(facts) is list and len(facts) >= len(last[0]) \
+            and all(map(operator.is_, facts, last[0])):
+        out = dict(last[1])  # (the sets are never changed: the evaluator keeps them as its input)
+        more, plain = _read_facts(comp, knowledge, facts[len(last[0]):])
+        for key, values in more.items():
+            old = out.get(key)
+            out[key] = old | values if old else values
+    else:
+        out, plain = _read_facts(comp, knowledge, facts)
+    # a snapshot of immutable facts only: a list the caller changes later, or a fact that is a
+    # list, must not look like the same facts
+    comp.last_abox = (tuple(facts), out) if plain and type(facts) is list else None
+    return out
+
+
+def _read_facts(comp: Compiled, knowledge, facts) -> tuple[dict[tuple[str, int], set], bool]:
+    """_abox without the reuse: the facts by predicate, and whether every fact was a tuple."""
+    classes, props = _names(comp, knowledge)
+    plain = True
+    memo = comp.facts_memo
+    if len(memo) > 50_000:
+        memo.clear()
+    out: dict[tuple[str, int], set] = {}
+    get = memo.get
+    for f in facts:
+        # the facts of a duel repeat from state to state: each is read once.  (True == 1 and they
+        # hash alike: a hit counts only if the value has the type it had; a name never equals a
+        # non-string.)
+        try:
+            hit = get(f)
+        except TypeError:  # unhashable: an error below
+            hit = None
+        if hit is not None and type(f[-1]) is hit[2]:
+            key = hit[0]
+            rel = out.get(key)
+            if rel is None:
+                out[key] = {hit[1]}
+            else:
+                rel.add(hit[1])
+            continue
+        n = len(f)
+        if n == 2:
+            cls, ind = f
+            pred = classes.get(cls)
+            if pred is None:
+                raise ReasonerError(f"fast: fact {f!r}: {cls!r} is not a class of the ontology")
+            if type(ind) is not str:
+                if not isinstance(ind, str):
+                    raise ReasonerError(f"fast: fact {f!r}: expected an individual name")
+                ind = str.__str__(ind)
+            key, value = (pred, 1), (ind,)
+        elif n == 3:
+            p, s, o = f
+            if type(s) is not str:
+                if not isinstance(s, str):
+                    raise ReasonerError(f"fast: fact {f!r}: expected an individual name as subject")
+                s = str.__str__(s)
+            entry = props.get(p)
+            if entry is None:
+                raise ReasonerError(f"fast: fact {f!r}: {p!r} is not a property of the ontology")
+            t = type(o)
+            if entry[1] == "object":
+                if t is not str:
+                    if not isinstance(o, str):
+                        raise ReasonerError(f"fast: fact {f!r}: {p} is an object property, expected an individual")
+                    o = str.__str__(o)
+            elif t is int or t is not bool and t is not str and isinstance(o, int):
+                if not INT_MIN <= o <= INT_MAX:
+                    raise ReasonerError(f"fast: fact {f!r}: fast: the integer {o} is outside clingo's 32-bit range")
+                if t is not int:
+                    o = int(o)
+            elif t is bool:
+                o = _TRUE if o else _FALSE
+            elif isinstance(o, str):
+                o = ("s", str.__str__(o))
+            else:
+                raise ReasonerError(f"fast: fact {f!r}: fast: expected an integer, a boolean or a string as a data "
+                                    f"value, got {o!r}")
+            key, value = (entry[0], 2), (s, o)
+        else:
+            raise ReasonerError(f"fast: expected (Class, individual) or (property, subject, object), got {f!r}")
+        if type(f) is tuple:
+            memo[f] = (key, value, type(f[-1]))
+        else:
+            plain = False
+        rel = out.get(key)
+        if rel is None:
+            out[key] = {value}
+        else:
+            rel.add(value)
+    return out, plain
+
+
+
+def _not_individual(pred: str, value):
+    return ReasonerError(f"fast: the model has {pred}(..., {value!r}, ...) where an individual is expected")
+
+
+def _data(value):
+    """A value of the model as a data value: s("...") is a string, true and false booleans."""
+    if value[0] == "true":
+        return True
+    if value[0] == "false":
+        return False
+    if len(value) > 1 and type(value[1]) is str:  # s("...")
+        return value[1]
+    raise ReasonerError(f"fast: the model has the data value {value!r}")
+
+
+_CLASS, _OBJECT, _DATA = 0, 1, 2
+
+
+def _plan(comp: Compiled, knowledge) -> dict:
+    """(ASP predicate, arity) -> what an atom of it answers: (kind, name, functional data property?,
+    declared range, in a disjointness axiom?) (cached)."""
+    if comp.plan is None:
+        functional = knowledge.vocabulary.functional
+        disjoint = set().union(*comp.disjoint) if comp.disjoint else set()
+        plan = {}
+        for pred, (kind, name) in comp.out.items():
+            if kind == "class":
+                plan[(pred, 1)] = (_CLASS, name, False, "any", name in disjoint)
+            elif kind == "object":
+                plan[(pred, 2)] = (_OBJECT, name, False, "any", False)
+            else:
+                plan[(pred, 2)] = (_DATA, name, name in functional, comp.ranges.get(name, "any"), False)
+        comp.plan = plan
+    return comp.plan
+
+
+def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> tuple[bool, set[tuple] | None]:
+    """(True, None) if check_merges and the model merges individuals (see _merges), else (False,
+    the facts it answers) after the consistency checks."""
+    if check_merges and _merges(comp, model):
+        return True, None
+    unnamed = comp.unnamed
+    plan = _plan(comp, knowledge)
+    result: set[tuple] = set()
+    classes: dict[str, set[str]] = {}  # of the classes in a disjointness axiom
+    functional: dict[tuple[str, str], set] = {}
+    bad_range: list[tuple] = []
+    # Most relations of a model are equal to one of the model before (86% of the atoms in a
+    # duel), so the facts of each relation are remembered with the atoms they were read from.
+    # A relation is remembered only when the whole model passed the checks; its own checks
+    # (types, ranges, a functional property's values) then pass again on the same atoms.  The
+    # classes of a disjointness axiom are checked together, so they are always read.
+    memo = comp.read_memo
+    read: list[tuple] = []
+    for key, rel in model.items():
+        entry = plan.get(key)
+        if entry is None or not rel:
+            continue
+        kind, name, check_fun, rt, disjoint = entry
+        if not disjoint:
+            hit = memo.get(key)
+            if hit is not None and hit[0] == rel:
+                result |= hit[1]
+                continue
+        out: set[tuple] = set()
+        add = out.add
+        read.append((key, rel, out))
+        if kind == _CLASS:
+            for (subject,) in rel:
+                if type(subject) is not str:
+                    raise _not_individual(key[0], subject)
+                if subject not in unnamed:
+                    add((name, subject))
+                if disjoint:
+                    classes.setdefault(subject, set()).add(name)
+        elif kind == _OBJECT:
+            for subject, value in rel:
+                if type(subject) is not str or type(value) is not str:
+                    raise _not_individual(key[0], value if type(subject) is str else subject)
+                if subject not in unnamed:
+                    add((name, subject, value))
+        else:
+            for subject, value in rel:
+                if type(subject) is not str:
+                    raise _not_individual(key[0], subject)
+                if type(value) is tuple:
+                    value = _data(value)
+                if check_fun:  # typed: 1 and True are different values
+                    functional.setdefault((name, subject), set()).add((type(value), value))
+                if rt != "any" and rt != _KIND_OF.get(type(value)):
+                    bad_range.append((name, subject, value))
+                if subject not in unnamed:
+                    add((name, subject, value))
+    _check_consistency(knowledge, comp, classes, functional, bad_range)
+    for key, rel, out in read:
+        result |= out
+        if not plan[key][4]:
+            memo[key] = (frozenset(rel), out)
+    return False, result
+
+
+_KIND_OF = {int: "int", bool: "bool", str: "str"}
+
+
+def _merges(comp: Compiled, model: dict) -> bool:
+    """Whether a functional (inverse-functional) object property gives a subject (object) two values."""
+    if comp.merge_preds is None:
+        comp.merge_preds = [((ppred(p), 2), 0) for p in sorted(comp.functional)] + \
+                           [((ppred(p), 2), 1) for p in sorted(comp.inverse_functional)]
+    for key, pos in comp.merge_preds:
+        rel = model.get(key)
+        if rel:
+            seen: dict = {}
+            for pair in rel:
+                if seen.setdefault(pair[pos], pair[1 - pos]) != pair[1 - pos]:
+                    return True
+    return False

@@ -1,0 +1,343 @@
+"""Self-play at scale: many seeded duels on processes (or on Ray), one JSON record per duel, a summary.
+
+Game ``i`` of a batch gets the seed ``game_seed(seed, i)`` and seats the two agents by parity: even
+games put ``agents[0]`` on A, odd games on B (in the official ruleset A goes first, so each agent
+goes first in half the games; the simplified ruleset draws the first player from the seed).  A duel
+is a pure function of its seed, its agents and its ruleset, so a batch gives the same records
+(all but ``seconds``) whatever the number of workers or the backend.
+
+A duel that raises is recorded with its seed, the error and the last state it reached; the batch
+goes on.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import StateError
+
+MAX_ACTIONS = 2000  # a duel that has not ended after this many actions is recorded with winner null
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` of a batch started with ``seed`` (stable across processes and machines)."""
+    digest = hashlib.sha256(f"ygo-onto selfplay {seed} {i}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+@dataclass(frozen=True)
+class Job:
+    game: int
+    seed: int
+    seats: tuple[str, str]  # the agents on A and on B
+    ruleset: str
+    reasoner: str = "fast"
+    max_actions: int = MAX_ACTIONS
+
+
+def jobs(games: int, agents: tuple[str, str], ruleset: str, seed: int = 0, reasoner: str = "fast",
+         max_actions: int = MAX_ACTIONS) -> list[Job]:
+    return [Job(i, game_seed(seed, i), agents if i % 2 == 0 else (agents[1], agents[0]), ruleset, reasoner,
+                max_actions) for i in range(games)]
+
+
+def play_job(job: Job) -> dict:
+    """One duel, as a JSON record; never raises (an error is recorded with the last state)."""
+    from .duel import new_duel, play_duel
+
+    record = {"game": job.game, "seed": job.seed, "ruleset": job.ruleset,
+              "agents": {"A": job.seats[0], "B": job.seats[1]}, "first_player": None, "winner": None,
+              "winner_agent": None, "turns": 0, "actions": 0, "seconds": 0.0}
+    start = time.perf_counter()
+    state = None
+    try:
+        state = new_duel(job.ruleset, job.seed, job.reasoner)
+        record["first_player"] = state.data["first_player"]
+        for _, _, nxt in play_duel(state, job.seats, job.seed, job.reasoner, job.max_actions):
+            record["actions"] += 1
+            state = nxt
+        record["winner"] = state.winner
+        record["turns"] = state.data["turn"]
+        if state.winner in ("A", "B"):
+            record["winner_agent"] = record["agents"][state.winner]
+    except Exception as exc:  # noqa: BLE001 - a crash is a result of the batch, recorded, not raised
+        record["error"] = f"{type(exc).__name__}: {exc}"
+        record["traceback"] = traceback.format_exc(limit=8)
+        record["last_state"] = state.to_dict() if state is not None else None
+        if state is not None:
+            record["turns"] = state.data["turn"]
+    record["seconds"] = round(time.perf_counter() - start, 4)
+    return record
+
+
+def check_out_path(out: Path | None) -> None:
+    """Bad input before any work: ``--out`` must be a file in an existing directory."""
+    if out is None:
+        return
+    out = Path(out)
+    if out.is_dir():
+        raise StateError(f"--out {out}: expected a file path, got a directory")
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise StateError(f"--out {out}: expected a file in an existing directory, got a missing directory {parent}")
+    if not os.access(parent, os.W_OK):
+        raise StateError(f"--out {out}: expected a writable directory, got {parent} (not writable)")
+
+
+# ---------------------------------------------------------------- running a batch
+def run_local(batch: list[Job], workers: int, on_record=None) -> list[dict]:
+    """The jobs on ``workers`` processes (1: in this process).  ``on_record(record)`` as each ends."""
+    records = []
+    if workers <= 1:
+        for job in batch:
+            rec = play_job(job)
+            records.append(rec)
+            if on_record:
+                on_record(rec)
+        return records
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from .knowledge import knowledge
+
+    for ruleset in {j.ruleset for j in batch}:  # load once; forked workers inherit it
+        knowledge(ruleset)
+    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = [pool.submit(play_job, job) for job in batch]
+        for fut in as_completed(futures):
+            rec = fut.result()
+            records.append(rec)
+            if on_record:
+                on_record(rec)
+    return records
+
+
+def ray_init(workers: int, address: str | None = None) -> bool:
+    """Start (or join) Ray unless it runs already; True when this call started it."""
+    try:
+        import ray
+    except ImportError:
+        raise StateError("--ray: expected the ray package (pip install 'ygo-onto[agents]'), got none installed") from None
+    if ray.is_initialized():
+        return False
+    kwargs = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+    try:
+        if address:
+            ray.init(address=address, **kwargs)
+        else:
+            ray.init(address="local", num_cpus=max(1, workers), **kwargs)  # a new local Ray, never a stale one
+    except Exception as exc:  # noqa: BLE001 - Ray's own errors (ConnectionError, RuntimeError, ...)
+        option = f"--ray-address {address}" if address else "--ray"
+        raise StateError(f"{option}: expected a Ray {'cluster to join' if address else 'that starts'}, "
+                         f"got {type(exc).__name__}: {exc}") from None
+    return True
+
+
+def run_ray(batch: list[Job], workers: int, address: str | None = None, on_record=None) -> list[dict]:
+    """The jobs as Ray tasks: on a local Ray (``address`` None: started here with ``workers`` CPUs) or on a
+    cluster (``address``, e.g. ``ray://head:10001`` or ``auto``; its nodes need ygo-onto installed)."""
+    import ray
+
+    started = ray_init(workers, address)
+    try:
+        remote = ray.remote(num_cpus=1, max_retries=0)(play_job)
+        pending = [remote.remote(job) for job in batch]
+        records = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                rec = ray.get(ref)
+                records.append(rec)
+                if on_record:
+                    on_record(rec)
+        return records
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", workers: int = 1, seed: int = 0,
+              out: Path | None = None, use_ray: bool = False, ray_address: str | None = None,
+              reasoner: str = "fast", max_actions: int = MAX_ACTIONS, progress: bool = False) -> "Batch":
+    """Play a batch and write its records (sorted by game) to ``out``; returns the records and the wall time.
+
+    :raises StateError: bad input (an unknown agent or ruleset, ``out`` in a missing directory), before any duel.
+    """
+    from .cards import RULESETS
+    from .duel import AGENTS
+
+    if games < 1:
+        raise StateError(f"--games: expected an int >= 1, got {games}")
+    if workers < 1:
+        raise StateError(f"--workers: expected an int >= 1, got {workers}")
+    if len(agents) != 2 or any(a not in AGENTS for a in agents):
+        raise StateError(f"--agents: expected two of {', '.join(AGENTS)} separated by a comma, got {','.join(agents)!r}")
+    if ruleset not in RULESETS:
+        raise StateError(f"--ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")
+    check_out_path(out)
+    batch = jobs(games, agents, ruleset, seed, reasoner, max_actions)
+    sink = open(out, "w", encoding="utf-8") if out else None  # records as they end, in case the batch is cut short
+    bar = _Progress(games, f"{agents[0]} vs {agents[1]} ({ruleset})") if progress else None
+
+    def on_record(rec):
+        if sink:
+            sink.write(json.dumps(rec) + "\n")
+            sink.flush()
+        if bar:
+            bar.advance(rec)
+
+    ray_started = (use_ray or ray_address) and ray_init(workers, ray_address)  # its start-up is not timed
+    start = time.perf_counter()
+    try:
+        if bar:
+            bar.start()
+        if use_ray or ray_address:
+            records = run_ray(batch, workers, ray_address, on_record)
+        else:
+            records = run_local(batch, workers, on_record)
+    finally:
+        if bar:
+            bar.stop()
+        if sink:
+            sink.close()
+        if ray_started:
+            import ray
+
+            ray.shutdown()
+    wall = time.perf_counter() - start
+    records.sort(key=lambda r: r["game"])
+    if out:  # the same file, now in game order
+        tmp = Path(str(out) + ".tmp")
+        tmp.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        os.replace(tmp, out)
+    return Batch(records, wall, tuple(agents))
+
+
+class _Progress:
+    """A rich progress bar (on stderr) with the running win counts."""
+
+    def __init__(self, total: int, title: str):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), TimeRemainingColumn(), TextColumn("{task.fields[status]}"),
+                                 console=Console(stderr=True), transient=False)
+        self.task = self.progress.add_task(title, total=total, status="")
+        self.wins: dict[str, int] = {}
+        self.errors = 0
+
+    def start(self):
+        self.progress.start()
+
+    def stop(self):
+        self.progress.stop()
+
+    def advance(self, rec: dict):
+        if rec.get("error"):
+            self.errors += 1
+        elif rec["winner_agent"]:
+            key = f"{rec['winner_agent']}@{rec['winner']}"
+            self.wins[key] = self.wins.get(key, 0) + 1
+        status = " ".join(f"{k}:{v}" for k, v in sorted(self.wins.items()))
+        if self.errors:
+            status += f" errors:{self.errors}"
+        self.progress.update(self.task, advance=1, status=status)
+
+
+# ---------------------------------------------------------------- the summary
+def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default); (0, 1) when n is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Batch:
+    records: list[dict]
+    wall_seconds: float
+    agents: tuple[str, str]
+
+    def summary(self) -> dict:
+        """Win rates with 95% Wilson intervals, per agent (slot of --agents) and per first player; speed."""
+        recs = self.records
+        slots = [f"{self.agents[0]} (1st)", f"{self.agents[1]} (2nd)"] if self.agents[0] == self.agents[1] \
+            else list(self.agents)
+
+        def seat_of(rec, slot):  # which player slot `slot` of --agents played in this game
+            return "A" if (rec["game"] % 2 == 0) == (slot == 0) else "B"
+
+        rows = []
+        for slot, label in enumerate(slots):
+            for going in (None, True, False):
+                sel = [r for r in recs if going is None or (r["first_player"] == seat_of(r, slot)) == going]
+                wins = sum(1 for r in sel if r["winner"] == seat_of(r, slot))
+                lo, hi = wilson(wins, len(sel))
+                rows.append({"agent": label, "when": {None: "all", True: "going first", False: "going second"}[going],
+                             "games": len(sel), "wins": wins, "win_rate": wins / len(sel) if sel else None,
+                             "ci95": [lo, hi]})
+        first_wins = sum(1 for r in recs if r["first_player"] and r["winner"] == r["first_player"])
+        lo, hi = wilson(first_wins, len(recs))
+        actions = sum(r["actions"] for r in recs)
+        turns = sum(r["turns"] for r in recs)
+        duel_seconds = sum(r["seconds"] for r in recs)
+        return {
+            "games": len(recs),
+            "draws": sum(1 for r in recs if r["winner"] == "draw"),
+            "unfinished": sum(1 for r in recs if r["winner"] is None and not r.get("error")),
+            "errors": sum(1 for r in recs if r.get("error")),
+            "rows": rows,
+            "first_player": {"games": len(recs), "wins": first_wins, "win_rate": first_wins / len(recs) if recs else None,
+                             "ci95": [lo, hi]},
+            "actions": actions, "turns": turns,
+            "wall_seconds": self.wall_seconds,
+            "actions_per_second": actions / self.wall_seconds if self.wall_seconds else None,
+            "turns_per_second": turns / self.wall_seconds if self.wall_seconds else None,
+            "actions_per_second_per_worker": actions / duel_seconds if duel_seconds else None,
+        }
+
+
+def summary_tables(summary: dict):
+    """The summary as rich tables (win rates; speed)."""
+    from rich.table import Table
+
+    def pct(x):
+        return "-" if x is None else f"{100 * x:.1f}%"
+
+    wins = Table(title=f"{summary['games']} duels: win rates (95% Wilson interval)")
+    for col in ("agent", "when", "games", "wins", "win rate", "95% CI"):
+        wins.add_column(col, justify="right" if col in ("games", "wins", "win rate") else "left")
+    for r in summary["rows"]:
+        wins.add_row(r["agent"], r["when"], str(r["games"]), str(r["wins"]), pct(r["win_rate"]),
+                     f"{pct(r['ci95'][0])} - {pct(r['ci95'][1])}")
+    fp = summary["first_player"]
+    wins.add_row("first player", "all", str(fp["games"]), str(fp["wins"]), pct(fp["win_rate"]),
+                 f"{pct(fp['ci95'][0])} - {pct(fp['ci95'][1])}")
+    speed = Table(title="speed")
+    speed.add_column("measure")
+    speed.add_column("value", justify="right")
+
+    def num(x, fmt="{:.1f}"):
+        return "-" if x is None else fmt.format(x)
+
+    for name, value in (("actions (decisions)", str(summary["actions"])), ("turns", str(summary["turns"])),
+                        ("wall seconds", num(summary["wall_seconds"])),
+                        ("actions per second", num(summary["actions_per_second"])),
+                        ("turns per second", num(summary["turns_per_second"])),
+                        ("actions per second per worker", num(summary["actions_per_second_per_worker"])),
+                        ("draws / unfinished / errors",
+                         f"{summary['draws']} / {summary['unfinished']} / {summary['errors']}")):
+        speed.add_row(name, value)
+    return wins, speed
