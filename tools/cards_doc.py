@@ -49,6 +49,15 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
     return out
 
 
+def _text(c, notes: list[str]) -> str:
+    """A card's text, with its notes and then its other names (both kinds of card)."""
+    if c.aliases:
+        notes.append("also: " + ", ".join(c.aliases))
+    if c.italian_name:
+        notes.append(f"it: {c.italian_name}")
+    return c.description + (f" ({'; '.join(notes)})" if notes else "")
+
+
 def _official() -> list[str]:
     cat = catalog("official")
     monsters = [c for c in cat if c.is_monster]
@@ -65,12 +74,7 @@ def _official() -> list[str]:
             notes.append("Special Summon only")
         if c.optional_effect:
             notes.append("optional effect")
-        if c.aliases:
-            notes.append("also: " + ", ".join(c.aliases))
-        if c.italian_name:
-            notes.append(f"it: {c.italian_name}")
-        rows.append([c.name, c.kind_label, c.level, c.attribute, c.monster_type, c.atk, c.defense,
-                     c.description + (f" ({'; '.join(notes)})" if notes else "")])
+        rows.append([c.name, c.kind_label, c.level, c.attribute, c.monster_type, c.atk, c.defense, _text(c, notes)])
     lines += _table(["name", "kind", "Level", "Attribute", "Type", "ATK", "DEF", "text"], rows)
     lines += ["", "### Spells and traps", ""]
     rows = []
@@ -80,12 +84,7 @@ def _official() -> list[str]:
             notes.append(f"Ritual Monster: {c.ritual_monster}")
         if c.stays_on_field:
             notes.append("stays on the field")
-        if c.aliases:
-            notes.append("also: " + ", ".join(c.aliases))
-        if c.italian_name:
-            notes.append(f"it: {c.italian_name}")
-        rows.append([c.name, c.kind_label, " ".join(c.activation),
-                     c.description + (f" ({'; '.join(notes)})" if notes else "")])
+        rows.append([c.name, c.kind_label, " ".join(c.activation), _text(c, notes)])
     lines += _table(["name", "kind", "activation", "text"], rows)
     return lines
 
