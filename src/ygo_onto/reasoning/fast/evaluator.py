@@ -793,7 +793,7 @@ class _Evaluator:
         size = sum(map(len, relations))
         self._dirty = True
         # 1. over-delete
-        dispatch, reach, pendings = self._dispatch, self._reach, self._pending
+        pendings = self._pending
         gone_all: dict[int, set] = {}
         delta: dict[int, set] = {}
         for p, tuples in removed.items():
@@ -804,11 +804,7 @@ class _Evaluator:
         count = sum(map(len, delta.values()))
         while delta:
             collect: set = set()
-            for p, tuples in delta.items():
-                fn = dispatch[p]
-                if fn is not None:
-                    collect.update(reach[p])
-                    fn(tuples)
+            self._fire(delta, collect)
             delta = {}
             for p in collect:
                 pending = pendings[p]
@@ -917,16 +913,22 @@ class _Evaluator:
                     delta[p] = new
         return delta
 
+    def _fire(self, delta: dict[int, set], collect: set) -> None:
+        """One round: the rules reading each changed relation run on its new tuples; the relations
+        they may write are added to `collect` (their results wait in self._pending)."""
+        dispatch, reach = self._dispatch, self._reach
+        for p, tuples in delta.items():
+            fn = dispatch[p]
+            if fn is not None:
+                collect.update(reach[p])
+                fn(tuples)
+
     def _loop(self, delta: dict[int, set], collect: set) -> None:
         """Semi-naive rounds from `delta` (atoms already inserted) to the fixpoint."""
         relations, pendings = self.relations, self._pending
-        dispatch, reach, insert = self._dispatch, self._reach, self.insert
+        insert = self.insert
         while True:
-            for p, tuples in delta.items():
-                fn = dispatch[p]
-                if fn is not None:
-                    collect.update(reach[p])
-                    fn(tuples)
+            self._fire(delta, collect)
             delta = {}
             for p in collect:
                 pending = pendings[p]
