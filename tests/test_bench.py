@@ -56,8 +56,8 @@ def test_the_script_prints_json(capsys):
 
 
 def test_a_fast_variant_is_compared_with_fast_in_the_same_run():
-    result = run_bench(reasoners=("fast", "fast@dred"), repeats=2, duels=("simplified",), max_actions=15)
-    sp = result["reasoners"]["fast@dred"]["speedup_over_fast"]
+    result = run_bench(reasoners=("fast", "fast@scratch"), repeats=2, duels=("simplified",), max_actions=15)
+    sp = result["reasoners"]["fast@scratch"]["speedup_over_fast"]
     assert set(sp["latency_p50"]) == set(result["states"]) and all(r > 0 for r in sp["latency_p50"].values())
     assert sp["duels"]["simplified"] > 0
     out = io.StringIO()

@@ -583,25 +583,28 @@ def test_the_abox_of_more_facts_reads_only_the_new_ones_and_never_a_changed_list
 
 
 # ---------------------------------------------------------------------------------------------
-# delete and rederive (YGO_FAST_DRED=1; evaluator._Evaluator._update)
+# going on from the previous model when facts were removed (YGO_FAST_UPDATE: evaluator._Evaluator
+# ._recompute, "affected", and ._update, "dred")
 
-def _models(program: str, inputs: list[dict]) -> list[tuple[dict, dict]]:
-    """The model of each input by an evaluator that deletes and rederives between inputs, and by
-    one that starts every run from the program's facts."""
+def _models(program: str, inputs: list[dict]) -> list[tuple[dict, ...]]:
+    """The model of each input by evaluators that go on from their previous model between inputs
+    (recomputing the affected relations; deleting and rederiving), and by one that starts every
+    run from the program's facts."""
     from ygo_onto.reasoning.fast.evaluator import _Evaluator
 
-    dred, scratch = _Evaluator(program), _Evaluator(program)
-    dred.incremental, scratch.incremental = True, False
+    affected, dred, scratch = _Evaluator(program), _Evaluator(program), _Evaluator(program)
+    affected.update, dred.update, scratch.update = "affected", "dred", "scratch"
     out = []
     for facts in inputs:
+        affected.run(facts)
         dred.run(facts)
         scratch._input = None
         scratch.run(facts)
-        out.append(tuple({key: frozenset(v) for key, v in ev.model().items() if v} for ev in (dred, scratch)))
+        out.append(tuple({key: frozenset(v) for key, v in ev.model().items() if v} for ev in (affected, dred, scratch)))
     return out
 
 
-def test_delete_and_rederive_keeps_what_another_derivation_supports_and_drops_a_cycle():
+def test_going_on_from_a_model_keeps_what_another_derivation_supports_and_drops_a_cycle():
     program = ("k1(X) :- a(X). k2(Y) :- k1(X), rel(X,Y). k1(Y) :- k2(X), rel(X,Y). "
                "w(X,M) :- k1(X), v(X,N), M=N+1. both(X) :- k1(X), k2(X).")
     base = {("a", 1): {("x",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}}
@@ -610,11 +613,12 @@ def test_delete_and_rederive_keeps_what_another_derivation_supports_and_drops_a_
              {**base, ("a", 1): set()},  # the cycle y <-> z loses all support: gone
              {**base, ("rel", 2): {("x", "y")}, ("b", 1): {("q",)}},  # a predicate the program does not use
              base]
-    for dred, scratch in _models(program, [{k: v for k, v in s.items() if v} for s in steps]):
+    for affected, dred, scratch in _models(program, [{k: v for k, v in s.items() if v} for s in steps]):
+        assert affected == scratch
         assert dred == scratch
 
 
-def test_delete_and_rederive_gives_the_model_from_scratch_on_every_input_of_a_duel(monkeypatch):
+def test_going_on_from_a_model_gives_the_model_from_scratch_on_every_input_of_a_duel(monkeypatch):
     from ygo_onto.duel import new_duel, play_duel
     from ygo_onto.reasoning.fast import infer as fast_infer
     from ygo_onto.reasoning.fast.facts import _abox
@@ -635,4 +639,5 @@ def test_delete_and_rederive_gives_the_model_from_scratch_on_every_input_of_a_du
         comp = fast.compiled(k)
         models = _models(comp.program_without_eq, [_abox(comp, k, facts) for facts in inputs])
         assert len(models) > cap
-        assert all(dred == scratch for dred, scratch in models)
+        assert all(affected == scratch for affected, _, scratch in models)
+        assert all(dred == scratch for _, dred, scratch in models)

@@ -141,18 +141,19 @@ def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 
 
 # a reasoner spec `fast@VARIANT` runs fast with an alternative code path switched on, so that one
 # bench run compares the two (the ratio table): VARIANT -> what to switch on in the worker
-FAST_VARIANTS = {"dred": "delete and rederive between runs (YGO_FAST_DRED=1)"}
+FAST_VARIANTS = {"dred": "delete and rederive between runs (YGO_FAST_UPDATE=dred)",
+                 "scratch": "a run that removes facts starts from scratch (YGO_FAST_UPDATE=scratch: session 3)"}
 
 
 def _use_variant(spec: str) -> str:
-    """The backend of a reasoner spec (`fast`, `pellet`, `fast@dred`), with its variant switched on."""
+    """The backend of a reasoner spec (`fast`, `pellet`, `fast@scratch`), with its variant switched on."""
     backend, _, variant = spec.partition("@")
     if variant:
         if backend != "fast" or variant not in FAST_VARIANTS:
             raise ValueError(f"--reasoners: expected fast@{'|'.join(FAST_VARIANTS)}, got {spec!r}")
         from .reasoning.fast import evaluator
 
-        evaluator.INCREMENTAL = True  # (the only variant so far: dred)
+        evaluator.UPDATE = variant
     return backend
 
 
@@ -336,8 +337,9 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description="Benchmark the reasoner backends (latency, whole duels, memory).")
     ap.add_argument("--reasoners", default="fast,pellet",
-                    help="comma-separated backends (default: fast,pellet); fast@dred: fast with delete-and-rederive "
-                         "on, compared with fast in the same run")
+                    help="comma-separated backends (default: fast,pellet); fast@scratch, fast@dred: fast with "
+                         "another way of going on from the previous model (see FAST_VARIANTS), compared with fast "
+                         "in the same run")
     ap.add_argument("--repeats", type=int, default=None, help="latency samples per state for fast (default 30)")
     ap.add_argument("--pellet-repeats", type=int, default=None, help="latency samples per state for pellet (default 3)")
     ap.add_argument("--with-pellet-duel", action="store_true", help="also time whole duels with Pellet (hours)")

@@ -40,12 +40,19 @@ from .names import INT_MAX, INT_MIN
 # goes to clingo.
 
 
-# YGO_FAST_DRED=1: a run whose facts remove some of the previous run's goes on from the previous
-# model by delete-and-rederive (_Evaluator._update) instead of starting from the program's facts.
-# Off by default: on the states of a random duel it gives the same models (tests) in about the
-# same time as a run from scratch, since a state change (a card moved, the phase, the priority)
-# over-deletes about a third of the model, which is then checked and derived again.
-INCREMENTAL = os.environ.get("YGO_FAST_DRED", "0") == "1"
+# How a run whose facts remove some of the previous run's goes on from the previous model
+# (YGO_FAST_UPDATE, or bench's `fast@VARIANT`):
+# * "affected" (default): only the relations that a changed fact can reach through the rules are
+#   computed again (_Evaluator._recompute); the others are kept as they are;
+# * "dred": delete and rederive (_Evaluator._update): on the states of a duel about as slow as a
+#   run from scratch, since a state change (a card moved, the phase, the priority) over-deletes
+#   about a third of the model, which is then checked and derived again;
+# * "scratch": every such run starts from the program's facts (the code path of session 3).
+# All three give the same models (tests/test_fast_backend.py, on the inputs of whole duels).
+UPDATES = ("affected", "dred", "scratch")
+UPDATE = os.environ.get("YGO_FAST_UPDATE", "affected")
+if UPDATE not in UPDATES:
+    raise ValueError(f"YGO_FAST_UPDATE: expected one of {', '.join(UPDATES)}, got {UPDATE!r}")
 
 
 class _NotSupported(Exception):
@@ -444,9 +451,10 @@ class _Evaluator:
         self._once_heads = tuple(sorted(once_heads))
         self._once_atoms: dict[int, set] | None = None  # what the rules without atoms derive (constant)
         self._checks: dict[int, list] = {}  # head predicate -> its rules' check functions (see _update)
-        # delete and rederive when a run's facts remove some of the previous run's (see _update,
-        # INCREMENTAL); False: from the program's facts
-        self.incremental = INCREMENTAL
+        # what a run does when its facts remove some of the previous run's (see UPDATE)
+        self.update = UPDATE
+        self._affected_memo: dict = {}  # changed predicates -> (affected predicates, full rule functions)
+        self._full: dict[int, object] = {}  # id of a rule body -> its function joining whole relations
         self._touched: set[int] = set()  # the predicates that hold atoms (to clear before the next run)
         self._dirty = False  # a run stopped half-way: clear everything
         self._input: dict | None = None  # the facts of the last run, if it completed
@@ -705,9 +713,9 @@ class _Evaluator:
             self._loop(self._insert_new(previous, facts), set())
             self._input = facts
             return
-        if previous is not None and not self._dirty and self.incremental:
+        if previous is not None and not self._dirty and self.update != "scratch":
             try:
-                done = self._update(previous, facts)
+                done = (self._recompute if self.update == "affected" else self._update)(previous, facts)
             except _NotSupported:
                 done = False
             if done:
@@ -747,25 +755,10 @@ class _Evaluator:
         self._loop(delta, set(self._once_heads))
         self._input = facts
 
-    def _update(self, previous: dict, facts: dict) -> bool:
-        """The least model of `facts` from the model of `previous` when facts were also removed:
-        delete and rederive (DRed, Gupta, Mumick and Subrahmanian 1993).
-
-        1. Over-delete: every atom with a derivation that uses a removed fact, found by the same
-           semi-naive rounds as insertion (the rule functions, with the removed atoms as the delta,
-           joined with the model as it was).
-        2. Take them out of the model.
-        3. Rederive the over-deleted atoms that still hold: a program fact, an input fact, the
-           head of a rule without atoms, or the head of a rule instance whose body holds in what
-           is left (a check function per rule, generated like the rule functions with the head's
-           terms bound).
-        4. Insert the rederived atoms and the added facts, and run semi-naive rounds to the fixpoint.
-
-        The program is positive, so the result is the least model of `facts`: the tests compare
-        it with a run from scratch and with clingo on the states of whole duels.  Returns False
-        (nothing changed; the caller runs from scratch) when the removal would take out most of
-        the model, where starting again is cheaper."""
-        preds, relations, keys = self.preds, self.relations, self._keys
+    def _changes(self, previous: dict, facts: dict) -> tuple[dict, dict, dict]:
+        """What `facts` removes from and adds to `previous`, by predicate of the program, and the
+        facts of predicates the program does not mention (kept as they are)."""
+        preds = self.preds
         removed: dict[int, set] = {}
         added: dict[int, set] = {}
         extra = dict(self._extra)
@@ -788,6 +781,107 @@ class _Evaluator:
                 more = new - old if old else new
                 if more:
                     added[p] = more
+        return removed, added, extra
+
+    def _affected(self, changed: frozenset) -> tuple[frozenset, list]:
+        """The predicates whose atoms may depend on a changed predicate (it and every head its
+        atoms reach through the rules), and the full functions of the rules that derive an
+        affected predicate from unaffected ones only (memoized: a duel repeats its kinds of change)."""
+        got = self._affected_memo.get(changed)
+        if got is None:
+            affected, todo = set(changed), list(changed)
+            while todo:
+                for h in self._reach[todo.pop()]:
+                    if h not in affected:
+                        affected.add(h)
+                        todo.append(h)
+            full = []
+            for h in sorted(affected):
+                for head, body in self._by_head.get(h, ()):
+                    atoms = {self.pred(lit[1]) for lit in body if lit[0] == "atom"}
+                    if atoms and not atoms & affected:
+                        fn = self._full.get(id(body))
+                        if fn is None:
+                            fn = self._full[id(body)] = self.function(head, body, None)
+                        full.append(fn)
+            if len(self._affected_memo) > 4096:
+                self._affected_memo.clear()
+            got = self._affected_memo[changed] = (frozenset(affected), full)
+        return got
+
+    def _recompute(self, previous: dict, facts: dict) -> bool:
+        """The least model of `facts` from the model of `previous` when facts were also removed:
+        the relations a changed predicate can reach through the rules ("affected") are emptied
+        and computed again; every other relation is the same in both models, since none of its
+        atoms has a derivation that uses an affected atom.
+
+        1. Empty the affected relations; insert their program facts, constant rule heads and
+           input facts.
+        2. Run once, in full, the rules that derive an affected predicate from unaffected ones
+           (their instances never see an affected atom, so no delta would fire them).
+        3. Semi-naive rounds from what 1 and 2 inserted: every other rule instance deriving an
+           affected atom has an affected body atom, and fires when the last of those arrives.
+
+        The program is positive and the unaffected relations are closed under the rules, so the
+        result is the least model of `facts` (tests compare it with runs from scratch on the
+        inputs of whole duels).  Returns False (the caller runs from scratch) when the affected
+        relations hold most of the model."""
+        relations, keys = self.relations, self._keys
+        removed, added, extra = self._changes(previous, facts)
+        affected, full = self._affected(frozenset(removed.keys() | added.keys()))
+        if sum(len(relations[p]) for p in affected) * 2 > sum(map(len, relations)):
+            return False
+        self._dirty = True
+        self._added = None
+        self._extra_added = {}
+        self.reading = None
+        self._extra = extra
+        indexes, pendings, insert = self._indexes, self._pending, self.insert
+        once = self._once_atoms or {}
+        delta: dict[int, set] = {}
+        for p in affected:  # 1.
+            relations[p].clear()
+            for _, index in indexes[p]:
+                index.clear()
+            pendings[p].clear()
+            seed = [s for s in (self._facts.get(p), once.get(p), facts.get(keys[p])) if s]
+            if seed:
+                atoms = set().union(*seed)
+                insert(p, atoms)
+                delta[p] = atoms
+        for fn in full:  # 2.
+            fn()
+        for p in affected:
+            pending = pendings[p]
+            if pending:
+                new = pending - relations[p]
+                pending.clear()
+                if new:
+                    insert(p, new)
+                    delta[p] = delta[p] | new if p in delta else new
+        self._loop(delta, set())  # 3.
+        return True
+
+    def _update(self, previous: dict, facts: dict) -> bool:
+        """The least model of `facts` from the model of `previous` when facts were also removed:
+        delete and rederive (DRed, Gupta, Mumick and Subrahmanian 1993).
+
+        1. Over-delete: every atom with a derivation that uses a removed fact, found by the same
+           semi-naive rounds as insertion (the rule functions, with the removed atoms as the delta,
+           joined with the model as it was).
+        2. Take them out of the model.
+        3. Rederive the over-deleted atoms that still hold: a program fact, an input fact, the
+           head of a rule without atoms, or the head of a rule instance whose body holds in what
+           is left (a check function per rule, generated like the rule functions with the head's
+           terms bound).
+        4. Insert the rederived atoms and the added facts, and run semi-naive rounds to the fixpoint.
+
+        The program is positive, so the result is the least model of `facts`: the tests compare
+        it with a run from scratch and with clingo on the states of whole duels.  Returns False
+        (nothing changed; the caller runs from scratch) when the removal would take out most of
+        the model, where starting again is cheaper."""
+        relations, keys = self.relations, self._keys
+        removed, added, extra = self._changes(previous, facts)
         if not removed:
             return False
         size = sum(map(len, relations))
