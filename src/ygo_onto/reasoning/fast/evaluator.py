@@ -462,6 +462,7 @@ class _Evaluator:
         # (None after a run from the program's facts); see added_model
         self._added: dict[int, set] | None = None
         self._extra_added: dict = {}
+        self._recomputed: frozenset | None = None  # after a _recompute: the relations it computed again
         # the caller's reading of the model as it was before the atoms of `_added` (or None): a
         # run from the program's facts drops it (see _read_evaluator)
         self.reading = None
@@ -707,6 +708,7 @@ class _Evaluator:
         facts as the delta: the program is positive, so the model only grows, and semi-naive
         evaluation from a model of some facts reaches the least model of more facts."""
         previous, self._input = self._input, None
+        self._recomputed = None
         if previous is not None and not self._dirty and self._extends(previous, facts):
             self._dirty = True
             self._added = {}
@@ -834,8 +836,8 @@ class _Evaluator:
         self._dirty = True
         self._added = None
         self._extra_added = {}
-        self.reading = None
         self._extra = extra
+        self._recomputed = affected  # (the caller's reading stays: only these relations changed)
         indexes, pendings, insert = self._indexes, self._pending, self.insert
         once = self._once_atoms or {}
         delta: dict[int, set] = {}
@@ -1053,6 +1055,17 @@ class _Evaluator:
         """The predicates that hold atoms after `run`, (name, arity) -> tuples."""
         keys = self._keys
         out = {keys[p]: self.relations[p] for p in self._touched}
+        out.update(self._extra)
+        return out
+
+    def recomputed_model(self) -> dict[tuple[str, int], set] | None:
+        """After a run that recomputed some relations of the previous model (_recompute): those
+        relations, empty ones included, and the facts of predicates the program does not mention,
+        as `model` gives them; every other relation is as it was.  None after any other run."""
+        if self._recomputed is None:
+            return None
+        keys, relations = self._keys, self.relations
+        out = {keys[p]: relations[p] for p in self._recomputed}
         out.update(self._extra)
         return out
 

@@ -39,21 +39,41 @@ def _model(comp: Compiled, knowledge, facts, abox, equality: bool, check_merges:
 
 def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluator):
     """_read_model of the evaluator's model.  After a run that went on from a model already read
-    (ev.reading), only the added atoms are read, with the relations that the merge and consistency
-    checks compare them to (_related): the facts are those of the previous reading and of the new
-    atoms, and a check fails on the whole model exactly when it fails on that part, with the
-    same message (the previous model passed every check)."""
+    (ev.reading), only what changed is read, with the relations that the merge and consistency
+    checks compare it to (_related): after a run that only added atoms, the added atoms (the
+    facts are those of the previous reading and of the new atoms); after a run that recomputed
+    some relations, those relations (the facts are the previous reading's, less those of the
+    recomputed relations, and the new reading of them).  A check fails on the whole model exactly
+    when it fails on that part, with the same message (the previous model passed every check)."""
     base, ev.reading = ev.reading, None
     added = ev.added_model()
-    if base is None or added is None:
-        merges, result = _read_model(knowledge, comp, check_merges, ev.model())
-    else:
+    recomputed = ev.recomputed_model() if added is None else None
+    if base is not None and added is not None:
         merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev.model(), added))
         if not merges:
             result |= base
+    elif base is not None and recomputed is not None:
+        merges, result = _read_model(knowledge, comp, check_merges,
+                                     _related(comp, knowledge, ev.model(), recomputed))
+        if not merges:
+            names = _fact_names(comp, recomputed)
+            result.update(f for f in base if f[0] not in names)
+    else:
+        merges, result = _read_model(knowledge, comp, check_merges, ev.model())
     if not merges:
         ev.reading = frozenset(result)
     return merges, result
+
+
+def _fact_names(comp: Compiled, model: dict) -> frozenset:
+    """The names (class or property) of the facts that the relations of `model` answer (memoized)."""
+    keys = frozenset(model)
+    got = comp.fact_names.get(keys)
+    if got is None:
+        if len(comp.fact_names) > 4096:
+            comp.fact_names.clear()
+        got = comp.fact_names[keys] = frozenset(comp.out[pred][1] for pred, _ in keys if pred in comp.out)
+    return got
 
 
 def _related(comp: Compiled, knowledge, model: dict, added: dict) -> dict:
