@@ -31,3 +31,18 @@ def test_end_turn_by_a_player_allowed_apply_and_explain_agree(player, allowed):
         assert "Traceback" not in result.output
     if not allowed:
         assert "does not hold priority" in runner.invoke(app, ["explain", EXAMPLE, json.dumps(action)]).output
+
+
+def test_a_partial_action_object_is_explained_as_apply_takes_it():
+    """actions-and-cli.md: an action object that leaves out a choice takes the one allowed action it matches;
+    explain reads it the same way (it used to ask for a card reference)."""
+    partial = {"type": "activate", "card": "Mystical Space Typhoon"}
+    state = GameState.load(EXAMPLE)
+    assert state.find_action(partial).id == "activate@A.hand1"
+    report = explain_action(state, partial)
+    assert report.allowed and report.fired
+    result = runner.invoke(app, ["explain", EXAMPLE, json.dumps(partial)])
+    assert result.exit_code == 0, result.output
+    # one that matches no allowed action still names what is missing
+    result = runner.invoke(app, ["explain", EXAMPLE, json.dumps({"type": "activate", "card": "Pot of Greed"})])
+    assert result.exit_code == 2 and "card reference" in result.output

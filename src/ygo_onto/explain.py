@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
-from .errors import StateError
+from .errors import IllegalActionError, StateError
 from .knowledge import knowledge
 from .swrl import FactIndex, Var, deepest_failure, match_body, parse_rule
 
@@ -94,6 +94,13 @@ def _explain_action(state, action, reasoner: str) -> Explanation:
     if isinstance(action, str):
         action = parse_action_id(action)
     check_action_object(action)
+    if "from" not in action and "ref" not in action:
+        # a partial object (`{"type": "activate", "card": "Graceful Dice"}`) names what `apply` would
+        # take: the allowed action it matches, if exactly one (else the reference is asked for below)
+        try:
+            action = state.find_action(action, reasoner).to_dict()
+        except IllegalActionError:
+            pass
     k = knowledge(state.ruleset)
     facts = state.infer(reasoner).facts
     target = _target_fact(state, action)
