@@ -641,3 +641,13 @@ def test_going_on_from_a_model_gives_the_model_from_scratch_on_every_input_of_a_
         assert len(models) > cap
         assert all(affected == scratch for affected, _, scratch in models)
         assert all(dred == scratch for _, dred, scratch in models)
+        # and the facts read back from them: after a recompute only the recomputed relations are read
+        ev, read = fast_infer._evaluator(comp, False), []
+        default = ev.update
+        try:
+            for update in ("affected", "scratch"):
+                ev.update, ev._input, ev.reading = update, None, None
+                read.append([frozenset(fast.infer_facts(k, facts)) for facts in inputs])
+        finally:
+            ev.update = default
+        assert read[0] == read[1]
