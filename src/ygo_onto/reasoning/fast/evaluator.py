@@ -853,14 +853,7 @@ class _Evaluator:
                 delta[p] = atoms
         for fn in full:  # 2.
             fn()
-        for p in affected:
-            pending = pendings[p]
-            if pending:
-                new = pending - relations[p]
-                pending.clear()
-                if new:
-                    insert(p, new)
-                    delta[p] = delta[p] | new if p in delta else new
+        self._take_pending(affected, delta)
         self._loop(delta, set())  # 3.
         return True
 
@@ -1019,21 +1012,26 @@ class _Evaluator:
                 collect.update(reach[p])
                 fn(tuples)
 
+    def _take_pending(self, preds, delta: dict[int, set]) -> dict[int, set]:
+        """Move the atoms waiting in the pending sets of `preds` that their relations lack into
+        the relations, and into `delta` (the next round's); returns delta."""
+        relations, pendings, insert = self.relations, self._pending, self.insert
+        for p in preds:
+            pending = pendings[p]
+            if pending:
+                new = pending - relations[p]
+                pending.clear()
+                if new:
+                    insert(p, new)
+                    got = delta.get(p)
+                    delta[p] = got | new if got else new
+        return delta
+
     def _loop(self, delta: dict[int, set], collect: set) -> None:
         """Semi-naive rounds from `delta` (atoms already inserted) to the fixpoint."""
-        relations, pendings = self.relations, self._pending
-        insert = self.insert
         while True:
             self._fire(delta, collect)
-            delta = {}
-            for p in collect:
-                pending = pendings[p]
-                if pending:
-                    new = pending - relations[p]
-                    pending.clear()
-                    if new:
-                        insert(p, new)
-                        delta[p] = new
+            delta = self._take_pending(collect, {})
             if not delta:
                 self._dirty = False
                 return
