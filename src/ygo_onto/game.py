@@ -128,6 +128,7 @@ class GameState:
             wanted = action
         elif isinstance(action, dict):
             check_action_object(action)
+            action = self._canonical_names(action)
             probe = {k: v for k, v in action.items() if k != "id"}
             matches = [a for a in allowed if all(a.to_dict().get(k) == v for k, v in probe.items())]
             if len(matches) > 1 and "to" not in probe:  # a choice left out takes its default (a summon in Attack Position)
@@ -142,11 +143,24 @@ class GameState:
         if self.winner is not None:
             raise IllegalActionError(f"action {show(wanted)} is not allowed: the duel is over (winner: {self.winner})")
         shown = ", ".join(a.id for a in allowed) or "none"
+        at_zero = [p for p in ("A", "B") if self.data["players"][p]["life_points"] <= 0]
+        if not allowed and at_zero:  # a hand-written state at 0 LP: the duel is over (docs/decisions.md)
+            raise IllegalActionError(f"action {show(wanted)} is not allowed: the duel is over "
+                                     f"({' and '.join(at_zero)} at 0 LP); allowed: none")
         holder = self.data["priority"]
         if isinstance(action, dict) and action.get("player", holder) != holder:
             raise IllegalActionError(f"action {show(wanted)} by player {action['player']} is not allowed: player {holder} "
                                      f"holds priority and only they may act; allowed for {holder}: {shown}")
         raise IllegalActionError(f"action {show(wanted)} is not allowed in this state; allowed: {shown}")
+
+    def _canonical_names(self, action: dict) -> dict:
+        """`card` and `target` as the catalog spells them: names match without regard to case or
+        aliases (cards.md); a name not in the catalog is bad input that suggests the closest names."""
+        from .cards import catalog
+
+        with _using(self.rules):
+            cat = catalog(self.ruleset)
+            return {k: cat.get(v, f"action.{k}").name if k in ("card", "target") else v for k, v in action.items()}
 
     def apply(self, action, reasoner: str = reasoning.DEFAULT) -> "GameState":
         """A new state: `action` carried out, then every automatic consequence, up to the next decision point.

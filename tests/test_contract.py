@@ -1,0 +1,56 @@
+"""The public contract (/work/shared/spec, docs/actions-and-cli.md) checked through the CLI, as an outside user runs it."""
+import json
+
+from typer.testing import CliRunner
+
+from ygo_onto.cli import app
+
+STATE = {"format": "ygo-onto.state/1",
+         "players": {"A": {"hand": ["Celtic Guardian"], "deck": ["Dark Hole"],
+                           "monster_zones": [{"card": "Feral Imp"}, None, None, None, None]},
+                     "B": {"deck": ["Pot of Greed"]}}}
+
+
+def _write(tmp_path, data, name="state.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_action_object_card_names_match_without_regard_to_case(tmp_path):
+    """cards.md: names are matched without regard to case (and aliases); an action object's `card` too."""
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "celtic GUARDIAN"}'])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"]["A"]["monster_zones"][1]["card"] == "Celtic Guardian"
+    result = CliRunner().invoke(app, ["explain", path, '{"type": "normal_summon", "card": "celtic guardian"}'])
+    assert result.exit_code == 0 and "normal_summon@A.hand0: allowed" in result.output, result.output
+
+
+def test_action_object_unknown_card_name_is_bad_input_with_suggestions(tmp_path):
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtc Guardian"}'])
+    assert result.exit_code == 2
+    assert "action.card" in result.output and "closest: Celtic Guardian" in result.output
+
+
+def test_zero_life_points_refusal_says_why(tmp_path):
+    data = json.loads(json.dumps(STATE))
+    data["players"]["B"]["life_points"] = 0
+    path = _write(tmp_path, data)
+    result = CliRunner().invoke(app, ["allowed", path, "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["actions"] == []
+    result = CliRunner().invoke(app, ["apply", path, "end_turn"])
+    assert result.exit_code == 1 and "duel is over" in result.output and "B at 0 LP" in result.output
+
+
+def test_replay_takes_ruleset_and_checks_it_against_the_log(tmp_path):
+    """actions-and-cli.md: all commands take --ruleset where they reason; replay's must be the log's."""
+    log = tmp_path / "duel.jsonl"
+    result = CliRunner().invoke(app, ["duel", "--ruleset", "simplified", "--seed", "3", "--log", str(log),
+                                      "--max-actions", "8"])
+    assert result.exit_code == 0, result.output
+    ok = CliRunner().invoke(app, ["replay", str(log), "--ruleset", "simplified"])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(app, ["replay", str(log), "--ruleset", "official"])
+    assert bad.exit_code == 2 and "--ruleset" in bad.output and "simplified" in bad.output
