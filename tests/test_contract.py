@@ -1,4 +1,4 @@
-"""The public contract (/work/shared/spec, docs/actions-and-cli.md) checked through the CLI, as an outside user runs it."""
+"""The public contract (docs/actions-and-cli.md, docs/state-format.md) checked through the CLI, as an outside user runs it."""
 import json
 
 from typer.testing import CliRunner
@@ -54,3 +54,16 @@ def test_replay_takes_ruleset_and_checks_it_against_the_log(tmp_path):
     assert ok.exit_code == 0, ok.output
     bad = CliRunner().invoke(app, ["replay", str(log), "--ruleset", "official"])
     assert bad.exit_code == 2 and "--ruleset" in bad.output and "simplified" in bad.output
+
+
+def test_explain_a_described_action_that_is_not_allowed(tmp_path):
+    """actions-and-cli.md: explain says why a described action is not allowed (exit 1), also for a partial
+    object without a card reference: the named card is looked up where it is (the first copy)."""
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["explain", path, '{"type": "direct_attack", "card": "Celtic Guardian"}'])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("direct_attack@A.hand0: not allowed") and "does not hold" in result.output
+    result = CliRunner().invoke(app, ["explain", path, '{"type": "activate", "card": "Raigeki"}'])
+    assert result.exit_code == 1 and "no card of that name" in result.output
+    result = CliRunner().invoke(app, ["explain", path, '{"type": "attack", "card": "Feral Imp", "target": "Mystical Elf"}'])
+    assert result.exit_code == 1 and "no monster of that name" in result.output
