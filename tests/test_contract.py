@@ -67,3 +67,10 @@ def test_explain_a_described_action_that_is_not_allowed(tmp_path):
     assert result.exit_code == 1 and "no card of that name" in result.output
     result = CliRunner().invoke(app, ["explain", path, '{"type": "attack", "card": "Feral Imp", "target": "Mystical Elf"}'])
     assert result.exit_code == 1 and "no monster of that name" in result.output
+
+
+def test_cards_search_finds_a_card_by_an_alias():
+    """cards.md: the catalog may give a card older printed names as aliases ("Red-Eyes B. Dragon")."""
+    result = CliRunner().invoke(app, ["cards", "red-eyes b.", "--json"])
+    assert result.exit_code == 0
+    assert [c["name"] for c in json.loads(result.stdout)] == ["Red-Eyes Black Dragon"]
