@@ -74,3 +74,15 @@ def test_cards_search_finds_a_card_by_an_alias():
     result = CliRunner().invoke(app, ["cards", "red-eyes b.", "--json"])
     assert result.exit_code == 0
     assert [c["name"] for c in json.loads(result.stdout)] == ["Red-Eyes Black Dragon"]
+
+
+def test_a_refusal_says_why(tmp_path):
+    """actions-and-cli.md: exit 1 on a rules refusal, "the message says why": the closest rule and its
+    first failing condition, as explain finds them, then what is allowed."""
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, "next_phase:battle"])
+    assert result.exit_code == 1
+    assert "not allowed in this state (rule " in result.output and "fails" in result.output
+    assert "allowed: normal_summon@A.hand0" in result.output
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "activate", "card": "Raigeki"}'])
+    assert result.exit_code == 1 and "no card of that name is in this state" in result.output

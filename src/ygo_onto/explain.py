@@ -139,7 +139,7 @@ def _explain_action(state, action, reasoner: str) -> Explanation:
         # a partial object (`{"type": "activate", "card": "Graceful Dice"}`) names what `apply` would
         # take: the allowed action it matches, if exactly one (else the reference is asked for below)
         try:
-            action = state.find_action(action, reasoner).to_dict()
+            action = state.find_action(action, reasoner, why=False).to_dict()
         except IllegalActionError:
             action = _locate_cards(state, action)
     k = knowledge(state.ruleset)

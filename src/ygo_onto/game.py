@@ -112,10 +112,11 @@ class GameState:
                 self._allowed[reasoner] = allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
         return list(self._allowed[reasoner])
 
-    def find_action(self, action, reasoner: str = reasoning.DEFAULT) -> Action:
+    def find_action(self, action, reasoner: str = reasoning.DEFAULT, why: bool = True) -> Action:
         """The allowed action that `action` names: an id, an Action, or a (partial) action object.
 
-        :raises IllegalActionError: no allowed action matches; the message says what is allowed.
+        :raises IllegalActionError: no allowed action matches; the message says what is allowed and
+            (`why`) the first condition that fails, as `explain` finds it.
         """
         allowed = self.allowed_actions(reasoner)
         if isinstance(action, Action):
@@ -151,7 +152,27 @@ class GameState:
         if isinstance(action, dict) and action.get("player", holder) != holder:
             raise IllegalActionError(f"action {show(wanted)} by player {action['player']} is not allowed: player {holder} "
                                      f"holds priority and only they may act; allowed for {holder}: {shown}")
-        raise IllegalActionError(f"action {show(wanted)} is not allowed in this state; allowed: {shown}")
+        raise IllegalActionError(f"action {show(wanted)} is not allowed in this state{self._why_not(action, reasoner) if why else ''}; "
+                                 f"allowed: {shown}")
+
+    def _why_not(self, action, reasoner: str) -> str:
+        """The reason of a refusal, as `explain` finds it: the rule for this kind of action that comes
+        closest, and its first condition that fails (actions-and-cli.md: the message says why)."""
+        from .explain import explain_action
+
+        try:
+            report = explain_action(self, action, reasoner)
+        except IllegalActionError as exc:  # a named card that is nowhere in the state
+            return f" ({str(exc).split(': ', 1)[-1]})"
+        except YgoError:
+            return ""
+        if report.allowed or not report.failed:
+            return ""
+        rule, count, atom, binding, total = max(report.failed, key=lambda f: f[1] / max(f[4], 1))
+        from .explain import ground
+
+        why = f" (rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
+        return why + (f"; {rule.comment}" if rule.comment else "") + ")"
 
     def _canonical_names(self, action: dict) -> dict:
         """`card` and `target` as the catalog spells them: names match without regard to case or
