@@ -86,3 +86,11 @@ def test_a_refusal_says_why(tmp_path):
     assert "allowed: normal_summon@A.hand0" in result.output
     result = CliRunner().invoke(app, ["apply", path, '{"type": "activate", "card": "Raigeki"}'])
     assert result.exit_code == 1 and "no card of that name is in this state" in result.output
+
+
+def test_an_action_object_may_give_only_its_id(tmp_path):
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, '{"id": "normal_summon@A.hand0"}'])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"]["A"]["monster_zones"][1]["card"] == "Celtic Guardian"
+    assert CliRunner().invoke(app, ["apply", path, '{"id": "bogus"}']).exit_code == 2

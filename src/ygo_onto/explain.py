@@ -130,10 +130,11 @@ def explain_action(state, action, reasoner: str = "fast") -> Explanation:
 
 
 def _explain_action(state, action, reasoner: str) -> Explanation:
-    from .actions import check_action_object, parse_action_id
+    from .actions import check_action_object, parse_action_id, with_type_from_id
 
     if isinstance(action, str):
         action = parse_action_id(action)
+    action = with_type_from_id(action)
     check_action_object(action)
     if "from" not in action and "ref" not in action:
         # a partial object (`{"type": "activate", "card": "Graceful Dice"}`) names what `apply` would

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import reasoning
 from .abox import action_facts, state_facts
-from .actions import Action, action_id, allowed_from_facts, check_action_object, parse_action_id
+from .actions import Action, action_id, allowed_from_facts, check_action_object, parse_action_id, with_type_from_id
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
@@ -128,6 +128,7 @@ class GameState:
             matches = [a for a in allowed if a.id == action]
             wanted = action
         elif isinstance(action, dict):
+            action = with_type_from_id(action)
             check_action_object(action)
             action = self._canonical_names(action)
             probe = {k: v for k, v in action.items() if k != "id"}
