@@ -94,3 +94,14 @@ def test_an_action_object_may_give_only_its_id(tmp_path):
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["players"]["A"]["monster_zones"][1]["card"] == "Celtic Guardian"
     assert CliRunner().invoke(app, ["apply", path, '{"id": "bogus"}']).exit_code == 2
+
+
+def test_an_ambiguous_partial_object_is_refused_listing_the_matches(tmp_path):
+    data = json.loads(json.dumps(STATE))
+    data["players"]["A"]["hand"] = ["Celtic Guardian", "Celtic Guardian"]
+    path = _write(tmp_path, data)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian"}'])
+    assert result.exit_code == 1 and "normal_summon@A.hand0, normal_summon@A.hand1" in result.output
+    ok = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian", '
+                                                 '"from": {"player": "A", "area": "hand", "index": 1}}'])
+    assert ok.exit_code == 0, ok.output
