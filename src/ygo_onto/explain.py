@@ -95,7 +95,7 @@ def _find_card(state, name: str, player: str, areas=SEARCH_ORDER):
 
 
 def _locate_cards(state, action: dict) -> dict:
-    """A described action that no allowed action matches (`{"type": "direct_attack", "card": "Feral Imp"}`):
+    """A described action that no allowed action matches (a direct_attack naming only its card):
     its card references filled from where the named cards are, so that the rules can say why it is not
     allowed.  A named card that is nowhere is a refusal that says so."""
     from .actions import action_id
@@ -137,7 +137,7 @@ def _explain_action(state, action, reasoner: str) -> Explanation:
     action = with_type_from_id(action)
     check_action_object(action)
     if "from" not in action and "ref" not in action:
-        # a partial object (`{"type": "activate", "card": "Graceful Dice"}`) names what `apply` would
+        # a partial object (an activate naming only its card) names what `apply` would
         # take: the allowed action it matches, if exactly one (else the reference is asked for below)
         try:
             action = state.find_action(action, reasoner, why=False).to_dict()
