@@ -105,3 +105,22 @@ def test_an_ambiguous_partial_object_is_refused_listing_the_matches(tmp_path):
     ok = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian", '
                                                  '"from": {"player": "A", "area": "hand", "index": 1}}'])
     assert ok.exit_code == 0, ok.output
+
+
+def test_priority_left_out_is_the_pending_actions_player(tmp_path):
+    """state-format.md: `priority` defaults to "who chooses the next action"; with a pending action (here B's
+    Counter Trap waiting for its discard cost in A's turn) that is the pending action's player."""
+    data = {"format": "ygo-onto.state/1", "turn": 2,
+            "chain": [{"card": "Dark Hole", "player": "A", "zone": {"area": "spell_trap_zones", "index": 0}}],
+            "pending": {"action": {"type": "activate", "card": "Magic Jammer", "effect": 0, "player": "B",
+                                   "from": {"player": "B", "area": "spell_trap_zones", "index": 0}},
+                        "purpose": "cost", "needed": 1, "chosen": []},
+            "players": {"A": {"spell_trap_zones": [{"card": "Dark Hole"}, None, None, None, None],
+                              "monster_zones": [{"card": "Feral Imp"}, None, None, None, None]},
+                        "B": {"spell_trap_zones": [{"card": "Magic Jammer"}, None, None, None, None],
+                              "hand": ["Feral Imp"]}}}
+    path = _write(tmp_path, data)
+    result = CliRunner().invoke(app, ["allowed", path, "--json"])
+    assert result.exit_code == 0, result.output
+    assert [(a["id"], a["player"]) for a in json.loads(result.stdout)["actions"]] == [("select@B.hand0", "B"),
+                                                                                     ("cancel", "B")]
