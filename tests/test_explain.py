@@ -43,6 +43,6 @@ def test_a_partial_action_object_is_explained_as_apply_takes_it():
     assert report.allowed and report.fired
     result = runner.invoke(app, ["explain", EXAMPLE, json.dumps(partial)])
     assert result.exit_code == 0, result.output
-    # one that matches no allowed action still names what is missing
+    # one that matches no allowed action is explained for the first copy of the named card (here in the deck)
     result = runner.invoke(app, ["explain", EXAMPLE, json.dumps({"type": "activate", "card": "Pot of Greed"})])
-    assert result.exit_code == 2 and "card reference" in result.output
+    assert result.exit_code == 1 and result.output.startswith("activate@A.deck1: not allowed"), result.output

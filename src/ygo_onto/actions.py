@@ -63,6 +63,14 @@ def check_action_object(action, where: str = "action", source: str = "") -> None
             fail(key, 'a card reference {"player", "area", "index"} (an index within its area)')
 
 
+def with_type_from_id(action):
+    """An action object that gives its `id` but leaves out `type` (`{"id": "end_turn"}`): the keys the id
+    names are filled in from it, as a partial object (an id that is not an action id is bad input)."""
+    if isinstance(action, dict) and "type" not in action and isinstance(action.get("id"), str):
+        return {**parse_action_id(action["id"]), **action}
+    return action
+
+
 def ref_text(ref: dict) -> str:
     return f"{ref['player']}.{AREA_SHORT[ref['area']]}{ref['index']}"
 

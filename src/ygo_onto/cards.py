@@ -134,6 +134,7 @@ class Catalog:
     def search(self, query: str = "") -> list[Card]:
         q = query.casefold()
         return [c for c in self.cards if not q or q in c.name.casefold() or q in c.description.casefold()
+                or any(q in a.casefold() for a in c.aliases)
                 or q in (c.italian_name or "").casefold() or q in c.kind_label.casefold()
                 or q in (c.monster_type or "").casefold() or q in (c.attribute or "").casefold()]
 

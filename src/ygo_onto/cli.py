@@ -277,7 +277,8 @@ def selfplay(games: int = typer.Option(100, help="how many duels"),
 
 @app.command()
 def replay(log: Path = typer.Argument(..., help="a log written by `duel --log`"),
-           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP)):
+           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
+           ruleset: Optional[str] = typer.Option(None, help="official or simplified: checked against the log's (default: the log's)")):
     """Replay a logged duel, checking every step against the log."""
     from .duel import replay_log
     from .state import show
@@ -285,7 +286,7 @@ def replay(log: Path = typer.Argument(..., help="a log written by `duel --log`")
     count = 0
     ending: dict = {}
     try:
-        for step, _state, action, same in replay_log(log, reasoner, ending):
+        for step, _state, action, same in replay_log(log, reasoner, ending, ruleset):
             count += 1
             if not same:
                 what = action.get("id", action) if isinstance(action, dict) else action

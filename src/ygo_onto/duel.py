@@ -165,8 +165,10 @@ def write_log(path: Path, start: GameState, steps: list[tuple], meta: dict) -> N
     log.end(steps[-1][2].winner if steps else start.winner)
 
 
-def replay_log(path: Path, reasoner: str = "fast", ending: dict | None = None) -> Iterator[tuple[int, GameState, dict, bool]]:
+def replay_log(path: Path, reasoner: str = "fast", ending: dict | None = None,
+               ruleset: str | None = None) -> Iterator[tuple[int, GameState, dict, bool]]:
     """Re-apply every logged action; yield (step, state, action, matches_logged_state).
+    `ruleset`, if given, must be the ruleset of the log's start state.
 
     The log must end with its `end` record (see DuelLog); a log that stopped on an error is
     replayed up to it and the failing action is tried again: `ending` (a dict, if given) gets
@@ -198,6 +200,8 @@ def replay_log(path: Path, reasoner: str = "fast", ending: dict | None = None) -
     if "start" not in first:
         raise StateError(f"{path}: line {n}: expected the duel's start state ('start'), got keys {show(sorted(first))}")
     state = GameState.from_dict(first["start"], source=f"{path}: line {n}: start")
+    if ruleset is not None and ruleset != state.ruleset:  # --ruleset: a check, since the log's start state names its ruleset
+        raise StateError(f"--ruleset: expected {state.ruleset!r} (the ruleset of {path}), got {ruleset!r}")
     count = 0
     last = n
     for n, rec in records[1:]:

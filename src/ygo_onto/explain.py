@@ -79,6 +79,47 @@ def _target_fact(state, action: dict) -> tuple:
     raise StateError(f"action.type: expected an action type of actions-and-cli.md, got {wanted_type!r}")
 
 
+# where a card named in a partial action is looked for (the first copy found is explained)
+SEARCH_ORDER = ("hand", "monster_zones", "spell_trap_zones", "field_zone", "extra_deck", "graveyard", "banished", "deck")
+
+
+def _find_card(state, name: str, player: str, areas=SEARCH_ORDER):
+    """The first reference (by SEARCH_ORDER, then index) of a card of that name in the player's areas, or None."""
+    side = state.data["players"][player]
+    for area in areas:
+        cards = side[area] if area != "field_zone" else [side[area]]
+        for i, c in enumerate(cards):
+            if (c["card"] if isinstance(c, dict) else c) == name:
+                return {"player": player, "area": area, "index": i}
+    return None
+
+
+def _locate_cards(state, action: dict) -> dict:
+    """A described action that no allowed action matches (a direct_attack naming only its card):
+    its card references filled from where the named cards are, so that the rules can say why it is not
+    allowed.  A named card that is nowhere is a refusal that says so."""
+    from .actions import action_id
+
+    action = state._canonical_names(action)
+    player = action.get("player", state.data["priority"])
+    key = "ref" if action.get("type") == "select" else "from"
+    if key not in action and "card" in action:
+        ref = _find_card(state, action["card"], player) or _find_card(state, action["card"], "AB".replace(player, ""))
+        if ref is None:
+            raise IllegalActionError(f"action {action['type']} of {action['card']!r} is not allowed: "
+                                     f"no card of that name is in this state")
+        action[key] = ref
+    if action.get("type") == "attack" and "target_ref" not in action and "target" in action:
+        ref = _find_card(state, action["target"], "AB".replace(player, ""), ("monster_zones",))
+        if ref is None:
+            raise IllegalActionError(f"action attack on {action['target']!r} is not allowed: the opponent has "
+                                     f"no monster of that name on the field")
+        action["target_ref"] = ref
+    if key in action and "id" not in action:
+        action["id"] = action_id(action)
+    return action
+
+
 def explain_action(state, action, reasoner: str = "fast") -> Explanation:
     """Why `action` is allowed in `state`, or why not (with the state's own rules, if it has any)."""
     rules = getattr(state, "rules", None)
@@ -89,18 +130,19 @@ def explain_action(state, action, reasoner: str = "fast") -> Explanation:
 
 
 def _explain_action(state, action, reasoner: str) -> Explanation:
-    from .actions import check_action_object, parse_action_id
+    from .actions import check_action_object, parse_action_id, with_type_from_id
 
     if isinstance(action, str):
         action = parse_action_id(action)
+    action = with_type_from_id(action)
     check_action_object(action)
     if "from" not in action and "ref" not in action:
-        # a partial object (`{"type": "activate", "card": "Graceful Dice"}`) names what `apply` would
+        # a partial object (an activate naming only its card) names what `apply` would
         # take: the allowed action it matches, if exactly one (else the reference is asked for below)
         try:
-            action = state.find_action(action, reasoner).to_dict()
+            action = state.find_action(action, reasoner, why=False).to_dict()
         except IllegalActionError:
-            pass
+            action = _locate_cards(state, action)
     k = knowledge(state.ruleset)
     facts = state.infer(reasoner).facts
     target = _target_fact(state, action)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import reasoning
 from .abox import action_facts, state_facts
-from .actions import Action, action_id, allowed_from_facts, check_action_object, parse_action_id
+from .actions import Action, action_id, allowed_from_facts, check_action_object, parse_action_id, with_type_from_id
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
@@ -112,10 +112,11 @@ class GameState:
                 self._allowed[reasoner] = allowed_from_facts(self.infer(reasoner).facts, k.vocabulary, self.data)
         return list(self._allowed[reasoner])
 
-    def find_action(self, action, reasoner: str = reasoning.DEFAULT) -> Action:
+    def find_action(self, action, reasoner: str = reasoning.DEFAULT, why: bool = True) -> Action:
         """The allowed action that `action` names: an id, an Action, or a (partial) action object.
 
-        :raises IllegalActionError: no allowed action matches; the message says what is allowed.
+        :raises IllegalActionError: no allowed action matches; the message says what is allowed and
+            (`why`) the first condition that fails, as `explain` finds it.
         """
         allowed = self.allowed_actions(reasoner)
         if isinstance(action, Action):
@@ -127,7 +128,9 @@ class GameState:
             matches = [a for a in allowed if a.id == action]
             wanted = action
         elif isinstance(action, dict):
+            action = with_type_from_id(action)
             check_action_object(action)
+            action = self._canonical_names(action)
             probe = {k: v for k, v in action.items() if k != "id"}
             matches = [a for a in allowed if all(a.to_dict().get(k) == v for k, v in probe.items())]
             if len(matches) > 1 and "to" not in probe:  # a choice left out takes its default (a summon in Attack Position)
@@ -142,11 +145,44 @@ class GameState:
         if self.winner is not None:
             raise IllegalActionError(f"action {show(wanted)} is not allowed: the duel is over (winner: {self.winner})")
         shown = ", ".join(a.id for a in allowed) or "none"
+        at_zero = [p for p in ("A", "B") if self.data["players"][p]["life_points"] <= 0]
+        if not allowed and at_zero:  # a hand-written state at 0 LP: the duel is over (docs/decisions.md)
+            raise IllegalActionError(f"action {show(wanted)} is not allowed: the duel is over "
+                                     f"({' and '.join(at_zero)} at 0 LP); allowed: none")
         holder = self.data["priority"]
         if isinstance(action, dict) and action.get("player", holder) != holder:
             raise IllegalActionError(f"action {show(wanted)} by player {action['player']} is not allowed: player {holder} "
                                      f"holds priority and only they may act; allowed for {holder}: {shown}")
-        raise IllegalActionError(f"action {show(wanted)} is not allowed in this state; allowed: {shown}")
+        raise IllegalActionError(f"action {show(wanted)} is not allowed in this state{self._why_not(action, reasoner) if why else ''}; "
+                                 f"allowed: {shown}")
+
+    def _why_not(self, action, reasoner: str) -> str:
+        """The reason of a refusal, as `explain` finds it: the rule for this kind of action that comes
+        closest, and its first condition that fails (actions-and-cli.md: the message says why)."""
+        from .explain import explain_action
+
+        try:
+            report = explain_action(self, action, reasoner)
+        except IllegalActionError as exc:  # a named card that is nowhere in the state
+            return f" ({str(exc).split(': ', 1)[-1]})"
+        except YgoError:
+            return ""
+        if report.allowed or not report.failed:
+            return ""
+        rule, count, atom, binding, total = max(report.failed, key=lambda f: f[1] / max(f[4], 1))
+        from .explain import ground
+
+        why = f" (rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
+        return why + (f"; {rule.comment}" if rule.comment else "") + ")"
+
+    def _canonical_names(self, action: dict) -> dict:
+        """`card` and `target` as the catalog spells them: names match without regard to case or
+        aliases (cards.md); a name not in the catalog is bad input that suggests the closest names."""
+        from .cards import catalog
+
+        with _using(self.rules):
+            cat = catalog(self.ruleset)
+            return {k: cat.get(v, f"action.{k}").name if k in ("card", "target") else v for k, v in action.items()}
 
     def apply(self, action, reasoner: str = reasoning.DEFAULT) -> "GameState":
         """A new state: `action` carried out, then every automatic consequence, up to the next decision point.

@@ -148,8 +148,10 @@ def normalize(raw: Any, source: str = "") -> dict:
     ck.choice(state["first_player"], "first_player", PLAYERS)
     phases = OFFICIAL_PHASES if state["ruleset"] == "official" else SIMPLIFIED_PHASES
     ck.choice(state["phase"], "phase", phases)
-    if state["priority"] is None:
-        state["priority"] = state["turn_player"]
+    if state["priority"] is None:  # the turn player, or the player of a pending action: who chooses next (docs/decisions.md)
+        pending = state["pending"] if isinstance(state["pending"], dict) else {}
+        builder = pending.get("action", {}).get("player") if isinstance(pending.get("action"), dict) else None
+        state["priority"] = builder if builder in PLAYERS else state["turn_player"]
     ck.choice(state["priority"], "priority", PLAYERS)
     ck.choice(state["winner"], "winner", (None, "A", "B", "draw"))
     ck.int_(state["rng_seed"], "rng_seed", -MAX_RNG_SEED - 1, MAX_RNG_SEED)

@@ -1,0 +1,126 @@
+"""The public contract (docs/actions-and-cli.md, docs/state-format.md) checked through the CLI, as an outside user runs it."""
+import json
+
+from typer.testing import CliRunner
+
+from ygo_onto.cli import app
+
+STATE = {"format": "ygo-onto.state/1",
+         "players": {"A": {"hand": ["Celtic Guardian"], "deck": ["Dark Hole"],
+                           "monster_zones": [{"card": "Feral Imp"}, None, None, None, None]},
+                     "B": {"deck": ["Pot of Greed"]}}}
+
+
+def _write(tmp_path, data, name="state.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_action_object_card_names_match_without_regard_to_case(tmp_path):
+    """cards.md: names are matched without regard to case (and aliases); an action object's `card` too."""
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "celtic GUARDIAN"}'])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"]["A"]["monster_zones"][1]["card"] == "Celtic Guardian"
+    result = CliRunner().invoke(app, ["explain", path, '{"type": "normal_summon", "card": "celtic guardian"}'])
+    assert result.exit_code == 0 and "normal_summon@A.hand0: allowed" in result.output, result.output
+
+
+def test_action_object_unknown_card_name_is_bad_input_with_suggestions(tmp_path):
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtc Guardian"}'])
+    assert result.exit_code == 2
+    assert "action.card" in result.output and "closest: Celtic Guardian" in result.output
+
+
+def test_zero_life_points_refusal_says_why(tmp_path):
+    data = json.loads(json.dumps(STATE))
+    data["players"]["B"]["life_points"] = 0
+    path = _write(tmp_path, data)
+    result = CliRunner().invoke(app, ["allowed", path, "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["actions"] == []
+    result = CliRunner().invoke(app, ["apply", path, "end_turn"])
+    assert result.exit_code == 1 and "duel is over" in result.output and "B at 0 LP" in result.output
+
+
+def test_replay_takes_ruleset_and_checks_it_against_the_log(tmp_path):
+    """actions-and-cli.md: all commands take --ruleset where they reason; replay's must be the log's."""
+    log = tmp_path / "duel.jsonl"
+    result = CliRunner().invoke(app, ["duel", "--ruleset", "simplified", "--seed", "3", "--log", str(log),
+                                      "--max-actions", "8"])
+    assert result.exit_code == 0, result.output
+    ok = CliRunner().invoke(app, ["replay", str(log), "--ruleset", "simplified"])
+    assert ok.exit_code == 0, ok.output
+    bad = CliRunner().invoke(app, ["replay", str(log), "--ruleset", "official"])
+    assert bad.exit_code == 2 and "--ruleset" in bad.output and "simplified" in bad.output
+
+
+def test_explain_a_described_action_that_is_not_allowed(tmp_path):
+    """actions-and-cli.md: explain says why a described action is not allowed (exit 1), also for a partial
+    object without a card reference: the named card is looked up where it is (the first copy)."""
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["explain", path, '{"type": "direct_attack", "card": "Celtic Guardian"}'])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("direct_attack@A.hand0: not allowed") and "does not hold" in result.output
+    result = CliRunner().invoke(app, ["explain", path, '{"type": "activate", "card": "Raigeki"}'])
+    assert result.exit_code == 1 and "no card of that name" in result.output
+    result = CliRunner().invoke(app, ["explain", path, '{"type": "attack", "card": "Feral Imp", "target": "Mystical Elf"}'])
+    assert result.exit_code == 1 and "no monster of that name" in result.output
+
+
+def test_cards_search_finds_a_card_by_an_alias():
+    """cards.md: the catalog may give a card older printed names as aliases ("Red-Eyes B. Dragon")."""
+    result = CliRunner().invoke(app, ["cards", "red-eyes b.", "--json"])
+    assert result.exit_code == 0
+    assert [c["name"] for c in json.loads(result.stdout)] == ["Red-Eyes Black Dragon"]
+
+
+def test_a_refusal_says_why(tmp_path):
+    """actions-and-cli.md: exit 1 on a rules refusal, "the message says why": the closest rule and its
+    first failing condition, as explain finds them, then what is allowed."""
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, "next_phase:battle"])
+    assert result.exit_code == 1
+    assert "not allowed in this state (rule " in result.output and "fails" in result.output
+    assert "allowed: normal_summon@A.hand0" in result.output
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "activate", "card": "Raigeki"}'])
+    assert result.exit_code == 1 and "no card of that name is in this state" in result.output
+
+
+def test_an_action_object_may_give_only_its_id(tmp_path):
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, '{"id": "normal_summon@A.hand0"}'])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"]["A"]["monster_zones"][1]["card"] == "Celtic Guardian"
+    assert CliRunner().invoke(app, ["apply", path, '{"id": "bogus"}']).exit_code == 2
+
+
+def test_an_ambiguous_partial_object_is_refused_listing_the_matches(tmp_path):
+    data = json.loads(json.dumps(STATE))
+    data["players"]["A"]["hand"] = ["Celtic Guardian", "Celtic Guardian"]
+    path = _write(tmp_path, data)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian"}'])
+    assert result.exit_code == 1 and "normal_summon@A.hand0, normal_summon@A.hand1" in result.output
+    ok = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian", '
+                                                 '"from": {"player": "A", "area": "hand", "index": 1}}'])
+    assert ok.exit_code == 0, ok.output
+
+
+def test_priority_left_out_is_the_pending_actions_player(tmp_path):
+    """state-format.md: `priority` defaults to "who chooses the next action"; with a pending action (here B's
+    Counter Trap waiting for its discard cost in A's turn) that is the pending action's player."""
+    data = {"format": "ygo-onto.state/1", "turn": 2,
+            "chain": [{"card": "Dark Hole", "player": "A", "zone": {"area": "spell_trap_zones", "index": 0}}],
+            "pending": {"action": {"type": "activate", "card": "Magic Jammer", "effect": 0, "player": "B",
+                                   "from": {"player": "B", "area": "spell_trap_zones", "index": 0}},
+                        "purpose": "cost", "needed": 1, "chosen": []},
+            "players": {"A": {"spell_trap_zones": [{"card": "Dark Hole"}, None, None, None, None],
+                              "monster_zones": [{"card": "Feral Imp"}, None, None, None, None]},
+                        "B": {"spell_trap_zones": [{"card": "Magic Jammer"}, None, None, None, None],
+                              "hand": ["Feral Imp"]}}}
+    path = _write(tmp_path, data)
+    result = CliRunner().invoke(app, ["allowed", path, "--json"])
+    assert result.exit_code == 0, result.output
+    assert [(a["id"], a["player"]) for a in json.loads(result.stdout)["actions"]] == [("select@B.hand0", "B"),
+                                                                                     ("cancel", "B")]
