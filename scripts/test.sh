@@ -4,4 +4,6 @@
 # the OWL API on the JVM's class path (pellet-jvm then shares a JVM it did not start).
 set -euo pipefail
 python -m pytest -q -p no:cacheprovider tests/test_export.py "$@"
-python -m pytest -q -p no:cacheprovider --ignore=tests/test_export.py "$@"
+# The rest on two processes (pytest-xdist; YGO_TEST_WORKERS to change): the Pellet tests are most of
+# the time and run on one core each; tests/conftest.py keeps the tests sharing a costly fixture together.
+python -m pytest -q -p no:cacheprovider -n "${YGO_TEST_WORKERS:-2}" --dist loadgroup --ignore=tests/test_export.py "$@"
