@@ -36,7 +36,7 @@ AGENTS = (("random", "random"), ("aggressive", "aggressive"), ("random", "aggres
 # A cap per ruleset and agents: aggressive agents finish most duels under theirs (official ~70
 # actions, simplified ~35); random ones rarely finish and are cut short to see more openings.
 MAX_ACTIONS = {("official", False): 24, ("official", True): 80, ("simplified", False): 40, ("simplified", True): 60}
-SEEDS_PER_KIND = 16
+SEEDS_PER_KIND = 11
 DUELS = [(ruleset, seed, agents) for seed in range(SEEDS_PER_KIND) for ruleset in RULESETS for agents in AGENTS]
 LOG_EVERY = 5       # every 5th duel writes its log and replays it
 REPLAY_EVERY = 5    # every 5th duel is played again from its seed in this process
