@@ -159,7 +159,7 @@ class GameState:
     def _why_not(self, action, reasoner: str) -> str:
         """The reason of a refusal, as `explain` finds it: the rule for this kind of action that comes
         closest, and its first condition that fails (actions-and-cli.md: the message says why)."""
-        from .explain import explain_action
+        from .explain import explain_action, ground
 
         try:
             report = explain_action(self, action, reasoner)
@@ -170,8 +170,6 @@ class GameState:
         if report.allowed or not report.failed:
             return ""
         rule, count, atom, binding, total = max(report.failed, key=lambda f: f[1] / max(f[4], 1))
-        from .explain import ground
-
         why = f" (rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
         return why + (f"; {rule.comment}" if rule.comment else "") + ")"
 
