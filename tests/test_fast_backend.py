@@ -618,6 +618,22 @@ def test_going_on_from_a_model_keeps_what_another_derivation_supports_and_drops_
         assert dred == scratch
 
 
+def test_deleting_a_derivation_of_an_input_fact_keeps_it_and_what_it_supports():
+    # c(x) is an input fact and also derived from p(x, y): losing p(x, y) must not take c(x), or
+    # d(x) that c(x) supports, out of the model (dred does not over-delete them at all)
+    program = "c(X) :- p(X,Y). d(X) :- c(X), e(X). f(Y) :- p(X,Y). c(Y) :- f(Y), e(Y)."
+    base = {("c", 1): {("x",)}, ("p", 2): {("x", "y")}, ("e", 1): {("x",), ("y",)}}
+    steps = [base,
+             {**base, ("p", 2): set()},  # c(x) stays (input), d(x) with it; c(y), f(y) go
+             {**base, ("c", 1): set()},  # c(x) stays (derived from p(x, y))
+             {("e", 1): {("x",)}},  # everything but e goes
+             base]
+    for affected, dred, scratch in _models(program, [{k: v for k, v in s.items() if v} for s in steps]):
+        assert affected == scratch
+        assert dred == scratch
+    assert _models(program, [base, {**base, ("p", 2): set()}])[1][1][("d", 1)] == {("x",)}
+
+
 def test_going_on_from_a_model_gives_the_model_from_scratch_on_every_input_of_a_duel(monkeypatch):
     from ygo_onto.duel import new_duel, play_duel
     from ygo_onto.reasoning.fast import infer as fast_infer
@@ -645,9 +661,10 @@ def test_going_on_from_a_model_gives_the_model_from_scratch_on_every_input_of_a_
         ev, read = fast_infer._evaluator(comp, False), []
         default = ev.update
         try:
-            for update in ("affected", "scratch"):
+            for update in ("affected", "dred", "scratch"):
                 ev.update, ev._input, ev.reading = update, None, None
                 read.append([frozenset(fast.infer_facts(k, facts)) for facts in inputs])
         finally:
             ev.update = default
-        assert read[0] == read[1]
+        assert read[0] == read[2]
+        assert read[1] == read[2]

@@ -141,7 +141,9 @@ def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 
 
 # a reasoner spec `fast@VARIANT` runs fast with an alternative code path switched on, so that one
 # bench run compares the two (the ratio table): VARIANT -> what to switch on in the worker
-FAST_VARIANTS = {"dred": "delete and rederive between runs (YGO_FAST_UPDATE=dred)",
+FAST_VARIANTS = {"affected": "a run on a new state recomputes the relations a change reaches "
+                             "(YGO_FAST_UPDATE=affected: session 4)",
+                 "dred": "delete and rederive between runs (YGO_FAST_UPDATE=dred: the default)",
                  "scratch": "a run that removes facts starts from scratch (YGO_FAST_UPDATE=scratch: session 3)"}
 
 
@@ -337,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description="Benchmark the reasoner backends (latency, whole duels, memory).")
     ap.add_argument("--reasoners", default="fast,pellet",
-                    help="comma-separated backends (default: fast,pellet); fast@scratch, fast@dred: fast with "
+                    help="comma-separated backends (default: fast,pellet); fast@scratch, fast@affected: fast with "
                          "another way of going on from the previous model (see FAST_VARIANTS), compared with fast "
                          "in the same run")
     ap.add_argument("--repeats", type=int, default=None, help="latency samples per state for fast (default 30)")
