@@ -169,9 +169,17 @@ class GameState:
             return ""
         if report.allowed or not report.failed:
             return ""
-        rule, count, atom, binding, total = max(report.failed, key=lambda f: f[1] / max(f[4], 1))
-        why = f" (rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
-        return why + (f"; {rule.comment}" if rule.comment else "") + ")"
+        def closeness(f):
+            return f[1] / max(f[4], 1)
+
+        best = closeness(max(report.failed, key=closeness))
+        reasons = []
+        for rule, count, atom, binding, total in [f for f in report.failed if closeness(f) == best][:3]:
+            why = f"rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
+            reasons.append(why + (f"; {rule.comment}" if rule.comment else ""))
+        # rules that come equally close are all named: the first alone may not be the reason a player
+        # looks for (turn 1's Battle Phase: 'in order' and 'only when this turn permits one' tie)
+        return " (" + "; or ".join(reasons) + ")"
 
     def _canonical_names(self, action: dict) -> dict:
         """`card` and `target` as the catalog spells them: names match without regard to case or
