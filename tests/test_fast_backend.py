@@ -668,3 +668,25 @@ def test_going_on_from_a_model_gives_the_model_from_scratch_on_every_input_of_a_
             ev.update = default
         assert read[0] == read[2]
         assert read[1] == read[2]
+
+
+def test_the_abox_of_a_changed_state_takes_out_and_reads_only_the_changed_facts():
+    k = FakeKnowledge([], classes={"A", "B"}, data_properties=data("n", rng="any"))
+    comp = fast.compiled(k)
+    state = [("A", f"c{i}") for i in range(12)] + [("n", "i", 1), ("n", "j", True), ("B", "c0")]
+    calls = [state,
+             state[:3] + state[4:] + [("B", "c3")],  # one fact out, one in: read as a change
+             state[:-3] + [("n", "i", True), ("n", "j", 1), ("B", "c0")],  # equal as tuples, not as facts
+             state + [("n", "k", "x")],
+             [("A", "z")] + state[1:5],  # most facts changed: read in full
+             [("B", "c1"), ["A", "c2"]]]  # a fact that is a list
+    for call in calls:
+        got = fast._abox(comp, k, call)
+        assert got == fast._read_facts(comp, k, call)[0]
+        assert {key: {(type(v[-1]), v) for v in vals} for key, vals in got.items()} == \
+            {key: {(type(v[-1]), v) for v in vals} for key, vals in fast._read_facts(comp, k, call)[0].items()}
+    fast._abox(comp, k, state)
+    fast._abox(comp, k, state[1:])  # (the first change after a full read: read in full, with the sets it needs)
+    before = fast._abox(comp, k, state)
+    after = fast._abox(comp, k, state[:3] + state[4:] + [("B", "c3")])
+    assert after[("c_A", 1)] is not before[("c_A", 1)] and after[("p_n", 2)] is before[("p_n", 2)]

@@ -1,6 +1,7 @@
 """Reading facts: the ABox facts into the evaluator's relations, and a model back into facts (with the consistency checks)."""
 from __future__ import annotations
 
+import itertools
 import operator
 
 from ...errors import ReasonerError
@@ -47,22 +48,75 @@ def _abox(comp: Compiled, knowledge, facts) -> dict[tuple[str, int], set]:
     """The ABox facts as values of the evaluator, by predicate, with the checks (and messages) of
     facts_program.  Names are plain str, as clingo gives them back.
 
-    When `facts` is a list that begins with the very fact tuples of the previous call (a state's
-    ABox, then with an action's facts after it: see game.run_reasoner), only the rest is read."""
+    What the previous call read is reused: when `facts` is a list that begins with the very fact
+    tuples of the previous call (a state's ABox, then with an action's facts after it: see
+    game.run_reasoner), only the rest is read; when it differs from the previous call's facts in
+    a few facts (the next state of a duel: a median of five), only those are read or taken out
+    (_abox_change).  The sets left unchanged are the previous call's, so the evaluator skips them."""
     last = comp.last_abox
-    if last is not None and type(facts) is list and len(facts) >= len(last[0]) \
-            and all(map(operator.is_, facts, last[0])):
-        out = dict(last[1])  # (the sets are never changed: the evaluator keeps them as its input)
-        more, plain = _read_facts(comp, knowledge, facts[len(last[0]):])
-        for key, values in more.items():
-            old = out.get(key)
-            out[key] = old | values if old else values
-    else:
+    out = sets = None
+    plain = True
+    if last is not None and type(facts) is list:
+        if len(facts) >= len(last[0]) and all(map(operator.is_, facts, last[0])):
+            out = dict(last[1])  # (the sets are never changed: the evaluator keeps them as its input)
+            rest = facts[len(last[0]):]
+            more, plain = _read_facts(comp, knowledge, rest)
+            for key, values in more.items():
+                old = out.get(key)
+                out[key] = old | values if old else values
+            if plain and last[2] is not None:
+                sets = last[2][0].union(rest), last[2][1].union(_booleans(rest))
+        else:
+            out, plain, sets = _abox_change(comp, knowledge, facts, last)
+    if out is None:
         out, plain = _read_facts(comp, knowledge, facts)
     # a snapshot of immutable facts only: a list the caller changes later, or a fact that is a
     # list, must not look like the same facts
-    comp.last_abox = (tuple(facts), out) if plain and type(facts) is list else None
+    comp.last_abox = (tuple(facts), out, sets) if plain and type(facts) is list else None
     return out
+
+
+def _booleans(facts) -> frozenset:
+    """The facts whose value is a boolean (C loops only: this runs on every state of a duel)."""
+    is_bool = map(operator.is_, map(type, map(operator.itemgetter(-1), facts)), itertools.repeat(bool))
+    return frozenset(itertools.compress(facts, is_bool))
+
+
+def _abox_change(comp: Compiled, knowledge, facts: list, last: tuple) -> tuple[dict | None, bool, tuple | None]:
+    """_abox from the previous call's reading `last` when `facts` changes few of its facts:
+    (reading, plain, (the facts as a set, those with a boolean value)), or (None, ...) to read
+    them in full.  Sets compare facts as tuples, where True == 1: a fact in both that became (or
+    stopped being) a boolean is a change they do not see, so that is read in full too."""
+    try:
+        sets = current, flags = frozenset(facts), _booleans(facts)
+    except (TypeError, IndexError):  # an unhashable or empty fact: read in full (an error)
+        return None, False, None
+    if last[2] is None:
+        return None, True, sets
+    before, before_flags = last[2]
+    gone, new = before - current, current - before
+    if (len(gone) + len(new)) * 4 > len(current) or (flags ^ before_flags) - gone - new:
+        return None, True, sets
+    memo = comp.facts_memo
+    out = dict(last[1])
+    for f in gone:
+        hit = memo.get(f)
+        if hit is None or type(f[-1]) is not hit[2]:  # (emptied: it holds at most 50,000 facts)
+            return None, True, sets
+        key = hit[0]
+        rest = out[key] - {hit[1]}
+        if rest:
+            out[key] = rest
+        else:
+            del out[key]
+    try:
+        more, plain = _read_facts(comp, knowledge, new)
+    except ReasonerError:  # read in full: the message names the first bad fact in the list's order
+        return None, True, sets
+    for key, values in more.items():
+        old = out.get(key)
+        out[key] = old | values if old else values
+    return out, plain, sets
 
 
 def _read_facts(comp: Compiled, knowledge, facts) -> tuple[dict[tuple[str, int], set], bool]:
