@@ -106,6 +106,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     add(("turnStarted", DUEL, bool(transient.get("turn_started"))))
     phase_end = state.get("extra", {}).get("phase_end")  # rulebook p. 38: the opponent's window at a phase end
     add(("turnEnding", DUEL, phase_end == "turn"))
+    # rulebook p. 32: a chain built in the Damage Step after damage calculation (a FLIP effect of an attacked monster)
+    add(("damageStepChain", DUEL, bool(state.get("extra", {}).get("damage_step_chain"))))
     if phase_end in PHASE_INDIVIDUALS:
         add(("phaseEndsTo", DUEL, PHASE_INDIVIDUALS[phase_end]))
     strongest = strongest_in_graveyards(state, cat)

@@ -79,6 +79,9 @@ class Step:
             if side["field_zone"] is not None:
                 self.objects[f"{p}_field_zone_0_card"] = side["field_zone"]
         self.attacker = None
+        # rulebook p. 32: a battle is in its Damage Step as this step starts (a FLIP effect it triggers is
+        # activated after damage calculation, still in the Damage Step)
+        self.in_damage_step = any(fc["extra"].get("attack", {}).get("damage_step") for fc in self.field_monsters())
         self.facts: set = frozenset()
         self.pending_refs = None
         if state["pending"] is not None:
@@ -337,8 +340,11 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
     """The response window closes: the summon stands, the attack goes on to the Damage Step, an asked
     phase end is spent (it happened, or a chain was built instead: rulebook p. 38)."""
     extra = step.state.get("extra")
-    if extra is not None and extra.pop("phase_end", None) is not None and not extra:
-        del step.state["extra"]
+    if extra is not None:
+        extra.pop("phase_end", None)
+        extra.pop("damage_step_chain", None)  # the Damage Step's chain is over (rulebook p. 32)
+        if not extra:
+            del step.state["extra"]
     for fc in step.field_monsters():
         fc["extra"].pop("just_summoned", None)
         fc["extra"].pop("effect_declined", None)
@@ -413,6 +419,8 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.state["pending"] = {"action": action, "purpose": "target", "needed": max(1, needed), "chosen": []}
     step.pending_refs = []
     step.state["priority"] = player
+    if step.in_damage_step:  # rulebook p. 32: its chain is in the Damage Step, after damage calculation
+        step.state.setdefault("extra", {})["damage_step_chain"] = True
 
 
 @primitive("close_choice")

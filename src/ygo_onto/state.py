@@ -163,6 +163,8 @@ def normalize(raw: Any, source: str = "") -> dict:
         state["extra"] = copy.deepcopy(raw["extra"])
         if "phase_end" in state["extra"]:  # rulebook p. 38: the phase asked for, waiting for the opponent's pass
             ck.choice(state["extra"]["phase_end"], "extra.phase_end", (*phases, "turn"))
+        if "damage_step_chain" in state["extra"]:  # rulebook p. 32: the open chain is in the Damage Step
+            ck.choice(state["extra"]["damage_step_chain"], "extra.damage_step_chain", (True, False))
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
