@@ -466,6 +466,7 @@ class _Evaluator:
         self._added: dict[int, set] | None = None
         self._extra_added: dict = {}
         self._recomputed: frozenset | None = None  # after a _recompute: the relations it computed again
+        self._change: tuple | None = None  # after an _update: the atoms it removed and added (changed_model)
         # the caller's reading of the model as it was before the atoms of `_added` (or None): a
         # run from the program's facts drops it (see _read_evaluator)
         self.reading = None
@@ -711,7 +712,7 @@ class _Evaluator:
         facts as the delta: the program is positive, so the model only grows, and semi-naive
         evaluation from a model of some facts reaches the least model of more facts."""
         previous, self._input = self._input, None
-        self._recomputed = None
+        self._recomputed = self._change = None
         if previous is not None and not self._dirty and self._extends(previous, facts):
             self._dirty = True
             self._added = {}
@@ -937,7 +938,8 @@ class _Evaluator:
         for p, tuples in gone_all.items():
             self.remove(p, tuples)
         # 3. rederive (an over-deleted atom is no fact of the new run: explicit() kept those)
-        self._added = {}  # what 4. inserts, for the relations the caller reads again
+        self._added = {}  # what 4. inserts: with gone_all, the change the caller reads (self._change)
+        extra_change = self._extra_change(self._extra, extra)
         self._extra_added = {}
         self._extra = extra
         back: dict[int, set] = {}
@@ -955,10 +957,28 @@ class _Evaluator:
                 self.insert(p, new)
                 delta[p] = new
         self._loop(delta, set())
-        # (the caller's reading stays: only these relations changed)
-        self._recomputed = frozenset(gone_all.keys() | self._added.keys())
+        # (the caller's reading stays: it reads the change, self._change)
+        inserted, keys = self._added, self._keys
         self._added = None
+        removed_atoms = {keys[p]: gone - inserted[p] if p in inserted else gone for p, gone in gone_all.items()}
+        added_atoms = {keys[p]: new - gone_all[p] if p in gone_all else new for p, new in inserted.items()}
+        removed_atoms.update(extra_change[0])
+        added_atoms.update(extra_change[1])
+        self._change = ({k: v for k, v in removed_atoms.items() if v}, {k: v for k, v in added_atoms.items() if v})
         return True
+
+    @staticmethod
+    def _extra_change(old: dict, new: dict) -> tuple[dict, dict]:
+        """The facts of predicates the program does not mention that `new` removes from and adds to `old`."""
+        removed, added = {}, {}
+        for key in old.keys() | new.keys():
+            a, b = old.get(key), new.get(key)
+            if a is not b:
+                if a and (gone := a - b if b else a):
+                    removed[key] = gone
+                if b and (more := b - a if a else b):
+                    added[key] = more
+        return removed, added
 
     def checks(self, p: int) -> list:
         """The check functions of the rules with head predicate p (made on first use)."""
@@ -1086,6 +1106,12 @@ class _Evaluator:
         out = {keys[p]: relations[p] for p in self._recomputed}
         out.update(self._extra)
         return out
+
+    def changed_model(self) -> tuple[dict, dict] | None:
+        """After a run that deleted and rederived (_update): the atoms it took out of the previous
+        model and the atoms it added, by (name, arity), as `model` gives them (facts of predicates
+        the program does not mention included).  None after any other run."""
+        return self._change
 
     def added_model(self) -> dict[tuple[str, int], set] | None:
         """The atoms the last run added to the previous model, as `model` gives them (None if it

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .clingo_backend import _clingo_model
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported
-from .facts import _abox, _read_model
+from .facts import _CLASS, _OBJECT, _abox, _data, _plan, _read_model
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
@@ -43,12 +43,20 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     checks compare it to (_related): after a run that only added atoms, the added atoms (the
     facts are those of the previous reading and of the new atoms); after a run that recomputed
     some relations, those relations (the facts are the previous reading's, less those of the
-    recomputed relations, and the new reading of them).  A check fails on the whole model exactly
+    recomputed relations, and the new reading of them); after a run that deleted and rederived,
+    the atoms it added (the facts are the previous reading's, less those of the atoms it took
+    out, and those of the added atoms).  A check fails on the whole model exactly
     when it fails on that part, with the same message (the previous model passed every check)."""
     base, ev.reading = ev.reading, None
     added = ev.added_model()
-    recomputed = ev.recomputed_model() if added is None else None
-    if base is not None and added is not None:
+    change = ev.changed_model() if added is None else None
+    recomputed = ev.recomputed_model() if added is None and change is None else None
+    if base is not None and change is not None:
+        removed, added = change
+        merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev.model(), added))
+        if not merges:
+            result |= base - _facts_of(comp, knowledge, removed)
+    elif base is not None and added is not None:
         merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev.model(), added))
         if not merges:
             result |= base
@@ -63,6 +71,24 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     if not merges:
         ev.reading = frozenset(result)
     return merges, result
+
+
+def _facts_of(comp: Compiled, knowledge, atoms: dict) -> set:
+    """The facts that these atoms of a model answer, as _read_model reads them (without its checks:
+    for atoms taken out of a model that passed them)."""
+    plan, unnamed, out = _plan(comp, knowledge), comp.unnamed, set()
+    for key, rel in atoms.items():
+        entry = plan.get(key)
+        if entry is None:
+            continue
+        kind, name = entry[0], entry[1]
+        if kind == _CLASS:
+            out.update((name, s) for (s,) in rel if s not in unnamed)
+        elif kind == _OBJECT:
+            out.update((name, s, o) for s, o in rel if s not in unnamed)
+        else:
+            out.update((name, s, _data(v) if type(v) is tuple else v) for s, v in rel if s not in unnamed)
+    return out
 
 
 def _fact_names(comp: Compiled, model: dict) -> frozenset:
