@@ -7,7 +7,6 @@ and never changes the old one.
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 import random
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from .actions import Action, action_id, allowed_from_facts, check_action_object,
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
-from .state import loads, normalize, read_json_file, show
+from .state import copy_state, loads, normalize, read_json_file, show
 
 MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal sequence comes near it
 
@@ -71,13 +70,13 @@ class GameState:
         return cls.from_dict(loads(text), rules=rules)
 
     def to_dict(self) -> dict:
-        return copy.deepcopy(self.data)
+        return copy_state(self.data)
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.data, indent=indent)
 
     def copy(self) -> "GameState":
-        return GameState(copy.deepcopy(self.data), rules=self.rules)
+        return GameState(copy_state(self.data), rules=self.rules)
 
     def __repr__(self) -> str:
         d = self.data
@@ -232,7 +231,7 @@ def play_from(data: dict, transient: dict, reasoner: str, base: Inference | None
     """The apply loop from given transient facts (an action, or the start of a turn); `base` as in play."""
     k = knowledge(data["ruleset"])
     vocab = k.vocabulary
-    state = copy.deepcopy(data)
+    state = copy_state(data)
     rng = random.Random(state["rng_seed"])
     action = transient.get("action") or {"id": "start of turn"}
     for _ in range(MAX_STEPS):

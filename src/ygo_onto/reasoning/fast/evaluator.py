@@ -1096,6 +1096,13 @@ class _Evaluator:
         out.update(self._extra)
         return out
 
+    def atoms(self, key: tuple[str, int]) -> set | None:
+        """The atoms of one relation of `model` ((name, arity)), or None where `model` has none."""
+        p = self.preds.get(key)
+        if p is not None and p in self._touched:
+            return self.relations[p]
+        return self._extra.get(key)
+
     def recomputed_model(self) -> dict[tuple[str, int], set] | None:
         """After a run that recomputed some relations of the previous model (_recompute): those
         relations, empty ones included, and the facts of predicates the program does not mention,

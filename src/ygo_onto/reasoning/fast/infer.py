@@ -53,16 +53,16 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     recomputed = ev.recomputed_model() if added is None and change is None else None
     if base is not None and change is not None:
         removed, added = change
-        merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev.model(), added))
+        merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
         if not merges:
             result |= base - _facts_of(comp, knowledge, removed)
     elif base is not None and added is not None:
-        merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev.model(), added))
+        merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
         if not merges:
             result |= base
     elif base is not None and recomputed is not None:
         merges, result = _read_model(knowledge, comp, check_merges,
-                                     _related(comp, knowledge, ev.model(), recomputed))
+                                     _related(comp, knowledge, ev, recomputed))
         if not merges:
             names = _fact_names(comp, recomputed)
             result.update(f for f in base if f[0] not in names)
@@ -102,7 +102,7 @@ def _fact_names(comp: Compiled, model: dict) -> frozenset:
     return got
 
 
-def _related(comp: Compiled, knowledge, model: dict, added: dict) -> dict:
+def _related(comp: Compiled, knowledge, ev: _Evaluator, added: dict) -> dict:
     """The added atoms, and in full the relations the checks relate them to: the same functional
     (inverse-functional) property, the classes of the same disjointness axioms."""
     if comp.related is None:
@@ -117,8 +117,9 @@ def _related(comp: Compiled, knowledge, model: dict, added: dict) -> dict:
     out = dict(added)
     for key in added:
         for other in comp.related.get(key, ()):
-            if other in model:
-                out[other] = model[other]
+            atoms = ev.atoms(other)
+            if atoms is not None:
+                out[other] = atoms
     return out
 
 
