@@ -34,7 +34,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel", "opStartNextTurn"]
+         "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel", "opStartNextTurn"]
 
 
 def primitive(name: str):
@@ -79,9 +79,6 @@ class Step:
             if side["field_zone"] is not None:
                 self.objects[f"{p}_field_zone_0_card"] = side["field_zone"]
         self.attacker = None
-        # rulebook p. 32: a battle is in its Damage Step as this step starts (a FLIP effect it triggers is
-        # activated after damage calculation, still in the Damage Step)
-        self.in_damage_step = any(fc["extra"].get("attack", {}).get("damage_step") for fc in self.field_monsters())
         self.facts: set = frozenset()
         self.pending_refs = None
         if state["pending"] is not None:
@@ -281,6 +278,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state["phase"] = PHASE_NAMES[value]
     elif op == "opSetPriority":
         step.state["priority"] = _player(value)
+    elif op == "opMarkDamageStepChain":  # kept until the chain is over (close_window)
+        step.state.setdefault("extra", {})["damage_step_chain"] = bool(value)
     elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes
         step.state.setdefault("extra", {})["phase_end"] = PHASE_NAMES[value] if op == "opAskPhaseEnd" else "turn"
     elif op == "opSetJustSummoned":
@@ -419,8 +418,6 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.state["pending"] = {"action": action, "purpose": "target", "needed": max(1, needed), "chosen": []}
     step.pending_refs = []
     step.state["priority"] = player
-    if step.in_damage_step:  # rulebook p. 32: its chain is in the Damage Step, after damage calculation
-        step.state.setdefault("extra", {})["damage_step_chain"] = True
 
 
 @primitive("close_choice")
