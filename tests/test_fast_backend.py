@@ -663,7 +663,13 @@ def test_going_on_from_a_model_gives_the_model_from_scratch_on_every_input_of_a_
         try:
             for update in ("affected", "dred", "scratch"):
                 ev.update, ev._input, ev.reading = update, None, None
-                read.append([frozenset(fast.infer_facts(k, facts)) for facts in inputs])
+                read.append([])
+                for facts in inputs:
+                    got = fast.infer_facts(k, facts)
+                    read[-1].append(frozenset(got))
+                    # the index by name that the reading keeps up to date: the same facts, each under its name
+                    assert set().union(*got.groups.values()) == got
+                    assert all(f[0] == name for name, group in got.groups.items() for f in group)
         finally:
             ev.update = default
         assert read[0] == read[2]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .abox import DUEL, PHASE_NAMES, card_name_at, parse_card_ind
 from .knowledge import Vocabulary
+from .reasoning import named
 
 TYPE_ORDER = ["normal_summon", "tribute_summon", "set_monster", "flip_summon", "special_summon", "synchro_summon",
               "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "cancel", "pass",
@@ -129,12 +130,10 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     player = state["priority"]
     pending_purpose = state["pending"]["purpose"] if state["pending"] else None
     # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
-    selected_for = {f[1]: f[2][: -len("Purpose")] for f in facts if f[0] == "selectedFor"}
+    selected_for = {f[1]: f[2][: -len("Purpose")] for f in named(facts, ("selectedFor",))}
     out: dict[str, dict] = {}
-    for f in facts:
-        spec = annotated.get(f[0])
-        if spec is None:
-            continue
+    for f in named(facts, annotated):
+        spec = annotated[f[0]]
         kind, *pairs = spec.split()
         extra = dict(p.split("=", 1) for p in pairs)
         action = {"type": kind, "player": player, **extra}

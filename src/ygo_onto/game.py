@@ -33,8 +33,7 @@ class Inference:
     abox: list = field(default_factory=list, repr=False)
 
     def operations(self, vocabulary) -> list[tuple]:
-        prims = vocabulary.annotated("primitive")
-        return [f for f in self.facts if f[0] in prims and len(f) == 3]
+        return [f for f in reasoning.named(self.facts, vocabulary.annotated("primitive")) if len(f) == 3]
 
 
 @dataclass

@@ -15,6 +15,25 @@ from ..knowledge import Knowledge
 Fact = tuple
 
 
+class Facts(set):
+    """A backend's facts with an index by name (class or property): `groups`, name -> the facts of
+    that name.  The fast backend gives it, kept up to date as it reads a model; a plain set from
+    another backend is indexed by one pass when first asked (`named`)."""
+
+    groups: dict
+
+
+def named(facts: set, names) -> list:
+    """The facts whose name is one of `names`: a lookup per name where `facts` is indexed (Facts),
+    else one pass over them (the apply loop asks this of every reasoner run: operations, allowed
+    actions)."""
+    groups = getattr(facts, "groups", None)
+    if groups is None:
+        wanted = set(names)
+        return [f for f in facts if f[0] in wanted]
+    return [f for name in names for f in groups.get(name, ())]
+
+
 class Backend(Protocol):
     name: str
 

@@ -5,6 +5,7 @@ import itertools
 import operator
 
 from ...errors import ReasonerError
+from .. import Facts
 from .compiler import Compiled
 from .names import INT_MAX, INT_MIN, cpred, ppred
 
@@ -241,7 +242,8 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
         return True, None
     unnamed = comp.unnamed
     plan = _plan(comp, knowledge)
-    result: set[tuple] = set()
+    result = Facts()
+    groups: dict[str, set] = {}  # name -> its facts (sets shared with the memo: never changed in place)
     classes: dict[str, set[str]] = {}  # of the classes in a disjointness axiom
     functional: dict[tuple[str, str], set] = {}
     bad_range: list[tuple] = []
@@ -261,6 +263,7 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
             hit = memo.get(key)
             if hit is not None and hit[0] == rel:
                 result |= hit[1]
+                _add_group(groups, name, hit[1])
                 continue
         out: set[tuple] = set()
         add = out.add
@@ -294,9 +297,17 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
     _check_consistency(knowledge, comp, classes, functional, bad_range)
     for key, rel, out in read:
         result |= out
+        _add_group(groups, plan[key][1], out)
         if not plan[key][4]:
             memo[key] = (frozenset(rel), out)
+    result.groups = groups
     return False, result
+
+
+def _add_group(groups: dict[str, set], name: str, facts: set) -> None:
+    """Add facts of one name to an index by name (a new set where the name has some: the sets are shared)."""
+    got = groups.get(name)
+    groups[name] = got | facts if got else facts
 
 
 _KIND_OF = {int: "int", bool: "bool", str: "str"}

@@ -55,22 +55,47 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
         removed, added = change
         merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
         if not merges:
-            result |= base - _facts_of(comp, knowledge, removed)
+            gone = _facts_of(comp, knowledge, removed)
+            result.groups = _groups_after(base[1], result.groups, gone)
+            result |= base[0] - gone
     elif base is not None and added is not None:
         merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
         if not merges:
-            result |= base
+            result.groups = _groups_after(base[1], result.groups)
+            result |= base[0]
     elif base is not None and recomputed is not None:
         merges, result = _read_model(knowledge, comp, check_merges,
                                      _related(comp, knowledge, ev, recomputed))
         if not merges:
             names = _fact_names(comp, recomputed)
-            result.update(f for f in base if f[0] not in names)
+            kept = {name: group for name, group in base[1].items() if name not in names}
+            for group in kept.values():
+                result |= group
+            result.groups = _groups_after(kept, result.groups)
     else:
         merges, result = _read_model(knowledge, comp, check_merges, ev.model())
     if not merges:
-        ev.reading = frozenset(result)
+        ev.reading = (frozenset(result), result.groups)
     return merges, result
+
+
+def _groups_after(base: dict, read: dict, gone: set = frozenset()) -> dict:
+    """The index by name of the previous reading (`base`), less the facts `gone`, with the facts
+    just read (`read`) added."""
+    groups = dict(base)
+    by_name: dict[str, set] = {}
+    for f in gone:
+        by_name.setdefault(f[0], set()).add(f)
+    for name, facts in by_name.items():
+        rest = groups.get(name, frozenset()) - facts
+        if rest:
+            groups[name] = rest
+        else:
+            groups.pop(name, None)
+    for name, facts in read.items():
+        got = groups.get(name)
+        groups[name] = got | facts if got else facts
+    return groups
 
 
 def _facts_of(comp: Compiled, knowledge, atoms: dict) -> set:
