@@ -159,14 +159,9 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     pending = state["pending"]
     chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else set()
     for p, area, i, name, fc in iter_cards(state, lean):
-        card = cat.get(name)
-        c = card_ind(p, area, i)
-        add((card.class_name, c))
-        add(("placedIn", c, zone_ind(p, area, i)))
-        add(("cardIndex", c, i))
-        add(("ownerPlayer", c, player_ind(fc["owner"] if fc else p)))
+        card, c, placed = placed_card_facts(cat, name, p, area, i, fc["owner"] if fc else p)
+        facts.extend(placed)
         add(("chosenForPending", c, (p, area, i) in chosen))
-        facts.extend(catalog_facts(card, c))
         if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
             add(("properlySummoned", c, name in state.get("extra", {}).get("properly_summoned", {}).get(p, ())))
         if fc is not None:
@@ -314,6 +309,22 @@ def battle_facts(state: dict) -> list[tuple]:
 
 def link_ind(number: int) -> str:
     return f"chainLink{number}"
+
+
+def placed_card_facts(cat, name: str, p: str, area: str, i: int, owner: str) -> tuple:
+    """(card, individual, facts) of a card where it lies: its class, zone, index, owner and what the
+    catalog says of it.  Memoized per catalog (the states of a duel repeat them: 44 cards a state)."""
+    memo = cat.__dict__.setdefault("_placed_facts", {})
+    key = (name, p, area, i, owner)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) > 50_000:
+            memo.clear()
+        card, c = cat.get(name), card_ind(p, area, i)
+        placed = ((card.class_name, c), ("placedIn", c, zone_ind(p, area, i)), ("cardIndex", c, i),
+                  ("ownerPlayer", c, player_ind(owner)), *catalog_facts(card, c))
+        got = memo[key] = (card, c, placed)
+    return got
 
 
 def catalog_facts(card, c: str) -> list[tuple]:
