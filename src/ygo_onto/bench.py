@@ -208,7 +208,7 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
         other = states[names[(i + 1) % len(names)]] if reasoner == "fast" and len(names) > 1 else None
         out["latency"][name] = measure_latency(states[name], reasoner, repeats, other)
     for ruleset in duels:
-        out["duels"].append(measure_duel(ruleset, reasoner, seed, max_actions))
+        out["duels"].append({**measure_duel(ruleset, reasoner, seed, max_actions), "reasoner": spec})
     if puzzles:
         out["solve"] = measure_puzzles(list(puzzles), reasoner)
     self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
