@@ -880,11 +880,13 @@ class _Evaluator:
         The program is positive, so the result is the least model of `facts`: the tests compare
         it with a run from scratch and with clingo on the states of whole duels.  Returns False
         (nothing changed; the caller runs from scratch) when more than 1/UNLIKE of the input facts
-        changed or the removal would take out most of the model, where starting again is cheaper.  An atom that is a fact of the new run (a program
-        fact, a constant head, an input fact) is not over-deleted, nor is anything on its account:
-        it is in the new model whatever else goes.  Without that cut, taking a card out of a zone
-        over-deleted the Card atom the domain of placedIn also gives, and everything joined with it:
-        a third of the model for a change of a few atoms."""
+        changed or the removal would take out most of the model, where starting again is cheaper.
+
+        An atom that is a fact of the new run (a program fact, a constant head, an input fact) is
+        not over-deleted, nor is anything on its account: it is in the new model whatever else
+        goes.  Without that cut, taking a card out of a zone over-deleted the Card atom that the
+        domain of placedIn also gives, and everything joined with it: a third of the model for a
+        change of a few atoms."""
         relations, keys = self.relations, self._keys
         removed, added, extra = self._changes(previous, facts)
         if not removed:
@@ -899,10 +901,7 @@ class _Evaluator:
         once = self._once_atoms or {}
 
         def explicit(p: int, tuples: set) -> set:
-            """Of `tuples`, those that are not facts of the new run (program facts, constant heads,
-            input facts): a fact stays in the model, so nothing is over-deleted on its account.
-            (This cut keeps the over-deletion near the real change: without it, removing one
-            placedIn atom over-deleted the Card atom its domain gives, and all that uses it.)"""
+            """Of `tuples`, those that are not facts of the new run (see above)."""
             for s in (self._facts.get(p), once.get(p), facts.get(keys[p])):
                 if s:
                     tuples = tuples - s
@@ -965,8 +964,7 @@ class _Evaluator:
                 delta[p] = new
         self._loop(delta, set())
         # (the caller's reading stays: it reads the change, self._change)
-        inserted, keys = self._added, self._keys
-        self._added = None
+        inserted, self._added = self._added, None
         removed_atoms = {keys[p]: gone - inserted[p] if p in inserted else gone for p, gone in gone_all.items()}
         added_atoms = {keys[p]: new - gone_all[p] if p in gone_all else new for p, new in inserted.items()}
         removed_atoms.update(extra_change[0])
