@@ -367,8 +367,12 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
                 ("linkCard", me, linked), *catalog_facts(card, linked)]
     if "chooseBattlePosition" in card.activation:  # rulebook p. 15: the position chosen on activation (default Attack)
         out.append(("summonPosition", linked, POSITION_INDIVIDUALS[link.get("extra", {}).get("summon_position", "attack")]))
-    for t in link.get("targets", []):
-        out.append(("linkTarget", me, card_ind(t["player"], t["area"], t["index"])))
+    for i, t in enumerate(link.get("targets", [])):
+        target = card_ind(t["player"], t["area"], t["index"])
+        out.append(("linkTarget", me, target))
+        # the targets keep the order they were selected in (state-format "Chain link"): the rules tell the
+        # first one (the monster a Ritual Spell or a Fusion spell Summons) from the later ones (its tributes, materials)
+        out.append(("linkFirstTarget" if i == 0 else "linkLaterTarget", me, target))
     if number == len(state["chain"]):
         out.append(("ChainTop", me))
         if transient.get("resolving"):
