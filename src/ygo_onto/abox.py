@@ -189,6 +189,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                     add(("equipTargetGone", c, target is None))
                 elif fc["extra"].get("equip_target_gone"):  # its monster left the field (primitives.Step.finish)
                     add(("equipTargetGone", c, True))
+                add(("turnsCounterGiven", c, "turns" in fc["counters"]))
                 if "turns" in fc["counters"]:
                     add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
     if pending:
