@@ -34,7 +34,8 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel", "opStartNextTurn"]
+         "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opStartNextTurn"]
 
 
 def primitive(name: str):
