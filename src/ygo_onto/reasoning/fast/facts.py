@@ -63,8 +63,7 @@ def _abox(comp: Compiled, knowledge, facts) -> dict[tuple[str, int], set]:
             rest = facts[len(last[0]):]
             more, plain = _read_facts(comp, knowledge, rest)
             for key, values in more.items():
-                old = out.get(key)
-                out[key] = old | values if old else values
+                _union_into(out, key, values)
             if plain and last[2] is not None:
                 sets = last[2][0].union(rest), last[2][1].union(_booleans(rest))
         else:
@@ -115,8 +114,7 @@ def _abox_change(comp: Compiled, knowledge, facts: list, last: tuple) -> tuple[d
     except ReasonerError:  # read in full: the message names the first bad fact in the list's order
         return None, True, sets
     for key, values in more.items():
-        old = out.get(key)
-        out[key] = old | values if old else values
+        _union_into(out, key, values)
     return out, plain, sets
 
 
@@ -263,7 +261,7 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
             hit = memo.get(key)
             if hit is not None and hit[0] == rel:
                 result |= hit[1]
-                _add_group(groups, name, hit[1])
+                _union_into(groups, name, hit[1])
                 continue
         out: set[tuple] = set()
         add = out.add
@@ -297,17 +295,18 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
     _check_consistency(knowledge, comp, classes, functional, bad_range)
     for key, rel, out in read:
         result |= out
-        _add_group(groups, plan[key][1], out)
+        _union_into(groups, plan[key][1], out)
         if not plan[key][4]:
             memo[key] = (frozenset(rel), out)
     result.groups = groups
     return False, result
 
 
-def _add_group(groups: dict[str, set], name: str, facts: set) -> None:
-    """Add facts of one name to an index by name (a new set where the name has some: the sets are shared)."""
-    got = groups.get(name)
-    groups[name] = got | facts if got else facts
+def _union_into(sets: dict, key, values: set) -> None:
+    """Add `values` under `key` of a dict of sets that are shared (an evaluator input, a memo, a
+    reading): never changed in place, a new set where the key has some."""
+    got = sets.get(key)
+    sets[key] = got | values if got else values
 
 
 _KIND_OF = {int: "int", bool: "bool", str: "str"}

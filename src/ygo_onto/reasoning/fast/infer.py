@@ -4,7 +4,7 @@ from __future__ import annotations
 from .clingo_backend import _clingo_model
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported
-from .facts import _CLASS, _OBJECT, _abox, _data, _plan, _read_model
+from .facts import _CLASS, _OBJECT, _abox, _data, _plan, _read_model, _union_into
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
@@ -93,8 +93,7 @@ def _groups_after(base: dict, read: dict, gone: set = frozenset()) -> dict:
         else:
             groups.pop(name, None)
     for name, facts in read.items():
-        got = groups.get(name)
-        groups[name] = got | facts if got else facts
+        _union_into(groups, name, facts)
     return groups
 
 
