@@ -761,13 +761,16 @@ class _Evaluator:
         self._loop(delta, set(self._once_heads))
         self._input = facts
 
-    def _changes(self, previous: dict, facts: dict) -> tuple[dict, dict, dict]:
-        """What `facts` removes from and adds to `previous`, by predicate of the program, and the
-        facts of predicates the program does not mention (kept as they are)."""
+    def _changes(self, previous: dict, facts: dict) -> tuple[dict, dict, dict, tuple[dict, dict]]:
+        """What `facts` removes from and adds to `previous`, by predicate of the program; the facts
+        of predicates the program does not mention (kept as they are), and what `facts` removes
+        from and adds to those, by (name, arity)."""
         preds = self.preds
-        removed: dict[int, set] = {}
-        added: dict[int, set] = {}
+        removed: dict = {}
+        added: dict = {}
         extra = dict(self._extra)
+        extra_removed: dict = {}
+        extra_added: dict = {}
         for key in previous.keys() | facts.keys():
             old, new = previous.get(key), facts.get(key)
             if old is new:
@@ -778,16 +781,18 @@ class _Evaluator:
                     extra[key] = new
                 else:
                     extra.pop(key, None)
-                continue
+                into_removed, into_added, at = extra_removed, extra_added, key
+            else:
+                into_removed, into_added, at = removed, added, p
             if old:
                 gone = old - new if new else old
                 if gone:
-                    removed[p] = gone
+                    into_removed[at] = gone
             if new:
                 more = new - old if old else new
                 if more:
-                    added[p] = more
-        return removed, added, extra
+                    into_added[at] = more
+        return removed, added, extra, (extra_removed, extra_added)
 
     def _affected(self, changed: frozenset) -> tuple[frozenset, list]:
         """The predicates whose atoms may depend on a changed predicate (it and every head its
@@ -833,7 +838,7 @@ class _Evaluator:
         inputs of whole duels).  Returns False (the caller runs from scratch) when the affected
         relations hold most of the model."""
         relations, keys = self.relations, self._keys
-        removed, added, extra = self._changes(previous, facts)
+        removed, added, extra, _ = self._changes(previous, facts)
         affected, full = self._affected(frozenset(removed.keys() | added.keys()))
         if sum(len(relations[p]) for p in affected) > self.recompute_share * sum(map(len, relations)):
             return False
@@ -888,7 +893,7 @@ class _Evaluator:
         domain of placedIn also gives, and everything joined with it: a third of the model for a
         change of a few atoms."""
         relations, keys = self.relations, self._keys
-        removed, added, extra = self._changes(previous, facts)
+        removed, added, extra, extra_change = self._changes(previous, facts)
         if not removed:
             return False
         # a state unlike the previous one (not the next state of a duel: a median of 5 of ~900 input
@@ -945,7 +950,6 @@ class _Evaluator:
             self.remove(p, tuples)
         # 3. rederive (an over-deleted atom is no fact of the new run: explicit() kept those)
         self._added = {}  # what 4. inserts: with gone_all, the change the caller reads (self._change)
-        extra_change = self._extra_change(self._extra, extra)
         self._extra_added = {}
         self._extra = extra
         back: dict[int, set] = {}
@@ -971,19 +975,6 @@ class _Evaluator:
         added_atoms.update(extra_change[1])
         self._change = ({k: v for k, v in removed_atoms.items() if v}, {k: v for k, v in added_atoms.items() if v})
         return True
-
-    @staticmethod
-    def _extra_change(old: dict, new: dict) -> tuple[dict, dict]:
-        """The facts of predicates the program does not mention that `new` removes from and adds to `old`."""
-        removed, added = {}, {}
-        for key in old.keys() | new.keys():
-            a, b = old.get(key), new.get(key)
-            if a is not b:
-                if a and (gone := a - b if b else a):
-                    removed[key] = gone
-                if b and (more := b - a if a else b):
-                    added[key] = more
-        return removed, added
 
     def checks(self, p: int) -> list:
         """The check functions of the rules with head predicate p (made on first use)."""
