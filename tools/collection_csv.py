@@ -46,12 +46,13 @@ def render() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    stale = [p for p, text in render().items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
+    rendered = render()
     if "--check" in argv:
+        stale = [p for p, text in rendered.items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
         for p in stale:
             print(f"{p.relative_to(ROOT)} is out of step with ontology/cards-simplified.owl: run python tools/collection_csv.py")
         return 1 if stale else 0
-    for p, text in render().items():
+    for p, text in rendered.items():
         p.write_text(text, encoding="utf-8")
         print(p.relative_to(ROOT))
     return 0
