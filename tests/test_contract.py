@@ -1,5 +1,6 @@
 """The public contract (docs/actions-and-cli.md, docs/state-format.md) checked through the CLI, as an outside user runs it."""
 import json
+import re
 
 from typer.testing import CliRunner
 
@@ -124,3 +125,14 @@ def test_priority_left_out_is_the_pending_actions_player(tmp_path):
     assert result.exit_code == 0, result.output
     assert [(a["id"], a["player"]) for a in json.loads(result.stdout)["actions"]] == [("select@B.hand0", "B"),
                                                                                      ("cancel", "B")]
+
+
+def test_duel_result_says_how_the_duel_ended():
+    """actions-and-cli.md: `duel` narrates a whole duel; its last line names the winner and why (rulebook
+    p. 22: 0 LP, or a draw from an empty deck), read off the final state."""
+    result = CliRunner().invoke(app, ["duel", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    last = result.output.strip().splitlines()[-1]
+    assert re.match(r"Result: winner ([AB]) \(([AB]) (at 0 LP|could not draw from an empty deck)\) after \d+ actions", last), last
+    winner, loser = re.match(r"Result: winner (\w) \((\w)", last).groups()
+    assert winner != loser

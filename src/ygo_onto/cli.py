@@ -106,6 +106,23 @@ def _describe(a: dict) -> str:
     return " ".join(parts)
 
 
+def _how_it_ended(data: dict) -> str:
+    """Why the duel is over, read off the final state (the state format keeps only the winner):
+    the loser at 0 LP, else the loser's empty deck (rulebook p. 22: the two ways to lose)."""
+    winner = data["winner"]
+    if winner is None:
+        return ""
+    players = data["players"]
+    if winner == "draw":
+        return " (both players at 0 LP)"
+    loser = "B" if winner == "A" else "A"
+    if players[loser]["life_points"] <= 0:
+        return f" ({loser} at 0 LP)"
+    if not players[loser]["deck"]:
+        return f" ({loser} could not draw from an empty deck)"
+    return ""
+
+
 @app.command()
 def allowed(state: Path = typer.Argument(..., help="a state file (state-format.md)"),
             json_out: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
@@ -235,7 +252,7 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
             _fail(exc)
         raise
     lp = final.data["players"]
-    out.print(f"[bold]Result[/bold]: winner {final.winner or 'none yet'} after {count} actions; "
+    out.print(f"[bold]Result[/bold]: winner {final.winner or 'none yet'}{_how_it_ended(final.data)} after {count} actions; "
               f"LP A {lp['A']['life_points']} / B {lp['B']['life_points']}")
     if writer:
         writer.end(final.winner)
