@@ -174,7 +174,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
                 add(("attacksDeclared", c, fc["attacks_declared"]))
                 add(("summonedAs", c, fc["summoned_by"] + "Summon"))
-                add(("justFlipped", c, (p, area, i) in transient.get("flipped", ())))
+                add(("justFlipped", c, bool(fc["extra"].get("flipped"))))
                 add(("effectDeclined", c, bool(fc["extra"].get("effect_declined"))))
                 add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
                 if fc["extra"].get("just_summoned"):

@@ -64,7 +64,8 @@ class Step:
         # what carries over to the next step: a chain being resolved and the links it negated
         self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
         self.rolled = None  # (card object, result): a die rolled in this step, seen in the next
-        self.flipped = []  # monsters turned face-up in this step: their FLIP effects see it in the next
+        self.flipped = []  # monsters turned face-up in this step: their FLIP effects wait from the next on
+        self.triggered = False  # a triggered effect opened its selections in this step
         self.previous = transient
         self.objects: dict[str, object] = {}
         for p in PLAYERS:
@@ -164,8 +165,9 @@ class Step:
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
-        if self.flipped:
-            self.transient["flipped"] = [tuple(self.locate(o).values()) for o in self.flipped if self.on_field(o)]
+        for fc in self.flipped:  # kept on the card until its FLIP effect is on the chain (add_chain_link)
+            if self.on_field(fc):
+                fc["extra"]["flipped"] = True
         for p in PLAYERS:
             side = self.state["players"][p]
             for area in LIST_AREAS:
@@ -369,6 +371,8 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     # an option chosen on activation (CR 903.2c: a Special Summon's position) belongs to the link: it
     # holds even if the card leaves the field before the link resolves
     position = obj["extra"].pop("summon_position", None) if isinstance(obj, dict) else None
+    if isinstance(obj, dict):
+        obj["extra"].pop("flipped", None)  # its FLIP effect (if it waited) is on the chain now
     if position not in (None, "attack"):  # Attack is the default: nothing to keep
         link["extra"] = {"summon_position": position}
     step.state["chain"].append(link)
@@ -411,6 +415,9 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
 def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A triggered effect (FLIP, "when Normal Summoned"): its player selects its targets now; the
     activation then goes on as any other (the pending action is an `activate` of the card)."""
+    if step.triggered:  # one activation is built at a time: the other waits for the next step
+        return
+    step.triggered = True
     obj = step.objects[card_ind]
     player = _player(player_ind)
     needed = next((f[2] for f in step.facts if f[0] == "activationSelections" and f[1] == card_ind), 1)
