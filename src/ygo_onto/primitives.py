@@ -10,6 +10,7 @@ import random
 from typing import Callable
 
 from .abox import PHASE_NAMES, POSITION_NAMES
+from .cards import catalog
 from .errors import YgoError
 from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_MODIFIER, PLAYERS, new_field_card, opponent
 
@@ -64,7 +65,7 @@ class Step:
         # what carries over to the next step: a chain being resolved and the links it negated
         self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
         self.rolled = None  # (card object, result): a die rolled in this step, seen in the next
-        self.flipped = []  # monsters turned face-up in this step: their FLIP effects wait from the next on
+        self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = False  # a triggered effect opened its selections in this step
         self.previous = transient
         self.objects: dict[str, object] = {}
@@ -265,7 +266,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
     if op in SETTERS:
         key, convert = SETTERS[op]
         card = step.objects[subject]
-        if op == "opSetPosition" and card["position"] == "face_down_defense" and value != "faceDownDefensePosition":
+        if op == "opSetPosition" and card["position"] == "face_down_defense" and value != "faceDownDefensePosition" \
+                and catalog(step.state["ruleset"]).get(card["card"], "card").flip:
             step.flipped.append(card)  # rulebook p. 11: a FLIP effect starts when the card is turned face-up
         card[key] = convert(value)
     elif op == "opSetTurnsLeft":
