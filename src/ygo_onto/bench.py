@@ -127,16 +127,19 @@ def measure_latency(data: dict, reasoner: str, repeats: int, other: dict | None 
 def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 2000) -> dict:
     """One whole random duel (both agents random) from new_duel, to its end or max_actions."""
     from .duel import new_duel, play_duel
+    from .game import COUNTS
 
+    before = dict(COUNTS)
     t = time.perf_counter()
     state = new_duel(ruleset, seed, reasoner)
     n, last = 0, state
     for _, _, nxt in play_duel(state, ("random", "random"), seed=seed, reasoner=reasoner, max_actions=max_actions):
         n, last = n + 1, nxt
     seconds = time.perf_counter() - t
+    runs, forced = (COUNTS[k] - before.get(k, 0) for k in ("runs", "forced_moves"))
     return {"ruleset": ruleset, "reasoner": reasoner, "seed": seed, "actions": n, "turns": last.data["turn"],
             "winner": last.winner, "seconds": seconds, "ms_per_action": seconds * 1000 / max(n, 1),
-            "finished": last.winner is not None}
+            "finished": last.winner is not None, "reasoner_runs": runs, "forced_moves": forced}
 
 
 # a reasoner spec `fast@VARIANT` runs fast with an alternative code path switched on, so that one
@@ -294,13 +297,16 @@ def render(result: dict, console=None) -> None:
     duels = [d for r in reasoners.values() for d in r["duels"]]
     if duels:
         t = Table(title="a whole random duel (random vs random)")
-        for col in ("ruleset", "reasoner", "seed", "actions", "turns", "winner", "seconds", "ms/action"):
+        for col in ("ruleset", "reasoner", "seed", "actions", "turns", "winner", "seconds", "ms/action",
+                    "runs/action", "forced moves"):
             t.add_column(col, justify="left" if col in ("ruleset", "reasoner") else "right")
         for d in duels:
             t.add_row(d["ruleset"], d["reasoner"], str(d["seed"]), str(d["actions"]), str(d["turns"]),
                       str(d["winner"]) if d["finished"] else "- (cap)", f"{d['seconds']:.1f}",
-                      f"{d['ms_per_action']:.1f}")
+                      f"{d['ms_per_action']:.1f}", f"{d['reasoner_runs'] / max(d['actions'], 1):.1f}",
+                      str(d["forced_moves"]))
         console.print(t)
+        _render_targets(result, console)
     variants = {name: r["speedup_over_fast"] for name, r in reasoners.items() if "speedup_over_fast" in r}
     if variants:
         t = Table(title="fast variants: fast's time / the variant's time (> 1: the variant is faster)")
@@ -331,6 +337,37 @@ def render(result: dict, console=None) -> None:
             t.add_row(row["puzzle"], str(row["expected"]), row["result"], str(row["nodes"]), str(row["states"]),
                       f"{row['seconds']:.2f}", f"{row['nodes_per_s']:.1f}")
         console.print(t)
+
+
+# issue 10's targets for the fast backend: (measure, how to read it off a result, target, "max"/"min")
+TARGETS = (
+    ("official random duel, ms per action", lambda r: next(
+        (d["ms_per_action"] for d in r["reasoners"].get("fast", {}).get("duels", ()) if d["ruleset"] == "official"),
+        None), 1.0, "max"),
+    ("allowed_actions p50 ms, mid-game state", lambda r: r["reasoners"].get("fast", {}).get("latency", {}).get(
+        "mid-game (84 cards)", {}).get("p50_ms"), 1.0, "max"),
+    ("official duel, fast@scratch's time / fast's", lambda r: (
+        1 / r["reasoners"]["fast@scratch"]["speedup_over_fast"]["duels"]["official"]
+        if "official" in r["reasoners"].get("fast@scratch", {}).get("speedup_over_fast", {}).get("duels", {})
+        else None), 10.0, "min"),
+)
+
+
+def _render_targets(result: dict, console) -> None:
+    """Issue 10's targets next to what this run measured (those it measured)."""
+    from rich.table import Table
+
+    rows = [(name, got(result), target, kind) for name, got, target, kind in TARGETS]
+    rows = [r for r in rows if r[1] is not None]
+    if not rows:
+        return
+    t = Table(title="speed targets (issue 10)")
+    for col in ("measure", "this run", "target", "met"):
+        t.add_column(col, justify="left" if col == "measure" else "right")
+    for name, value, target, kind in rows:
+        met = value <= target if kind == "max" else value >= target
+        t.add_row(name, f"{value:.2f}", f"{'<=' if kind == 'max' else '>='} {target:g}", "yes" if met else "no")
+    console.print(t)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,6 +6,7 @@ and never changes the old one.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import random
@@ -21,6 +22,9 @@ from .primitives import apply_operations
 from .state import copy_state, loads, normalize, read_json_file, show
 
 MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal sequence comes near it
+
+# what the apply loop did, for `bench` (where a duel's time goes): reasoner runs, forced moves
+COUNTS: collections.Counter = collections.Counter()
 
 
 @dataclass
@@ -217,6 +221,7 @@ def run_reasoner(data: dict, reasoner: str, transient: dict | None = None, base:
         abox = state_facts(data, lean=True, transient=transient)
     with reasoning.Timer() as t:
         facts = backend.infer(k, abox)
+    COUNTS["runs"] += 1
     return Inference(facts, reasoner, t.ms, abox)
 
 
@@ -251,6 +256,7 @@ def play_from(data: dict, transient: dict, reasoner: str, base: Inference | None
                 return result
             base = None if transient else inference  # the same state: its ABox with the move's facts
             transient = {"action": idle}
+            COUNTS["forced_moves"] += 1
             continue
         transient = apply_operations(state, ops, transient, vocab, rng, inference.facts)
         if state["winner"] is not None:
