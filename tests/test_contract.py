@@ -136,3 +136,14 @@ def test_duel_result_says_how_the_duel_ended():
     assert re.match(r"Result: winner ([AB]) \(([AB]) (at 0 LP|could not draw from an empty deck)\) after \d+ actions", last), last
     winner, loser = re.match(r"Result: winner (\w) \((\w)", last).groups()
     assert winner != loser
+
+
+def test_a_summon_named_with_its_default_position_matches(tmp_path):
+    """actions-and-cli.md: normal_summon is "face-up Attack"; an action object that says so (`"to": "attack"`)
+    names the same allowed action, while a position the rules do not offer is refused (exit 1)."""
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian", "to": "attack"}'])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"]["A"]["monster_zones"][1]["position"] == "attack"
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian", "to": "defense"}'])
+    assert result.exit_code == 1, result.output

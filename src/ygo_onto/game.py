@@ -134,7 +134,9 @@ class GameState:
             check_action_object(action)
             action = self._canonical_names(action)
             probe = {k: v for k, v in action.items() if k != "id"}
-            matches = [a for a in allowed if all(a.to_dict().get(k) == v for k, v in probe.items())]
+            # an action without `to` is a summon in Attack Position (the default choice): `"to": "attack"` names it too
+            matches = [a for a in allowed
+                       if all(a.to_dict().get(k, "attack" if k == "to" else None) == v for k, v in probe.items())]
             if len(matches) > 1 and "to" not in probe:  # a choice left out takes its default (a summon in Attack Position)
                 matches = [a for a in matches if "to" not in a.to_dict()] or matches
             wanted = action.get("id") or action_id({**action})
