@@ -88,6 +88,25 @@ BAD = [
     ({**MIN, "pending": {"action": {"type": "tribute_summon"}, "purpose": "fun"}}, "pending.purpose"),
 ]
 
+# state-format.md "Pending action": a hand-written pending holds cards of the state, each chosen once
+_SIDE = {"hand": ["Blue-Eyes White Dragon"], "monster_zones": [{"card": "Feral Imp"}, {"card": "Mystical Elf"}, None, None, None]}
+_BUILT = {"type": "tribute_summon", "player": "A", "card": "Blue-Eyes White Dragon", "from": {"player": "A", "area": "hand", "index": 0}}
+
+
+def _pending(chosen=(), action=None, **top):
+    mz = [{"player": "A", "area": "monster_zones", "index": i} for i in chosen]
+    return {**MIN, **top, "players": {"A": _SIDE, "B": {}},
+            "pending": {"action": action or _BUILT, "purpose": "tribute", "needed": 2, "chosen": mz}}
+
+
+BAD += [
+    (_pending((0, 0)), "pending.chosen[1]"),
+    (_pending((3,)), "pending.chosen[0]"),
+    (_pending(action={**_BUILT, "from": {"player": "A", "area": "hand", "index": 4}}), "pending.action.from"),
+    (_pending(action={**_BUILT, "card": "Dark Magician"}), "pending.action.card"),
+    (_pending(priority="B"), "priority"),
+]
+
 
 @pytest.mark.parametrize("raw,needle", BAD, ids=[b[1] for b in BAD])
 def test_bad_state_is_a_clear_error(raw, needle):

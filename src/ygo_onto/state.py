@@ -214,7 +214,42 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.list_(pending["chosen"], "pending.chosen", "card references", MAX_CHAIN)
         for j, r in enumerate(pending["chosen"]):
             ck.ref(r, f"pending.chosen[{j}]")
+        _check_pending_refs(ck, cat, state, pending)
     return state
+
+
+def _card_at(state: dict, ref: dict) -> str | None:
+    """The name of the card a reference points at, or None for an empty place."""
+    place = state["players"][ref["player"]][ref["area"]]
+    if ref["area"] == "field_zone":
+        card = place if ref["index"] == 0 else None
+    else:
+        card = place[ref["index"]] if ref["index"] < len(place) else None
+    return card["card"] if isinstance(card, dict) else card
+
+
+def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) -> None:
+    """state-format.md "Pending action": the action being built and the cards chosen so far are cards
+    of this state - every reference points at a card, a card is chosen at most once, the action's
+    `card` is the card at its `from`, and its player makes the selections (holds priority)."""
+    seen = set()
+    for j, r in enumerate(pending["chosen"]):
+        if _card_at(state, r) is None:
+            ck.fail(f"pending.chosen[{j}]", "a reference to a card (that place is empty)", r)
+        key = (r["player"], r["area"], r["index"])
+        if key in seen:
+            ck.fail(f"pending.chosen[{j}]", "a card not chosen before (a card is chosen once)", r)
+        seen.add(key)
+    action = pending["action"]
+    if "from" in action:
+        there = _card_at(state, action["from"])
+        if there is None:
+            ck.fail("pending.action.from", "a reference to a card (that place is empty)", action["from"])
+        if "card" in action and _card(ck, cat, action["card"], "pending.action.card").name != there:
+            ck.fail("pending.action.card", f"the card at pending.action.from ({there})", action["card"])
+    if action.get("player") in PLAYERS and state["priority"] != action["player"]:
+        ck.fail("priority", f"the player of the pending action ({action['player']}), who makes its selections",
+                state["priority"])
 
 
 def _check_sizes(ck: _Checker, raw: dict) -> None:
