@@ -105,7 +105,17 @@ BAD += [
     (_pending(action={**_BUILT, "from": {"player": "A", "area": "hand", "index": 4}}), "pending.action.from"),
     (_pending(action={**_BUILT, "card": "Dark Magician"}), "pending.action.card"),
     (_pending(priority="B"), "priority"),
+    (_pending(action={"type": "tribute_summon", "card": "Dark Magician"}), "pending.action.from"),
 ]
+
+
+def test_pending_action_by_name_gets_its_place_and_player():
+    """actions-and-cli.md: `card` and `from` name the same card; a hand-written pending giving the name only
+    is completed with the one card of that name where the action takes it from, and the priority player."""
+    raw = _pending((0,), action={"type": "tribute_summon", "card": "blue-eyes white dragon"})
+    action = GameState.from_dict(raw).to_dict()["pending"]["action"]
+    assert action["from"] == {"player": "A", "area": "hand", "index": 0} and action["player"] == "A"
+    assert action["card"] == "Blue-Eyes White Dragon"
 
 
 @pytest.mark.parametrize("raw,needle", BAD, ids=[b[1] for b in BAD])
