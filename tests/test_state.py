@@ -88,6 +88,35 @@ BAD = [
     ({**MIN, "pending": {"action": {"type": "tribute_summon"}, "purpose": "fun"}}, "pending.purpose"),
 ]
 
+# state-format.md "Pending action": a hand-written pending holds cards of the state, each chosen once
+_SIDE = {"hand": ["Blue-Eyes White Dragon"], "monster_zones": [{"card": "Feral Imp"}, {"card": "Mystical Elf"}, None, None, None]}
+_BUILT = {"type": "tribute_summon", "player": "A", "card": "Blue-Eyes White Dragon", "from": {"player": "A", "area": "hand", "index": 0}}
+
+
+def _pending(chosen=(), action=None, **top):
+    mz = [{"player": "A", "area": "monster_zones", "index": i} for i in chosen]
+    return {**MIN, **top, "players": {"A": _SIDE, "B": {}},
+            "pending": {"action": action or _BUILT, "purpose": "tribute", "needed": 2, "chosen": mz}}
+
+
+BAD += [
+    (_pending((0, 0)), "pending.chosen[1]"),
+    (_pending((3,)), "pending.chosen[0]"),
+    (_pending(action={**_BUILT, "from": {"player": "A", "area": "hand", "index": 4}}), "pending.action.from"),
+    (_pending(action={**_BUILT, "card": "Dark Magician"}), "pending.action.card"),
+    (_pending(priority="B"), "priority"),
+    (_pending(action={"type": "tribute_summon", "card": "Dark Magician"}), "pending.action.from"),
+]
+
+
+def test_pending_action_by_name_gets_its_place_and_player():
+    """actions-and-cli.md: `card` and `from` name the same card; a hand-written pending giving the name only
+    is completed with the one card of that name where the action takes it from, and the priority player."""
+    raw = _pending((0,), action={"type": "tribute_summon", "card": "blue-eyes white dragon"})
+    action = GameState.from_dict(raw).to_dict()["pending"]["action"]
+    assert action["from"] == {"player": "A", "area": "hand", "index": 0} and action["player"] == "A"
+    assert action["card"] == "Blue-Eyes White Dragon"
+
 
 @pytest.mark.parametrize("raw,needle", BAD, ids=[b[1] for b in BAD])
 def test_bad_state_is_a_clear_error(raw, needle):

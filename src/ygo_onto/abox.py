@@ -207,6 +207,9 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         add(("selectionsMade", PENDING, len(pending["chosen"])))
         chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
         add(("selectedLevelTotal", PENDING, sum(cat.get(n).level or 0 for n in chosen_names)))
+        if pending["chosen"]:  # the selection order counts (a Ritual Spell's first choice is its Ritual Monster), as a link's targets do
+            first = pending["chosen"][0]
+            add(("pendingFirstChosen", PENDING, card_ind(first["player"], first["area"], first["index"])))
     for i, link in enumerate(state["chain"], 1):
         facts.extend(link_facts(state, i, link, transient))
     action = transient.get("action")

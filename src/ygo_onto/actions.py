@@ -58,10 +58,15 @@ def check_action_object(action, where: str = "action", source: str = "") -> None
             fail(key, f"a string of at most {MAX_NAME} characters")
     for key in ("from", "target_ref", "ref"):
         ref = action.get(key)
-        if key in action and not (isinstance(ref, dict) and set(ref) == {"player", "area", "index"}
-                                  and ref["player"] in ("A", "B") and ref["area"] in AREAS
-                                  and type(ref["index"]) is int and 0 <= ref["index"] < area_size(ref["area"])):
-            fail(key, 'a card reference {"player", "area", "index"} (an index within its area)')
+        if key in action and not (isinstance(ref, dict) and set(ref) == {"player", "area", "index"}):
+            fail(key, 'a card reference {"player", "area", "index"}')
+        if key in action and ref["player"] not in ("A", "B"):
+            raise StateError(f"{prefix}{where}.{key}.player: expected \"A\" or \"B\", got {show(ref['player'])}")
+        if key in action and ref["area"] not in AREAS:
+            raise StateError(f"{prefix}{where}.{key}.area: expected one of {', '.join(AREAS)}, got {show(ref['area'])}")
+        if key in action and not (type(ref["index"]) is int and 0 <= ref["index"] < area_size(ref["area"])):
+            raise StateError(f"{prefix}{where}.{key}.index: expected an int from 0 to {area_size(ref['area']) - 1} "
+                             f"(an index within its area), got {show(ref['index'])}")
 
 
 def with_type_from_id(action):

@@ -39,6 +39,12 @@ FIELD_CARD_DEFAULTS = {"owner": None, "position": None, "summoned_this_turn": Fa
                        "equipped_to": None, "atk_modifier": 0, "def_modifier": 0, "counters": {}, "extra": {}}
 CHAIN_KEYS = {"card", "player", "zone", "targets", "speed", "extra"}  # extra: options chosen on activation
 PENDING_KEYS = {"action", "purpose", "needed", "chosen"}
+# actions-and-cli.md: where the card of an action that names it by `card` and `from` comes from
+PENDING_FROM_AREAS = {"normal_summon": ("hand",), "tribute_summon": ("hand",), "set_monster": ("hand",),
+                      "special_summon": ("hand",), "set_spell_trap": ("hand",), "synchro_summon": ("extra_deck",),
+                      "activate": ("hand", "spell_trap_zones", "field_zone", "monster_zones"),
+                      "flip_summon": ("monster_zones",), "change_position": ("monster_zones",),
+                      "attack": ("monster_zones",), "direct_attack": ("monster_zones",)}
 REF_KEYS = {"player", "area", "index"}
 
 # Bounds on input (docs/decisions.md, "Input bounds"): what no duel can reach is bad input, refused
@@ -214,7 +220,58 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.list_(pending["chosen"], "pending.chosen", "card references", MAX_CHAIN)
         for j, r in enumerate(pending["chosen"]):
             ck.ref(r, f"pending.chosen[{j}]")
+        _check_pending_refs(ck, cat, state, pending)
     return state
+
+
+def _card_at(state: dict, ref: dict) -> str | None:
+    """The name of the card a reference points at, or None for an empty place."""
+    place = state["players"][ref["player"]][ref["area"]]
+    if ref["area"] == "field_zone":
+        card = place if ref["index"] == 0 else None
+    else:
+        card = place[ref["index"]] if ref["index"] < len(place) else None
+    return card["card"] if isinstance(card, dict) else card
+
+
+def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) -> None:
+    """state-format.md "Pending action": the action being built and the cards chosen so far are cards
+    of this state - every reference points at a card, a card is chosen at most once, the action's
+    `card` is the card at its `from`, and its player makes the selections (holds priority)."""
+    seen = set()
+    for j, r in enumerate(pending["chosen"]):
+        if _card_at(state, r) is None:
+            ck.fail(f"pending.chosen[{j}]", "a reference to a card (that place is empty)", r)
+        key = (r["player"], r["area"], r["index"])
+        if key in seen:
+            ck.fail(f"pending.chosen[{j}]", "a card not chosen before (a card is chosen once)", r)
+        seen.add(key)
+    action = pending["action"]
+    action.setdefault("player", state["priority"])  # who selects: the priority player (given, or the turn player)
+    if "card" in action:  # the catalog's own spelling, as everywhere in a state
+        action["card"] = _card(ck, cat, action["card"], "pending.action.card").name
+    if "from" not in action and action["type"] in PENDING_FROM_AREAS:
+        # actions-and-cli.md: such an action names its card both by `card` and by `from`; a hand-written pending
+        # that gives only the name gets the place of the one card of that name where the action takes it from
+        name = action.get("card")
+        side = state["players"][action["player"]]
+        places = [{"player": action["player"], "area": area, "index": i}
+                  for area in PENDING_FROM_AREAS[action["type"]]
+                  for i in range(len(side[area]) if area != "field_zone" else 1)]
+        found = [r for r in places if name is not None and _card_at(state, r) == name]
+        if len(found) != 1:
+            ck.fail("pending.action.from", f"a card reference (the card the {action['type']} is built for"
+                    + (f": {len(found)} cards named {name} where it can come from)" if name else ")"), None)
+        action["from"] = found[0]
+    if "from" in action:
+        there = _card_at(state, action["from"])
+        if there is None:
+            ck.fail("pending.action.from", "a reference to a card (that place is empty)", action["from"])
+        if "card" in action and action["card"] != there:
+            ck.fail("pending.action.card", f"the card at pending.action.from ({there})", action["card"])
+    if action.get("player") in PLAYERS and state["priority"] != action["player"]:
+        ck.fail("priority", f"the player of the pending action ({action['player']}), who makes its selections",
+                state["priority"])
 
 
 def _check_sizes(ck: _Checker, raw: dict) -> None:
