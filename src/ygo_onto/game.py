@@ -199,11 +199,38 @@ class GameState:
 
         :raises IllegalActionError: the action is not allowed now.
         """
-        chosen = self.find_action(action, reasoner).to_dict()
+        try:
+            chosen = self.find_action(action, reasoner).to_dict()
+        except IllegalActionError:
+            after = self._after_implied_choice(action, reasoner)
+            if after is None:
+                raise
+            return after
         with _using(self.rules):
             result = play(self.data, chosen, reasoner, self._cache.get(reasoner))
         result.rules = self.rules
         return result
+
+    def _after_implied_choice(self, action, reasoner: str) -> "GameState | None":
+        """A `select` made before the choice it waits for, when that choice has one candidate: the
+        monster a Ritual Spell or Polymerization Summons (purpose `summon`; copies of one card in the
+        hand or Extra Deck are alike).  The rulebook (pp. 8-9) has the player choose the materials or
+        tributes, and the contract's pending purposes have no choice of the monster, so a select of a
+        material or tribute first implies it: the state after both, or None (then the refusal stands)."""
+        kind = action.type if isinstance(action, Action) else (
+            action.partition("@")[0] if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None)
+        if kind != "select":
+            return None
+        allowed = self.allowed_actions(reasoner)
+        selects = [a for a in allowed if a.type == "select"]
+        if not selects or any(a.type not in ("select", "cancel") for a in allowed) \
+                or any(a["purpose"] != "summon" for a in selects) or len({a["card"] for a in selects}) != 1:
+            return None
+        implied = self.apply(selects[0], reasoner)
+        try:
+            return implied.apply(action, reasoner)
+        except IllegalActionError:
+            return None
 
 
 def _using(rules):
