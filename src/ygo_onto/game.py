@@ -213,7 +213,7 @@ class GameState:
 
     def _after_implied_choice(self, action, reasoner: str) -> "GameState | None":
         """A `select` made before the choice it waits for, when that choice has one candidate: the
-        monster a Ritual Spell or Polymerization Summons (purpose `summon`; copies of one card in the
+        monster a Ritual Spell or a Fusion Spell Summons (purpose `summon`; copies of one card in the
         hand or Extra Deck are alike).  The rulebook (pp. 8-9) has the player choose the materials or
         tributes, and the contract's pending purposes have no choice of the monster, so a select of a
         material or tribute first implies it: the state after both, or None (then the refusal stands)."""

@@ -234,6 +234,13 @@ def _card_at(state: dict, ref: dict) -> str | None:
     return card["card"] if isinstance(card, dict) else card
 
 
+def _place(ref: dict) -> str:
+    """Where a reference points, as the state's own path (`players.A.hand[0]`): an error names it."""
+    if ref["area"] == "field_zone":
+        return f"players.{ref['player']}.field_zone"
+    return f"players.{ref['player']}.{ref['area']}[{ref['index']}]"
+
+
 def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) -> None:
     """state-format.md "Pending action": the action being built and the cards chosen so far are cards
     of this state - every reference points at a card, a card is chosen at most once, the action's
@@ -241,7 +248,7 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
     seen = set()
     for j, r in enumerate(pending["chosen"]):
         if _card_at(state, r) is None:
-            ck.fail(f"pending.chosen[{j}]", "a reference to a card (that place is empty)", r)
+            ck.fail(f"pending.chosen[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
         key = (r["player"], r["area"], r["index"])
         if key in seen:
             ck.fail(f"pending.chosen[{j}]", "a card not chosen before (a card is chosen once)", r)
@@ -266,7 +273,7 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
     if "from" in action:
         there = _card_at(state, action["from"])
         if there is None:
-            ck.fail("pending.action.from", "a reference to a card (that place is empty)", action["from"])
+            ck.fail("pending.action.from", f"a reference to a card ({_place(action['from'])} is empty)", action["from"])
         if "card" in action and action["card"] != there:
             ck.fail("pending.action.card", f"the card at pending.action.from ({there})", action["card"])
     if action.get("player") in PLAYERS and state["priority"] != action["player"]:
