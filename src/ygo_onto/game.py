@@ -134,11 +134,11 @@ class GameState:
             check_action_object(action)
             action = self._canonical_names(action)
             probe = {k: v for k, v in action.items() if k != "id"}
-            # an action without `to` is a summon in Attack Position (the default choice): `"to": "attack"` names it too
-            matches = [a for a in allowed
-                       if all(a.to_dict().get(k, "attack" if k == "to" else None) == v for k, v in probe.items())]
+            matches = [a for a in allowed if all(_key_matches(a.to_dict(), k, v, self.data) for k, v in probe.items())]
             if len(matches) > 1 and "to" not in probe:  # a choice left out takes its default (a summon in Attack Position)
                 matches = [a for a in matches if "to" not in a.to_dict()] or matches
+            if len(matches) > 1 and probe.get("type") == "next_phase" and "to" not in probe:
+                matches = matches[:1]  # "go on to the next phase": the nearest one (allowed is in phase order)
             wanted = action.get("id") or action_id({**action})
         else:
             raise StateError(f"action: expected an action id or object, got {show(action)}")
@@ -204,6 +204,10 @@ class GameState:
         except IllegalActionError:
             after = self._after_implied_choice(action, reasoner)
             if after is None:
+                after = self._activate_then_target(action, reasoner)
+            if after is None:
+                after = self._pass_already_made(action, reasoner)
+            if after is None:
                 raise
             return after
         with _using(self.rules):
@@ -231,6 +235,58 @@ class GameState:
             return implied.apply(action, reasoner)
         except IllegalActionError:
             return None
+
+    def _activate_then_target(self, action, reasoner: str) -> "GameState | None":
+        """An `activate` object that names its target (`target`, `target_ref`, the keys of an attack's
+        target): the activation, then the `select` of that target when the activation waits for one
+        (state-format.md: targets are chosen as a pending action's selections).  The state after both,
+        or None (then the refusal stands)."""
+        if not (isinstance(action, dict) and action.get("type") == "activate"
+                and ("target" in action or "target_ref" in action)):
+            return None
+        activation = {k: v for k, v in action.items() if k not in ("target", "target_ref", "id")}
+        choice = {"type": "select", "purpose": "target",
+                  **({"card": action["target"]} if "target" in action else {}),
+                  **({"ref": action["target_ref"]} if "target_ref" in action else {})}
+        try:
+            started = self.apply(activation, reasoner)
+            if (started.data["pending"] or {}).get("purpose") != "target":
+                return None
+            return started.apply(choice, reasoner)
+        except IllegalActionError:
+            return None
+
+    def _pass_already_made(self, action, reasoner: str) -> "GameState | None":
+        """A `pass` when nothing waits for an answer (no chain, no pending action, no window where a pass
+        is allowed), or when the duel is over: the window it declines was already closed, since the engine
+        passes by itself where a pass is the only choice (actions-and-cli.md: every state `apply` writes is
+        a decision point).  The same state, or None (then the refusal stands)."""
+        kind = action.type if isinstance(action, Action) else (
+            action.strip() if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None)
+        if kind != "pass" or self.data["pending"] is not None or (self.data["chain"] and self.winner is None):
+            return None
+        if any(a.type == "pass" for a in self.allowed_actions(reasoner)):  # a pass is the other player's to make
+            return None
+        return self.copy()
+
+
+def _key_matches(allowed: dict, key: str, value, state: dict) -> bool:
+    """Whether an allowed action has `key` = `value` of a (partial) action object, reading what the object
+    may say in the contract's words (actions-and-cli.md, state-format.md):
+    - `to` left out of an allowed action is its default position: Attack Position for a summon, and
+      face-down Defense Position for `set_monster` (`"defense"` or `"face_down_defense"` name it);
+    - a select's `purpose` may be the pending action's (the monster a Ritual Spell or Polymerization
+      Summons is selected with purpose `summon`, which state-format.md does not list: its pending's
+      purpose names it too), and a cost paid by discarding a card from the hand may be called `discard`;
+    - `effect` 0, its default, is what an action without `effect` has."""
+    if key == "effect" and "effect" not in allowed:  # actions-and-cli.md: `effect` is an int, default 0
+        return value == 0
+    if key == "to" and "to" not in allowed:
+        return value in (("defense", "face_down_defense") if allowed["type"] == "set_monster" else ("attack",))
+    if key == "purpose" and allowed["type"] == "select" and value != allowed.get("purpose"):
+        pending = (state.get("pending") or {}).get("purpose")
+        return value == pending or (value == "discard" and pending == "cost" and allowed["ref"]["area"] == "hand")
+    return allowed.get(key) == value
 
 
 def _using(rules):
