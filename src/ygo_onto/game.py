@@ -217,7 +217,7 @@ class GameState:
 
     def _after_implied_choice(self, action, reasoner: str) -> "GameState | None":
         """A `select` made before the choice it waits for, when that choice has one candidate: the
-        monster a Ritual Spell or Polymerization Summons (purpose `summon`; copies of one card in the
+        monster a Ritual Spell or a Fusion Spell Summons (purpose `summon`; copies of one card in the
         hand or Extra Deck are alike).  The rulebook (pp. 8-9) has the player choose the materials or
         tributes, and the contract's pending purposes have no choice of the monster, so a select of a
         material or tribute first implies it: the state after both, or None (then the refusal stands)."""
@@ -275,7 +275,7 @@ def _key_matches(allowed: dict, key: str, value, state: dict) -> bool:
     may say in the contract's words (actions-and-cli.md, state-format.md):
     - `to` left out of an allowed action is its default position: Attack Position for a summon, and
       face-down Defense Position for `set_monster` (`"defense"` or `"face_down_defense"` name it);
-    - a select's `purpose` may be the pending action's (the monster a Ritual Spell or Polymerization
+    - a select's `purpose` may be the pending action's (the monster a Ritual Spell or a Fusion Spell
       Summons is selected with purpose `summon`, which state-format.md does not list: its pending's
       purpose names it too), and a cost paid by discarding a card from the hand may be called `discard`;
     - `effect` 0, its default, is what an action without `effect` has."""
