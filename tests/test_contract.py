@@ -99,14 +99,23 @@ def test_an_action_object_may_give_only_its_id(tmp_path):
 
 
 def test_an_ambiguous_partial_object_is_refused_listing_the_matches(tmp_path):
+    """Two copies of one card on the field are two different plays (their zones, positions and counters
+    differ): a partial object naming the card only is refused, listing the matches; `from` chooses. Copies
+    of one card in the hand are the same card (a hand holds names only): any of them is taken."""
     data = json.loads(json.dumps(STATE))
+    data["turn"] = 3
     data["players"]["A"]["hand"] = ["Celtic Guardian", "Celtic Guardian"]
+    data["players"]["A"]["monster_zones"] = [{"card": "Feral Imp"}, {"card": "Feral Imp"}, None, None, None]
     path = _write(tmp_path, data)
-    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian"}'])
-    assert result.exit_code == 1 and "normal_summon@A.hand0, normal_summon@A.hand1" in result.output
-    ok = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian", '
-                                                 '"from": {"player": "A", "area": "hand", "index": 1}}'])
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Feral Imp"}'])
+    assert result.exit_code == 1 and "change_position@A.mz0:defense, change_position@A.mz1:defense" in result.output
+    ok = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Feral Imp", '
+                                                 '"from": {"player": "A", "area": "monster_zones", "index": 1}}'])
     assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout)["players"]["A"]["monster_zones"][1]["position"] == "defense"
+    copies = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian"}'])
+    assert copies.exit_code == 0, copies.output
+    assert json.loads(copies.stdout)["players"]["A"]["hand"] == ["Celtic Guardian"]
 
 
 def test_priority_left_out_is_the_pending_actions_player(tmp_path):

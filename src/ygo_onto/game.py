@@ -139,6 +139,8 @@ class GameState:
                 matches = [a for a in matches if "to" not in a.to_dict()] or matches
             if len(matches) > 1 and probe.get("type") == "next_phase" and "to" not in probe:
                 matches = matches[:1]  # "go on to the next phase": the nearest one (allowed is in phase order)
+            if len(matches) > 1 and _alike(matches, self.data):
+                matches = matches[:1]  # copies of one card in a hand, deck or Graveyard: any of them is the same play
             wanted = action.get("id") or action_id({**action})
         else:
             raise StateError(f"action: expected an action id or object, got {show(action)}")
@@ -268,6 +270,29 @@ class GameState:
         if any(a.type == "pass" for a in self.allowed_actions(reasoner)):  # a pass is the other player's to make
             return None
         return self.copy()
+
+
+LIST_AREAS = ("hand", "deck", "graveyard", "banished", "extra_deck")
+
+
+def _alike(matches: list, state: dict) -> bool:
+    """Whether the matching actions differ only in which copy of one card they take from one list (a hand,
+    deck, Graveyard, banished pile or Extra Deck holds names only, so the copies are the same card and the
+    play comes out the same); copies on the field (zones, positions, counters) stay distinct."""
+    from .abox import card_name_at
+
+    dicts = [a.to_dict() for a in matches]
+    for key in {k for d in dicts for k in d} - {"id"}:
+        values = [d.get(key) for d in dicts]
+        if all(v == values[0] for v in values):
+            continue
+        if key not in ("from", "ref", "target_ref") or any(not isinstance(v, dict) for v in values):
+            return False
+        if len({(v["player"], v["area"]) for v in values}) != 1 or values[0]["area"] not in LIST_AREAS:
+            return False
+        if len({card_name_at(state, v) for v in values}) != 1:
+            return False
+    return True
 
 
 def _key_matches(allowed: dict, key: str, value, state: dict) -> bool:
