@@ -99,20 +99,25 @@ def test_an_action_object_may_give_only_its_id(tmp_path):
 
 
 def test_an_ambiguous_partial_object_is_refused_listing_the_matches(tmp_path):
-    """Two copies of one card on the field are two different plays (their zones, positions and counters
-    differ): a partial object naming the card only is refused, listing the matches; `from` chooses. Copies
-    of one card in the hand are the same card (a hand holds names only): any of them is taken."""
+    """Two copies of one card on the field that the state tells apart (here their positions) are two different
+    plays: a partial object naming the card only is refused, listing the matches; `from` chooses. Copies of one
+    card in the hand are the same card (a hand holds names only): the first is taken, as is the first of two
+    field copies the state says the same of."""
     data = json.loads(json.dumps(STATE))
     data["turn"] = 3
     data["players"]["A"]["hand"] = ["Celtic Guardian", "Celtic Guardian"]
-    data["players"]["A"]["monster_zones"] = [{"card": "Feral Imp"}, {"card": "Feral Imp"}, None, None, None]
+    data["players"]["A"]["monster_zones"] = [{"card": "Feral Imp"}, {"card": "Feral Imp", "position": "defense"},
+                                             {"card": "Beaver Warrior"}, {"card": "Beaver Warrior"}, None]
     path = _write(tmp_path, data)
     result = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Feral Imp"}'])
-    assert result.exit_code == 1 and "change_position@A.mz0:defense, change_position@A.mz1:defense" in result.output
+    assert result.exit_code == 1 and "change_position@A.mz0:defense, change_position@A.mz1:attack" in result.output
     ok = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Feral Imp", '
                                                  '"from": {"player": "A", "area": "monster_zones", "index": 1}}'])
     assert ok.exit_code == 0, ok.output
-    assert json.loads(ok.stdout)["players"]["A"]["monster_zones"][1]["position"] == "defense"
+    assert json.loads(ok.stdout)["players"]["A"]["monster_zones"][1]["position"] == "attack"
+    same = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Beaver Warrior"}'])
+    assert same.exit_code == 0, same.output
+    assert [json.loads(same.stdout)["players"]["A"]["monster_zones"][i]["position"] for i in (2, 3)] == ["defense", "attack"]
     copies = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian"}'])
     assert copies.exit_code == 0, copies.output
     assert json.loads(copies.stdout)["players"]["A"]["hand"] == ["Celtic Guardian"]

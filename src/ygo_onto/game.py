@@ -140,7 +140,7 @@ class GameState:
             if len(matches) > 1 and probe.get("type") == "next_phase" and "to" not in probe:
                 matches = matches[:1]  # "go on to the next phase": the nearest one (allowed is in phase order)
             if len(matches) > 1 and _alike(matches, self.data):
-                matches = matches[:1]  # copies of one card in a hand, deck or Graveyard: any of them is the same play
+                matches = matches[:1]  # copies of one card that the state does not tell apart: the first
             wanted = action.get("id") or action_id({**action})
         else:
             raise StateError(f"action: expected an action id or object, got {show(action)}")
@@ -206,6 +206,8 @@ class GameState:
         except IllegalActionError:
             after = self._after_implied_choice(action, reasoner)
             if after is None:
+                after = self._activation_under_way(action, reasoner)
+            if after is None:
                 after = self._activate_then_target(action, reasoner)
             if after is None:
                 after = self._pass_already_made(action, reasoner)
@@ -238,6 +240,29 @@ class GameState:
         except IllegalActionError:
             return None
 
+    def _activation_under_way(self, action, reasoner: str) -> "GameState | None":
+        """An `activate` object for the activation the pending action already is (a trigger or FLIP effect
+        the engine opened when its monster was summoned or flipped, docs/decisions.md "Trigger effects stay
+        a selection"): the same state, or with a `target`/`target_ref` the `select` of that target.  None when
+        the object names another card, place, effect or player (then the refusal stands)."""
+        pending = self.data["pending"]
+        if not (isinstance(action, dict) and action.get("type") == "activate" and pending
+                and pending["action"].get("type") == "activate"):
+            return None
+        built = pending["action"]
+        named = self._canonical_names({k: v for k, v in action.items() if k in ("card", "target")})
+        if ("card" in named and named["card"] != built.get("card")) or action.get("effect", 0) != built.get("effect", 0) \
+                or any(k in action and action[k] != built.get(k) for k in ("from", "player")):
+            return None
+        if "target" not in action and "target_ref" not in action:
+            return self.copy()
+        choice = {"type": "select", **({"card": named["target"]} if "target" in named else {}),
+                  **({"ref": action["target_ref"]} if "target_ref" in action else {})}
+        try:
+            return self.apply(choice, reasoner)
+        except IllegalActionError:
+            return None
+
     def _activate_then_target(self, action, reasoner: str) -> "GameState | None":
         """An `activate` object that names its target (`target`, `target_ref`, the keys of an attack's
         target): the activation, then the `select` of that target when the activation waits for one
@@ -263,8 +288,8 @@ class GameState:
         is allowed), or when the duel is over: the window it declines was already closed, since the engine
         passes by itself where a pass is the only choice (actions-and-cli.md: every state `apply` writes is
         a decision point).  The same state, or None (then the refusal stands)."""
-        kind = action.type if isinstance(action, Action) else (
-            action.strip() if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None)
+        # (an Action, taken from an `allowed` list, is held to that list: only a script's id or object is read so)
+        kind = action.strip() if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None
         if kind != "pass" or self.data["pending"] is not None or (self.data["chain"] and self.winner is None):
             return None
         if any(a.type == "pass" for a in self.allowed_actions(reasoner)):  # a pass is the other player's to make
@@ -276,10 +301,11 @@ LIST_AREAS = ("hand", "deck", "graveyard", "banished", "extra_deck")
 
 
 def _alike(matches: list, state: dict) -> bool:
-    """Whether the matching actions differ only in which copy of one card they take from one list (a hand,
-    deck, Graveyard, banished pile or Extra Deck holds names only, so the copies are the same card and the
-    play comes out the same); copies on the field (zones, positions, counters) stay distinct."""
-    from .abox import card_name_at
+    """Whether the matching actions differ only in which copy of one card they take from one area: a hand,
+    deck, Graveyard, banished pile or Extra Deck holds names only, so its copies are the same card; copies in
+    Monster or Spell & Trap Zones are alike when everything the state says of them is the same (the first,
+    lowest zone, is then taken).  Copies that differ (a position, a modifier, a counter) stay distinct."""
+    from .abox import card_at, card_name_at
 
     dicts = [a.to_dict() for a in matches]
     for key in {k for d in dicts for k in d} - {"id"}:
@@ -288,9 +314,10 @@ def _alike(matches: list, state: dict) -> bool:
             continue
         if key not in ("from", "ref", "target_ref") or any(not isinstance(v, dict) for v in values):
             return False
-        if len({(v["player"], v["area"]) for v in values}) != 1 or values[0]["area"] not in LIST_AREAS:
+        if len({(v["player"], v["area"]) for v in values}) != 1:
             return False
-        if len({card_name_at(state, v) for v in values}) != 1:
+        cards = [card_at(state, v) if values[0]["area"] not in LIST_AREAS else card_name_at(state, v) for v in values]
+        if any(c != cards[0] for c in cards):
             return False
     return True
 
