@@ -287,9 +287,16 @@ class GameState:
         """A `pass` when nothing waits for an answer (no chain, no pending action, no window where a pass
         is allowed), or when the duel is over: the window it declines was already closed, since the engine
         passes by itself where a pass is the only choice (actions-and-cli.md: every state `apply` writes is
-        a decision point).  The same state, or None (then the refusal stands)."""
+        a decision point).  The same state, or None (then the refusal stands).  A pass while a monster's
+        optional trigger waits for its target (nothing chosen, `cancel` offered) declines it, as `cancel` does."""
         # (an Action, taken from an `allowed` list, is held to that list: only a script's id or object is read so)
         kind = action.strip() if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None
+        pending = self.data["pending"]
+        if kind == "pass" and pending and pending["action"].get("type") == "activate" and not pending["chosen"] \
+                and pending["action"].get("from", {}).get("area") == "monster_zones":
+            # the optional trigger of a monster the engine opened: passing is declining it
+            declines = [a for a in self.allowed_actions(reasoner) if a.type == "cancel"]
+            return self.apply(declines[0], reasoner) if declines else None
         if kind != "pass" or self.data["pending"] is not None or (self.data["chain"] and self.winner is None):
             return None
         if any(a.type == "pass" for a in self.allowed_actions(reasoner)):  # a pass is the other player's to make
