@@ -232,15 +232,20 @@ def normalize(raw: Any, source: str = "") -> dict:
 def _link_zone(ck: _Checker, state: dict, link: dict, where: str) -> dict | None:
     """The zone of a chain link that leaves `zone` out: the one card of its name on its player's field that
     no other link names as its zone (state-format.md "Chain link": `zone` is where the activated card
-    sits), or null when there is none (a card not on the field); two such cards are an error naming it."""
+    sits), or null when there is none (a card not on the field); two such cards for one link are an error
+    naming it (two links of one card leaving it out take the copies in zone order)."""
     named = {(other.get("player"), z.get("area"), z.get("index")) for other in state["chain"] if isinstance(other, dict)
              for z in [other.get("zone")] if isinstance(z, dict)}
     found = [{"area": area, "index": i} for area in ("spell_trap_zones", "field_zone", "monster_zones")
              for i in range(5 if area != "field_zone" else 1)
              if (link["player"], area, i) not in named and _card_at(state, {"player": link["player"], "area": area, "index": i}) == link["card"]]
-    if len(found) > 1:
+    # later links of the same card and player that leave `zone` out take the next copies, in chain order
+    i = int(where[len("chain["):-1])
+    later = sum(1 for other in state["chain"][i + 1:] if isinstance(other, dict) and "zone" not in other
+                and other.get("player") == link["player"] and other.get("card") == link["card"])
+    if len(found) > 1 + later:
         ck.fail(f"{where}.zone", f"the zone of the activated card ({len(found)} cards named {link['card']} on "
-                f"{link['player']}'s field)", None)
+                f"{link['player']}'s field: give `zone`)", "none (left out)", described=True)
     return found[0] if found else None
 
 
