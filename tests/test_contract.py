@@ -4,6 +4,7 @@ import re
 
 from typer.testing import CliRunner
 
+from ygo_onto import GameState
 from ygo_onto.cli import app
 
 STATE = {"format": "ygo-onto.state/1",
@@ -98,14 +99,28 @@ def test_an_action_object_may_give_only_its_id(tmp_path):
 
 
 def test_an_ambiguous_partial_object_is_refused_listing_the_matches(tmp_path):
+    """Two copies of one card on the field that the state tells apart (here their positions) are two different
+    plays: a partial object naming the card only is refused, listing the matches; `from` chooses. Copies of one
+    card in the hand are the same card (a hand holds names only): the first is taken, as is the first of two
+    field copies the state says the same of."""
     data = json.loads(json.dumps(STATE))
+    data["turn"] = 3
     data["players"]["A"]["hand"] = ["Celtic Guardian", "Celtic Guardian"]
+    data["players"]["A"]["monster_zones"] = [{"card": "Feral Imp"}, {"card": "Feral Imp", "position": "defense"},
+                                             {"card": "Beaver Warrior"}, {"card": "Beaver Warrior"}, None]
     path = _write(tmp_path, data)
-    result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian"}'])
-    assert result.exit_code == 1 and "normal_summon@A.hand0, normal_summon@A.hand1" in result.output
-    ok = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian", '
-                                                 '"from": {"player": "A", "area": "hand", "index": 1}}'])
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Feral Imp"}'])
+    assert result.exit_code == 1 and "change_position@A.mz0:defense, change_position@A.mz1:attack" in result.output
+    ok = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Feral Imp", '
+                                                 '"from": {"player": "A", "area": "monster_zones", "index": 1}}'])
     assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout)["players"]["A"]["monster_zones"][1]["position"] == "attack"
+    same = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Beaver Warrior"}'])
+    assert same.exit_code == 0, same.output
+    assert [json.loads(same.stdout)["players"]["A"]["monster_zones"][i]["position"] for i in (2, 3)] == ["defense", "attack"]
+    copies = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian"}'])
+    assert copies.exit_code == 0, copies.output
+    assert json.loads(copies.stdout)["players"]["A"]["hand"] == ["Celtic Guardian"]
 
 
 def test_priority_left_out_is_the_pending_actions_player(tmp_path):
@@ -147,3 +162,55 @@ def test_a_summon_named_with_its_default_position_matches(tmp_path):
     assert json.loads(result.stdout)["players"]["A"]["monster_zones"][1]["position"] == "attack"
     result = CliRunner().invoke(app, ["apply", path, '{"type": "normal_summon", "card": "Celtic Guardian", "to": "defense"}'])
     assert result.exit_code == 1, result.output
+
+
+def test_a_position_in_to_is_a_rules_question_an_unknown_word_bad_input(tmp_path):
+    """state-format.md names three monster positions; a `to` naming one the rules do not offer (a change of
+    position to face-down, Rulebook v6.0 p. 25) is a refusal (exit 1), a word that is no position bad input (2);
+    a Set named with its face-down Defense Position is the Set."""
+    path = _write(tmp_path, {**STATE, "turn": 3})
+    down = '{"type": "change_position", "card": "Feral Imp", "to": "face_down_defense"}'
+    assert CliRunner().invoke(app, ["apply", path, down]).exit_code == 1
+    bad = CliRunner().invoke(app, ["apply", path, '{"type": "change_position", "card": "Feral Imp", "to": "sideways"}'])
+    assert bad.exit_code == 2 and "action.to" in bad.output
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "set_monster", "card": "Celtic Guardian", "to": "defense"}'])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"]["A"]["monster_zones"][1]["position"] == "face_down_defense"
+
+
+def test_an_activation_may_name_its_target(tmp_path):
+    """state-format.md: targets are chosen as the pending action's selections; an `activate` object that
+    names its target (`target` or `target_ref`, as an attack does) is the activation and that selection,
+    and a target the card cannot take is refused (exit 1)."""
+    data = {"format": "ygo-onto.state/1", "turn": 3,
+            "players": {"A": {"hand": ["Mystical Space Typhoon"], "deck": ["Dark Hole"],
+                              "monster_zones": [{"card": "Feral Imp"}, None, None, None, None]},
+                        "B": {"deck": ["Pot of Greed"],
+                              "spell_trap_zones": [{"card": "Trap Hole", "position": "face_down"}, None, None, None, None]}}}
+    path = _write(tmp_path, data)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "activate", "card": "Mystical Space Typhoon", "target": "Trap Hole"}'])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["players"]["B"]["graveyard"] == ["Trap Hole"] and out["pending"] is None
+    wrong = CliRunner().invoke(app, ["apply", path, '{"type": "activate", "card": "Mystical Space Typhoon", "target": "Feral Imp"}'])
+    assert wrong.exit_code == 1, wrong.output
+
+
+def test_a_pass_with_nothing_to_answer_leaves_the_state(tmp_path):
+    """actions-and-cli.md: every state `apply` writes is a decision point, the engine passing where a pass is
+    the only choice; a script's `pass` for such a window (nothing on the chain, nothing pending) leaves the
+    state as it is (exit 0). A pass that is the other player's to make is still refused."""
+    path = _write(tmp_path, STATE)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "pass", "player": "B"}'])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == GameState.load(path).to_dict()
+    data = {"format": "ygo-onto.state/1", "turn": 3,
+            "chain": [{"card": "Dark Hole", "player": "A"}],
+            "players": {"A": {"spell_trap_zones": [{"card": "Dark Hole"}, None, None, None, None], "deck": ["Dark Hole"]},
+                        "B": {"spell_trap_zones": [{"card": "Magic Jammer", "position": "face_down"}, None, None, None, None],
+                              "hand": ["Feral Imp"], "deck": ["Pot of Greed"]}}}
+    chain = _write(tmp_path, data, "chain.json")
+    listed = json.loads(CliRunner().invoke(app, ["allowed", chain, "--json"]).stdout)
+    assert sorted(listed) == ["actions", "elapsed_ms", "reasoner"]
+    assert [(a["id"], a["player"]) for a in listed["actions"]] == [("activate@B.stz0", "B"), ("pass", "B")]
+    assert CliRunner().invoke(app, ["apply", chain, '{"type": "pass", "player": "A"}']).exit_code == 1

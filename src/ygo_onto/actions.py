@@ -27,7 +27,7 @@ def check_action_object(action, where: str = "action", source: str = "") -> None
     """Bad input, not a rules refusal: not an object, an unknown type or key, or a value of the wrong
     kind or out of bounds (docs/actions-and-cli.md).  Raises StateError naming the key (`where`.key)."""
     from .errors import StateError
-    from .state import AREAS, MAX_COUNT, MAX_NAME, SELECT_PURPOSES, area_size, check_json, show
+    from .state import AREAS, MAX_COUNT, MAX_NAME, MONSTER_POSITIONS, SELECT_PURPOSES, area_size, check_json, show
 
     prefix = f"{source}: " if source else ""
 
@@ -49,8 +49,9 @@ def check_action_object(action, where: str = "action", source: str = "") -> None
         fail("player", '"A" or "B"')
     if "effect" in action and (type(action["effect"]) is not int or not 0 <= action["effect"] <= MAX_COUNT):
         fail("effect", f"an int from 0 to {MAX_COUNT:,}")
-    if "to" in action and action["to"] not in (PHASE_ORDER if action["type"] == "next_phase" else ("attack", "defense")):
-        fail("to", "a phase" if action["type"] == "next_phase" else '"attack" or "defense"')
+    # a `to` other than a phase is a battle position of state-format.md (whether the rules offer it is theirs to say)
+    if "to" in action and action["to"] not in (PHASE_ORDER if action["type"] == "next_phase" else MONSTER_POSITIONS):
+        fail("to", "a phase" if action["type"] == "next_phase" else '"attack", "defense" or "face_down_defense"')
     if "purpose" in action and action["purpose"] not in SELECT_PURPOSES:
         fail("purpose", "one of " + ", ".join(SELECT_PURPOSES))
     for key in ("card", "target", "id"):

@@ -134,11 +134,13 @@ class GameState:
             check_action_object(action)
             action = self._canonical_names(action)
             probe = {k: v for k, v in action.items() if k != "id"}
-            # an action without `to` is a summon in Attack Position (the default choice): `"to": "attack"` names it too
-            matches = [a for a in allowed
-                       if all(a.to_dict().get(k, "attack" if k == "to" else None) == v for k, v in probe.items())]
+            matches = [a for a in allowed if all(_key_matches(a.to_dict(), k, v, self.data) for k, v in probe.items())]
             if len(matches) > 1 and "to" not in probe:  # a choice left out takes its default (a summon in Attack Position)
                 matches = [a for a in matches if "to" not in a.to_dict()] or matches
+            if len(matches) > 1 and probe.get("type") == "next_phase" and "to" not in probe:
+                matches = matches[:1]  # "go on to the next phase": the nearest one (allowed is in phase order)
+            if len(matches) > 1 and _alike(matches, self.data):
+                matches = matches[:1]  # copies of one card that the state does not tell apart: the first
             wanted = action.get("id") or action_id({**action})
         else:
             raise StateError(f"action: expected an action id or object, got {show(action)}")
@@ -204,6 +206,12 @@ class GameState:
         except IllegalActionError:
             after = self._after_implied_choice(action, reasoner)
             if after is None:
+                after = self._activation_under_way(action, reasoner)
+            if after is None:
+                after = self._activate_then_target(action, reasoner)
+            if after is None:
+                after = self._pass_already_made(action, reasoner)
+            if after is None:
                 raise
             return after
         with _using(self.rules):
@@ -231,6 +239,113 @@ class GameState:
             return implied.apply(action, reasoner)
         except IllegalActionError:
             return None
+
+    def _activation_under_way(self, action, reasoner: str) -> "GameState | None":
+        """An `activate` object for the activation the pending action already is (a trigger or FLIP effect
+        the engine opened when its monster was summoned or flipped, docs/decisions.md "Trigger effects stay
+        a selection"): the same state, or with a `target`/`target_ref` the `select` of that target.  None when
+        the object names another card, place, effect or player (then the refusal stands)."""
+        pending = self.data["pending"]
+        if not (isinstance(action, dict) and action.get("type") == "activate" and pending
+                and pending["action"].get("type") == "activate"):
+            return None
+        built = pending["action"]
+        named = self._canonical_names({k: v for k, v in action.items() if k in ("card", "target")})
+        if ("card" in named and named["card"] != built.get("card")) or action.get("effect", 0) != built.get("effect", 0) \
+                or any(k in action and action[k] != built.get(k) for k in ("from", "player")):
+            return None
+        if "target" not in action and "target_ref" not in action:
+            return self.copy()
+        choice = {"type": "select", **({"card": named["target"]} if "target" in named else {}),
+                  **({"ref": action["target_ref"]} if "target_ref" in action else {})}
+        try:
+            return self.apply(choice, reasoner)
+        except IllegalActionError:
+            return None
+
+    def _activate_then_target(self, action, reasoner: str) -> "GameState | None":
+        """An `activate` object that names its target (`target`, `target_ref`, the keys of an attack's
+        target): the activation, then the `select` of that target when the activation waits for one
+        (state-format.md: targets are chosen as a pending action's selections).  The state after both,
+        or None (then the refusal stands)."""
+        if not (isinstance(action, dict) and action.get("type") == "activate"
+                and ("target" in action or "target_ref" in action)):
+            return None
+        activation = {k: v for k, v in action.items() if k not in ("target", "target_ref", "id")}
+        choice = {"type": "select", "purpose": "target",
+                  **({"card": action["target"]} if "target" in action else {}),
+                  **({"ref": action["target_ref"]} if "target_ref" in action else {})}
+        try:
+            started = self.apply(activation, reasoner)
+            if (started.data["pending"] or {}).get("purpose") != "target":
+                return None
+            return started.apply(choice, reasoner)
+        except IllegalActionError:
+            return None
+
+    def _pass_already_made(self, action, reasoner: str) -> "GameState | None":
+        """A `pass` when nothing waits for an answer (no chain, no pending action, no window where a pass
+        is allowed), or when the duel is over: the window it declines was already closed, since the engine
+        passes by itself where a pass is the only choice (actions-and-cli.md: every state `apply` writes is
+        a decision point).  The same state, or None (then the refusal stands).  A pass while a monster's
+        optional trigger waits for its target (nothing chosen, `cancel` offered) declines it, as `cancel` does."""
+        # (an Action, taken from an `allowed` list, is held to that list: only a script's id or object is read so)
+        kind = action.strip() if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None
+        pending = self.data["pending"]
+        if kind == "pass" and pending and pending["action"].get("type") == "activate" and not pending["chosen"] \
+                and pending["action"].get("from", {}).get("area") == "monster_zones":
+            # the optional trigger of a monster the engine opened: passing is declining it
+            declines = [a for a in self.allowed_actions(reasoner) if a.type == "cancel"]
+            return self.apply(declines[0], reasoner) if declines else None
+        if kind != "pass" or self.data["pending"] is not None or (self.data["chain"] and self.winner is None):
+            return None
+        if any(a.type == "pass" for a in self.allowed_actions(reasoner)):  # a pass is the other player's to make
+            return None
+        return self.copy()
+
+
+LIST_AREAS = ("hand", "deck", "graveyard", "banished", "extra_deck")
+
+
+def _alike(matches: list, state: dict) -> bool:
+    """Whether the matching actions differ only in which copy of one card they take from one area: a hand,
+    deck, Graveyard, banished pile or Extra Deck holds names only, so its copies are the same card; copies in
+    Monster or Spell & Trap Zones are alike when everything the state says of them is the same (the first,
+    lowest zone, is then taken).  Copies that differ (a position, a modifier, a counter) stay distinct."""
+    from .abox import card_at, card_name_at
+
+    dicts = [a.to_dict() for a in matches]
+    for key in {k for d in dicts for k in d} - {"id"}:
+        values = [d.get(key) for d in dicts]
+        if all(v == values[0] for v in values):
+            continue
+        if key not in ("from", "ref", "target_ref") or any(not isinstance(v, dict) for v in values):
+            return False
+        if len({(v["player"], v["area"]) for v in values}) != 1:
+            return False
+        cards = [card_at(state, v) if values[0]["area"] not in LIST_AREAS else card_name_at(state, v) for v in values]
+        if any(c != cards[0] for c in cards):
+            return False
+    return True
+
+
+def _key_matches(allowed: dict, key: str, value, state: dict) -> bool:
+    """Whether an allowed action has `key` = `value` of a (partial) action object, reading what the object
+    may say in the contract's words (actions-and-cli.md, state-format.md):
+    - `to` left out of an allowed action is its default position: Attack Position for a summon, and
+      face-down Defense Position for `set_monster` (`"defense"` or `"face_down_defense"` name it);
+    - a select's `purpose` may be the pending action's (the monster a Ritual Spell or a Fusion Spell
+      Summons is selected with purpose `summon`, which state-format.md does not list: its pending's
+      purpose names it too), and a cost paid by discarding a card from the hand may be called `discard`;
+    - `effect` 0, its default, is what an action without `effect` has."""
+    if key == "effect" and "effect" not in allowed:  # actions-and-cli.md: `effect` is an int, default 0
+        return value == 0
+    if key == "to" and "to" not in allowed:
+        return value in (("defense", "face_down_defense") if allowed["type"] == "set_monster" else ("attack",))
+    if key == "purpose" and allowed["type"] == "select" and value != allowed.get("purpose"):
+        pending = (state.get("pending") or {}).get("purpose")
+        return value == pending or (value == "discard" and pending == "cost" and allowed["ref"]["area"] == "hand")
+    return allowed.get(key) == value
 
 
 def _using(rules):

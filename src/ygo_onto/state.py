@@ -161,10 +161,14 @@ def normalize(raw: Any, source: str = "") -> dict:
     ck.choice(state["first_player"], "first_player", PLAYERS)
     phases = OFFICIAL_PHASES if state["ruleset"] == "official" else SIMPLIFIED_PHASES
     ck.choice(state["phase"], "phase", phases)
-    if state["priority"] is None:  # the turn player, or the player of a pending action: who chooses next (docs/decisions.md)
+    if state["priority"] is None:  # who chooses next (docs/decisions.md): the player of a pending action; with an
+        # open chain, the opponent of the last link's player, who may respond to it (rulebook p. 35); else the turn player
         pending = state["pending"] if isinstance(state["pending"], dict) else {}
         builder = pending.get("action", {}).get("player") if isinstance(pending.get("action"), dict) else None
-        state["priority"] = builder if builder in PLAYERS else state["turn_player"]
+        chain = state["chain"] if isinstance(state["chain"], list) else []
+        last = chain[-1].get("player") if chain and isinstance(chain[-1], dict) else None
+        state["priority"] = (builder if builder in PLAYERS else opponent(last) if not pending and last in PLAYERS
+                             else state["turn_player"])
     ck.choice(state["priority"], "priority", PLAYERS)
     ck.choice(state["winner"], "winner", (None, "A", "B", "draw"))
     ck.int_(state["rng_seed"], "rng_seed", -MAX_RNG_SEED - 1, MAX_RNG_SEED)
@@ -194,7 +198,8 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.keys(link, where, CHAIN_KEYS, {"card", "player"})
         link["card"] = _card(ck, cat, link["card"], f"{where}.card").name
         ck.choice(link["player"], f"{where}.player", PLAYERS)
-        link.setdefault("zone", None)
+        if "zone" not in link:  # left out: where the activated card sits (null is for a card not on the field)
+            link["zone"] = _link_zone(ck, state, link, where)
         link.setdefault("targets", [])
         link.setdefault("speed", 1)
         if link["zone"] is not None:
@@ -222,6 +227,26 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.ref(r, f"pending.chosen[{j}]")
         _check_pending_refs(ck, cat, state, pending)
     return state
+
+
+def _link_zone(ck: _Checker, state: dict, link: dict, where: str) -> dict | None:
+    """The zone of a chain link that leaves `zone` out: the one card of its name on its player's field that
+    no other link names as its zone (state-format.md "Chain link": `zone` is where the activated card
+    sits), or null when there is none (a card not on the field); two such cards for one link are an error
+    naming it (two links of one card leaving it out take the copies in zone order)."""
+    named = {(other.get("player"), z.get("area"), z.get("index")) for other in state["chain"] if isinstance(other, dict)
+             for z in [other.get("zone")] if isinstance(z, dict)}
+    found = [{"area": area, "index": i} for area in ("spell_trap_zones", "field_zone", "monster_zones")
+             for i in range(5 if area != "field_zone" else 1)
+             if (link["player"], area, i) not in named and _card_at(state, {"player": link["player"], "area": area, "index": i}) == link["card"]]
+    # later links of the same card and player that leave `zone` out take the next copies, in chain order
+    i = int(where[len("chain["):-1])
+    later = sum(1 for other in state["chain"][i + 1:] if isinstance(other, dict) and "zone" not in other
+                and other.get("player") == link["player"] and other.get("card") == link["card"])
+    if len(found) > 1 + later:
+        ck.fail(f"{where}.zone", f"the zone of the activated card ({len(found)} cards named {link['card']} on "
+                f"{link['player']}'s field: give `zone`)", "none (left out)", described=True)
+    return found[0] if found else None
 
 
 def _card_at(state: dict, ref: dict) -> str | None:
