@@ -19,7 +19,7 @@ from .actions import Action, action_id, allowed_from_facts, check_action_object,
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
-from .state import copy_state, loads, normalize, read_json_file, show
+from .state import LIST_AREAS, copy_state, loads, normalize, read_json_file, show
 
 MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal sequence comes near it
 
@@ -303,8 +303,6 @@ class GameState:
             return None
         return self.copy()
 
-
-LIST_AREAS = ("hand", "deck", "graveyard", "banished", "extra_deck")
 
 
 def _alike(matches: list, state: dict) -> bool:
