@@ -212,6 +212,8 @@ class GameState:
             if after is None:
                 after = self._pass_already_made(action, reasoner)
             if after is None:
+                after = self._next_phase_through(action, reasoner)
+            if after is None:
                 raise
             return after
         with _using(self.rules):
@@ -297,12 +299,54 @@ class GameState:
             # the optional trigger of a monster the engine opened: passing is declining it
             declines = [a for a in self.allowed_actions(reasoner) if a.type == "cancel"]
             return self.apply(declines[0], reasoner) if declines else None
+        if kind == "pass" and pending and pending["action"].get("type") == "activate" and not pending["chosen"] \
+                and pending["purpose"] == "target" and not self.data["chain"] \
+                and not any(a.type in ("cancel", "pass") for a in self.allowed_actions(reasoner)):
+            # a mandatory trigger (a FLIP effect) the engine opened after the window this pass was for had closed
+            # (an attack on a Set FLIP monster the opponent could not answer): nothing to decline, the same state
+            return self.copy()
         if kind != "pass" or self.data["pending"] is not None or (self.data["chain"] and self.winner is None):
             return None
         if any(a.type == "pass" for a in self.allowed_actions(reasoner)):  # a pass is the other player's to make
             return None
         return self.copy()
 
+
+    def _next_phase_through(self, action, reasoner: str) -> "GameState | None":
+        """A `next_phase` object whose `to` is a later phase of this turn than the next one (actions-and-cli.md:
+        "go on to the named phase"; rulebook p. 24: the phases come in order): the turn player moves on phase
+        by phase, each move one the rules allow, while the turn player keeps priority with nothing open (the
+        Draw Phase to Main Phase 1 through the Standby Phase, the Battle Phase to the End Phase through Main
+        Phase 2).  The state in the named phase, or None (then the refusal stands): a phase that is not ahead,
+        or an opponent who takes the window at a phase's end (then the script must say what it does).  A move to
+        the phase the turn player is already in (where `apply` brought it past an idle Draw and Standby Phase,
+        actions-and-cli.md: every state it writes is a decision point) leaves the state as it is."""
+        from .actions import PHASE_ORDER
+
+        if not (isinstance(action, dict) and action.get("type") == "next_phase" and action.get("to") in PHASE_ORDER):
+            return None
+        if set(action) - {"type", "to", "player", "id"}:
+            return None
+        goal = PHASE_ORDER.index(action["to"])
+        state, turn = self, self.data["turn"]
+        data = self.data
+        if (data["phase"] == action["to"] and data["winner"] is None and not data["chain"] and not data["pending"]
+                and data["priority"] == data["turn_player"] and action.get("player", data["turn_player"]) == data["turn_player"]):
+            return self.copy()  # already there: the engine passed through the idle phases before it by itself
+        while True:
+            data = state.data
+            if (data["turn"] != turn or data["winner"] is not None or data["chain"] or data["pending"]
+                    or data["priority"] != data["turn_player"] or PHASE_ORDER.index(data["phase"]) >= goal):
+                return None
+            if action.get("player", data["turn_player"]) != data["turn_player"]:
+                return None
+            try:
+                state = state.apply({"type": "next_phase"}, reasoner)
+            except IllegalActionError:
+                return None
+            if state.data["turn"] == turn and state.data["phase"] == action["to"] \
+                    and state.data["priority"] == state.data["turn_player"]:
+                return state
 
 
 def _alike(matches: list, state: dict) -> bool:
