@@ -214,3 +214,35 @@ def test_a_pass_with_nothing_to_answer_leaves_the_state(tmp_path):
     assert sorted(listed) == ["actions", "elapsed_ms", "reasoner"]
     assert [(a["id"], a["player"]) for a in listed["actions"]] == [("activate@B.stz0", "B"), ("pass", "B")]
     assert CliRunner().invoke(app, ["apply", chain, '{"type": "pass", "player": "A"}']).exit_code == 1
+
+
+def test_simplified_turn_end_and_flip_read_as_the_rules_have_them(tmp_path):
+    """rulesets.md "simplified": the turn is Main 1 -> Battle -> Main 2 and may end at any phase, with no End
+    Phase; a `next_phase` to `end` there is the turn's end (`end_turn`), while in `official`, where the End Phase
+    is a phase, it goes on to that phase (from the Battle Phase through Main Phase 2), and `draw` names no
+    phase of the simplified turn (exit 1). A `flip_summon` of a face-down DEFENSE monster is its mode change to
+    ATTACK (seed 002 4.1.1 items 6-7); of a monster in ATTACK mode it is refused."""
+    deck = ["Kuriboh", "Mokey Mokey"]
+    simp = {"format": "ygo-onto.state/1", "ruleset": "simplified", "turn": 3, "phase": "battle",
+            "players": {"A": {"deck": deck, "monster_zones": [{"card": "Kuriboh"},
+                                                              {"card": "Baby Dragon", "position": "face_down_defense"},
+                                                              None, None, None]},
+                        "B": {"deck": deck}}}
+    path = _write(tmp_path, simp)
+    result = CliRunner().invoke(app, ["apply", path, '{"type": "next_phase", "to": "end"}'])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert (out["turn"], out["turn_player"], out["phase"], out["players"]["B"]["hand"]) == (4, "B", "main1", ["Kuriboh"])
+    assert CliRunner().invoke(app, ["apply", path, '{"type": "next_phase", "to": "draw"}']).exit_code == 1
+    official = {"format": "ygo-onto.state/1", "turn": 3, "phase": "battle",
+                "players": {"A": {"deck": ["Dark Hole"]}, "B": {"deck": ["Pot of Greed"]}}}
+    # (official: the End Phase is a phase, reached through Main Phase 2: "Rulebook audit (session 6, flows)")
+    result = CliRunner().invoke(app, ["apply", _write(tmp_path, official, "o.json"), '{"type": "next_phase", "to": "end"}'])
+    assert result.exit_code == 0, result.output
+    assert (json.loads(result.stdout)["turn"], json.loads(result.stdout)["phase"]) == (3, "end")
+    main1 = _write(tmp_path, {**simp, "phase": "main1"}, "m1.json")
+    result = CliRunner().invoke(app, ["apply", main1, '{"type": "flip_summon", "card": "Baby Dragon"}'])
+    assert result.exit_code == 0, result.output
+    flipped = json.loads(result.stdout)["players"]["A"]["monster_zones"][1]
+    assert (flipped["position"], flipped["position_changed_this_turn"]) == ("attack", True)
+    assert CliRunner().invoke(app, ["apply", main1, '{"type": "flip_summon", "card": "Kuriboh"}']).exit_code == 1

@@ -19,7 +19,7 @@ from .actions import Action, action_id, allowed_from_facts, check_action_object,
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
-from .state import LIST_AREAS, copy_state, loads, normalize, read_json_file, show
+from .state import LIST_AREAS, copy_state, phases_of, loads, normalize, read_json_file, show
 
 MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal sequence comes near it
 
@@ -204,18 +204,15 @@ class GameState:
         try:
             chosen = self.find_action(action, reasoner).to_dict()
         except IllegalActionError:
-            after = self._after_implied_choice(action, reasoner)
-            if after is None:
-                after = self._activation_under_way(action, reasoner)
-            if after is None:
-                after = self._activate_then_target(action, reasoner)
-            if after is None:
-                after = self._pass_already_made(action, reasoner)
-            if after is None:
-                after = self._next_phase_through(action, reasoner)
-            if after is None:
-                raise
-            return after
+            # a script's action in the contract's words that names no allowed action as such, but one the rules
+            # allow read another way (each reading says which; docs/decisions.md "Rulebook audit (session 6, ...)")
+            for reading in (self._after_implied_choice, self._activation_under_way, self._activate_then_target,
+                            self._pass_already_made, self._turn_end_named_as_phase, self._next_phase_through,
+                            self._flip_as_mode_change):
+                after = reading(action, reasoner)
+                if after is not None:
+                    return after
+            raise
         with _using(self.rules):
             result = play(self.data, chosen, reasoner, self._cache.get(reasoner))
         result.rules = self.rules
@@ -347,6 +344,40 @@ class GameState:
             if state.data["turn"] == turn and state.data["phase"] == action["to"] \
                     and state.data["priority"] == state.data["turn_player"]:
                 return state
+
+    def _turn_end_named_as_phase(self, action, reasoner: str) -> "GameState | None":
+        """A `next_phase` to `end` in a ruleset whose turns have no End Phase (state-format.md: `simplified` has only
+        main1, battle, main2; seed 002 section 4: "at any phase, you can request to end your turn"): the end of the
+        turn, `end_turn`, from the phase it is in.  The state after it, or None (then the refusal stands)."""
+        if isinstance(action, str):
+            action = {"type": "next_phase", "to": "end"} if action.strip() == "next_phase:end" else None
+        if not (isinstance(action, dict) and action.get("type") == "next_phase" and action.get("to") == "end"
+                and set(action) <= {"type", "to", "player", "id"}) or "end" in phases_of(self.ruleset):
+            return None
+        ending = {"type": "end_turn", **({"player": action["player"]} if "player" in action else {})}
+        try:
+            return self.apply(ending, reasoner)
+        except IllegalActionError:
+            return None
+
+    def _flip_as_mode_change(self, action, reasoner: str) -> "GameState | None":
+        """A `flip_summon` (actions-and-cli.md: a face-down Defense monster to face-up Attack) where the rules offer that
+        very change as a change of battle position instead (`simplified`, seed 002 4.1.1 items 6-7: a monster's mode is
+        updated, once per turn; docs/decisions.md "Mode change"): that `change_position` to `attack`.  Only a monster
+        face-down in Defense Position qualifies.  The state after it, or None (then the refusal stands)."""
+        from .abox import card_at
+
+        if not (isinstance(action, dict) and action.get("type") == "flip_summon"):
+            return None
+        change = {**{k: v for k, v in action.items() if k not in ("type", "id", "to")}, "type": "change_position", "to": "attack"}
+        try:
+            chosen = self.find_action(change, reasoner, why=False)
+        except (IllegalActionError, StateError):
+            return None
+        monster = card_at(self.data, chosen["from"])
+        if (monster or {}).get("position") != "face_down_defense":
+            return None
+        return self.apply(chosen, reasoner)
 
 
 def _alike(matches: list, state: dict) -> bool:

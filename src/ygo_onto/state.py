@@ -21,6 +21,11 @@ FORMAT = "ygo-onto.state/1"
 PLAYERS = ("A", "B")
 OFFICIAL_PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 SIMPLIFIED_PHASES = ("main1", "battle", "main2")
+
+
+def phases_of(ruleset: str) -> tuple:
+    """The phases a state of this ruleset may be in (state-format.md `phase`)."""
+    return OFFICIAL_PHASES if ruleset == "official" else SIMPLIFIED_PHASES
 LIST_AREAS = ("deck", "hand", "graveyard", "banished", "extra_deck")
 ZONE_AREAS = ("monster_zones", "spell_trap_zones")
 AREAS = LIST_AREAS + ZONE_AREAS + ("field_zone",)
@@ -159,8 +164,7 @@ def normalize(raw: Any, source: str = "") -> dict:
     ck.int_(state["turn"], "turn", 1, MAX_COUNT)
     ck.choice(state["turn_player"], "turn_player", PLAYERS)
     ck.choice(state["first_player"], "first_player", PLAYERS)
-    phases = OFFICIAL_PHASES if state["ruleset"] == "official" else SIMPLIFIED_PHASES
-    ck.choice(state["phase"], "phase", phases)
+    ck.choice(state["phase"], "phase", phases_of(state["ruleset"]))
     if state["priority"] is None:  # who chooses next (docs/decisions.md): the player of a pending action; with an
         # open chain, the opponent of the last link's player, who may respond to it (rulebook p. 35); else the turn player
         pending = state["pending"] if isinstance(state["pending"], dict) else {}
@@ -179,7 +183,7 @@ def normalize(raw: Any, source: str = "") -> dict:
     if raw.get("extra"):
         state["extra"] = copy.deepcopy(raw["extra"])
         if "phase_end" in state["extra"]:  # rulebook p. 38: the phase asked for, waiting for the opponent's pass
-            ck.choice(state["extra"]["phase_end"], "extra.phase_end", (*phases, "turn"))
+            ck.choice(state["extra"]["phase_end"], "extra.phase_end", (*phases_of(state["ruleset"]), "turn"))
         if "damage_step_chain" in state["extra"]:  # rulebook p. 32: the open chain is in the Damage Step
             ck.choice(state["extra"]["damage_step_chain"], "extra.damage_step_chain", (True, False))
 
