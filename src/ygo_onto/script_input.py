@@ -123,8 +123,7 @@ def next_phase_through(state, action, reasoner: str):
     if set(action) - {"type", "to", "player", "id"}:
         return None
     goal = PHASE_ORDER.index(action["to"])
-    state, turn = state, state.data["turn"]
-    data = state.data
+    turn, data = state.data["turn"], state.data
     if (data["phase"] == action["to"] and data["winner"] is None and not data["chain"] and not data["pending"]
             and data["priority"] == data["turn_player"] and action.get("player", data["turn_player"]) == data["turn_player"]):
         return state.copy()  # already there: the engine passed through the idle phases before it by itself
