@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .cards import catalog
 from .knowledge import Vocabulary, VocabularyError
-from .state import AREAS, LIST_AREAS, PLAYERS, opponent
+from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
                      "main2": "mainPhase2", "end": "endPhase"}
@@ -56,20 +56,6 @@ def parse_card_ind(name: str) -> dict:
     player, rest = name.split("_", 1)
     area, index, _ = rest.rsplit("_", 2)
     return {"player": player, "area": area, "index": int(index)}
-
-
-def card_at(state: dict, ref: dict) -> dict | str | None:
-    """The entry at a card reference: a name (list areas) or a field card (zones)."""
-    side = state["players"][ref["player"]]
-    if ref["area"] == "field_zone":
-        return side["field_zone"] if ref["index"] == 0 else None
-    cards = side[ref["area"]]
-    return cards[ref["index"]] if 0 <= ref["index"] < len(cards) else None
-
-
-def card_name_at(state: dict, ref: dict) -> str | None:
-    entry = card_at(state, ref)
-    return entry["card"] if isinstance(entry, dict) else entry
 
 
 def iter_cards(state: dict, lean: bool):

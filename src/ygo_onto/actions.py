@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from .abox import DUEL, PHASE_NAMES, card_name_at, parse_card_ind
+from .abox import DUEL, PHASE_NAMES, parse_card_ind
 from .knowledge import Vocabulary
 from .reasoning import named
+from .state import card_name_at
 
 TYPE_ORDER = ["normal_summon", "tribute_summon", "set_monster", "flip_summon", "special_summon", "synchro_summon",
               "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "cancel", "pass",

@@ -216,6 +216,7 @@ class GameState:
         result.rules = self.rules
         return result
 
+
 def _using(rules):
     """The knowledge of an ontology file in use for a block (ontofile.Rules.use), or nothing to do."""
     return rules.use() if rules is not None else contextlib.nullcontext()

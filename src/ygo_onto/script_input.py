@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .actions import Action
 from .errors import IllegalActionError, StateError
-from .state import LIST_AREAS, phases_of
+from .state import LIST_AREAS, card_at, card_name_at, phases_of
 
 
 def after_implied_choice(state, action, reasoner: str):
@@ -164,8 +164,6 @@ def flip_as_mode_change(state, action, reasoner: str):
     very change as a change of battle position instead (`simplified`, seed 002 4.1.1 items 6-7: a monster's mode is
     updated, once per turn; docs/decisions.md "Mode change"): that `change_position` to `attack`.  Only a monster
     face-down in Defense Position qualifies.  The state after it, or None (then the refusal stands)."""
-    from .abox import card_at
-
     if not (isinstance(action, dict) and action.get("type") == "flip_summon"):
         return None
     change = {**{k: v for k, v in action.items() if k not in ("type", "id", "to")}, "type": "change_position", "to": "attack"}
@@ -188,8 +186,6 @@ def alike(matches: list, state: dict) -> bool:
     deck, Graveyard, banished pile or Extra Deck holds names only, so its copies are the same card; copies in
     Monster or Spell & Trap Zones are alike when everything the state says of them is the same (the first,
     lowest zone, is then taken).  Copies that differ (a position, a modifier, a counter) stay distinct."""
-    from .abox import card_at, card_name_at
-
     dicts = [a.to_dict() for a in matches]
     for key in {k for d in dicts for k in d} - {"id"}:
         values = [d.get(key) for d in dicts]

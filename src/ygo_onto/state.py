@@ -21,11 +21,6 @@ FORMAT = "ygo-onto.state/1"
 PLAYERS = ("A", "B")
 OFFICIAL_PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 SIMPLIFIED_PHASES = ("main1", "battle", "main2")
-
-
-def phases_of(ruleset: str) -> tuple:
-    """The phases a state of this ruleset may be in (state-format.md `phase`)."""
-    return OFFICIAL_PHASES if ruleset == "official" else SIMPLIFIED_PHASES
 LIST_AREAS = ("deck", "hand", "graveyard", "banished", "extra_deck")
 ZONE_AREAS = ("monster_zones", "spell_trap_zones")
 AREAS = LIST_AREAS + ZONE_AREAS + ("field_zone",)
@@ -203,7 +198,7 @@ def normalize(raw: Any, source: str = "") -> dict:
         link["card"] = _card(ck, cat, link["card"], f"{where}.card").name
         ck.choice(link["player"], f"{where}.player", PLAYERS)
         if "zone" not in link:  # left out: where the activated card sits (null is for a card not on the field)
-            link["zone"] = _link_zone(ck, state, link, where)
+            link["zone"] = _link_zone(ck, state, i, where)
         link.setdefault("targets", [])
         link.setdefault("speed", 1)
         if link["zone"] is not None:
@@ -233,34 +228,44 @@ def normalize(raw: Any, source: str = "") -> dict:
     return state
 
 
-def _link_zone(ck: _Checker, state: dict, link: dict, where: str) -> dict | None:
+def phases_of(ruleset: str) -> tuple:
+    """The phases a state of this ruleset may be in (state-format.md `phase`)."""
+    return OFFICIAL_PHASES if ruleset == "official" else SIMPLIFIED_PHASES
+
+
+def card_at(state: dict, ref: dict) -> dict | str | None:
+    """The entry at a card reference: a name (list areas) or a field card (zones)."""
+    side = state["players"][ref["player"]]
+    if ref["area"] == "field_zone":
+        return side["field_zone"] if ref["index"] == 0 else None
+    cards = side[ref["area"]]
+    return cards[ref["index"]] if 0 <= ref["index"] < len(cards) else None
+
+
+def card_name_at(state: dict, ref: dict) -> str | None:
+    """The name of the card at a reference, or None for an empty place."""
+    entry = card_at(state, ref)
+    return entry["card"] if isinstance(entry, dict) else entry
+
+
+def _link_zone(ck: _Checker, state: dict, number: int, where: str) -> dict | None:
     """The zone of a chain link that leaves `zone` out: the one card of its name on its player's field that
     no other link names as its zone (state-format.md "Chain link": `zone` is where the activated card
     sits), or null when there is none (a card not on the field); two such cards for one link are an error
     naming it (two links of one card leaving it out take the copies in zone order)."""
+    link = state["chain"][number]
     named = {(other.get("player"), z.get("area"), z.get("index")) for other in state["chain"] if isinstance(other, dict)
              for z in [other.get("zone")] if isinstance(z, dict)}
     found = [{"area": area, "index": i} for area in ("spell_trap_zones", "field_zone", "monster_zones")
              for i in range(5 if area != "field_zone" else 1)
-             if (link["player"], area, i) not in named and _card_at(state, {"player": link["player"], "area": area, "index": i}) == link["card"]]
+             if (link["player"], area, i) not in named and card_name_at(state, {"player": link["player"], "area": area, "index": i}) == link["card"]]
     # later links of the same card and player that leave `zone` out take the next copies, in chain order
-    i = int(where[len("chain["):-1])
-    later = sum(1 for other in state["chain"][i + 1:] if isinstance(other, dict) and "zone" not in other
+    later = sum(1 for other in state["chain"][number + 1:] if isinstance(other, dict) and "zone" not in other
                 and other.get("player") == link["player"] and other.get("card") == link["card"])
     if len(found) > 1 + later:
         ck.fail(f"{where}.zone", f"the zone of the activated card ({len(found)} cards named {link['card']} on "
                 f"{link['player']}'s field: give `zone`)", "none (left out)", described=True)
     return found[0] if found else None
-
-
-def _card_at(state: dict, ref: dict) -> str | None:
-    """The name of the card a reference points at, or None for an empty place."""
-    place = state["players"][ref["player"]][ref["area"]]
-    if ref["area"] == "field_zone":
-        card = place if ref["index"] == 0 else None
-    else:
-        card = place[ref["index"]] if ref["index"] < len(place) else None
-    return card["card"] if isinstance(card, dict) else card
 
 
 def _place(ref: dict) -> str:
@@ -276,7 +281,7 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
     `card` is the card at its `from`, and its player makes the selections (holds priority)."""
     seen = set()
     for j, r in enumerate(pending["chosen"]):
-        if _card_at(state, r) is None:
+        if card_name_at(state, r) is None:
             ck.fail(f"pending.chosen[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
         key = (r["player"], r["area"], r["index"])
         if key in seen:
@@ -294,13 +299,13 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
         places = [{"player": action["player"], "area": area, "index": i}
                   for area in PENDING_FROM_AREAS[action["type"]]
                   for i in range(len(side[area]) if area != "field_zone" else 1)]
-        found = [r for r in places if name is not None and _card_at(state, r) == name]
+        found = [r for r in places if name is not None and card_name_at(state, r) == name]
         if len(found) != 1:
             ck.fail("pending.action.from", f"a card reference (the card the {action['type']} is built for"
                     + (f": {len(found)} cards named {name} where it can come from)" if name else ")"), None)
         action["from"] = found[0]
     if "from" in action:
-        there = _card_at(state, action["from"])
+        there = card_name_at(state, action["from"])
         if there is None:
             ck.fail("pending.action.from", f"a reference to a card ({_place(action['from'])} is empty)", action["from"])
         if "card" in action and action["card"] != there:
