@@ -8,13 +8,16 @@ Each reading's reason is in docs/decisions.md ("Rulebook audit (session 6, ...)"
 """
 from __future__ import annotations
 
-from .actions import Action
+from .abox import card_ind
+from .actions import Action, parse_ref_text
+from .reasoning import named
 from .errors import IllegalActionError, StateError
 from .state import LIST_AREAS, card_at, card_name_at, phases_of
 
 
 def after_implied_choice(state, action, reasoner: str):
-    """A `select` made before the choice it waits for, when that choice has one candidate: the
+    """A `select` made before the choice it waits for, when that choice has one candidate (in a hand-written
+    pending: in the states `apply` writes, the engine has made it, see choice_made_by_engine): the
     monster a Ritual Spell or a Fusion Spell Summons (purpose `summon`; copies of one card in the
     hand or Extra Deck are alike).  The rulebook (pp. 8-9) has the player choose the materials or
     tributes, and the contract's pending purposes have no choice of the monster, so a select of a
@@ -33,6 +36,40 @@ def after_implied_choice(state, action, reasoner: str):
         return implied.apply(action, reasoner)
     except IllegalActionError:
         return None
+
+
+def choice_made_by_engine(state, action, reasoner: str):
+    """A `select` of the card the engine already selected by itself: the monster a Ritual Spell or a
+    Fusion Spell Summons, which `apply` selects when every candidate is a copy of one card (the
+    purpose is marked ygo:chosenByTheEngineWhenAlike; game._forced_move).  A script that makes that
+    choice itself (by the monster's name or place, or with purpose `summon`) finds it made: the same
+    state.  None when the object names anything else (then the refusal stands)."""
+    pending = state.data["pending"]
+    if isinstance(action, Action):
+        return None  # an Action is held to the allowed list it came from
+    if isinstance(action, str):
+        kind, _, place = action.strip().partition("@")
+        try:
+            action = {"type": kind, "ref": parse_ref_text(place)} if place else {"type": kind}
+        except StateError:
+            return None
+    if not (isinstance(action, dict) and action.get("type") == "select" and pending and pending["chosen"]):
+        return None
+    if set(action) - {"type", "card", "ref", "purpose", "player", "id"} or action.get("purpose", "summon") not in (
+            "summon", pending["purpose"]):
+        return None
+    first = pending["chosen"][0]
+    named_card = state._canonical_names({"card": action["card"]})["card"] if "card" in action else None
+    if ("ref" in action and action["ref"] != first) or (named_card is not None and named_card != card_name_at(state.data, first)):
+        return None
+    facts = state.infer(reasoner).facts
+    origin = pending["action"].get("from") or {}
+    actor = card_ind(origin.get("player"), origin.get("area"), origin.get("index"))
+    requirements = {f[2] for f in named(facts, ("hasRequirement",)) if f[1] == actor}
+    purposes = {f[2] for f in named(facts, ("firstSelectsFor",)) if f[1] in requirements}
+    if not any(("chosenByTheEngineWhenAlike", why, True) in facts for why in purposes):
+        return None
+    return state.copy()
 
 
 def activation_under_way(state, action, reasoner: str):
@@ -177,7 +214,7 @@ def flip_as_mode_change(state, action, reasoner: str):
     return state.apply(chosen, reasoner)
 
 
-READINGS = (after_implied_choice, activation_under_way, activate_then_target, pass_already_made,
+READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
             turn_end_named_as_phase, next_phase_through, flip_as_mode_change)
 
 
