@@ -58,6 +58,32 @@ def test_replay_takes_ruleset_and_checks_it_against_the_log(tmp_path):
     assert bad.exit_code == 2 and "--ruleset" in bad.output and "simplified" in bad.output
 
 
+def test_simplified_duel_starts_as_seed_002_section_2(tmp_path):
+    """Seed 002 1.1.2 and 2 (rulesets.md "simplified"), read from a logged duel's start as an outside grader
+    would: each deck is 20 distinct cards of the collection, 15 monsters and 5 spells; 8000 LP each; each
+    player draws 5 and the randomly chosen starting player 1 extra card; turn 1 of the starter, in Main (1);
+    the starter's turn-1 draw is that extra card (the second player draws its first card as turn 2 starts)."""
+    from ygo_onto.cards import catalog
+
+    cat, starters = catalog("simplified"), set()
+    for seed in range(6):
+        log = tmp_path / f"duel{seed}.jsonl"
+        result = CliRunner().invoke(app, ["duel", "--ruleset", "simplified", "--seed", str(seed), "--log", str(log),
+                                          "--max-actions", "1"])
+        assert result.exit_code == 0, result.output
+        start = json.loads(log.read_text().splitlines()[0])["start"]
+        first = start["first_player"]
+        starters.add(first)
+        assert (start["turn"], start["turn_player"], start["phase"], start["winner"]) == (1, first, "main1", None)
+        for p, player in start["players"].items():
+            cards = player["deck"] + player["hand"]
+            assert len(cards) == 20 and len(set(cards)) == 20 and player["life_points"] == 8000
+            assert sum(cat.get(c).is_monster for c in cards) == 15
+            assert len(player["hand"]) == (6 if p == first else 5)
+            assert not player["graveyard"] and player["monster_zones"] == [None] * 5
+    assert starters == {"A", "B"}  # seeds 0-5 pick both players
+
+
 def test_explain_a_described_action_that_is_not_allowed(tmp_path):
     """actions-and-cli.md: explain says why a described action is not allowed (exit 1), also for a partial
     object without a card reference: the named card is looked up where it is (the first copy)."""
