@@ -312,7 +312,9 @@ def _env_class():
             duel_seed = self._next_seed if self._next_seed is not None else self._seeds.randrange(2**31)
             self._next_seed = None
             self.duel_seed = duel_seed
-            self.state_ = new_duel(self.ruleset, duel_seed, self.reasoner)
+            start = (options or {}).get("state")
+            self.state_ = new_duel(self.ruleset, duel_seed, self.reasoner) if start is None \
+                else self._start_state(start)
             self.n_actions = 0
             self.agents = list(self.possible_agents)
             self.rewards = {a: 0.0 for a in self.agents}
@@ -322,6 +324,21 @@ def _env_class():
             self._refresh()
             if not self._legal:  # a duel over at its start (no allowed action): nothing to play
                 self._finish()
+
+        def _start_state(self, start):
+            """``reset(options={"state": ...})``: a state JSON (dict or text) or a GameState of this ruleset."""
+            from .game import GameState
+
+            if isinstance(start, GameState):
+                state = start
+            elif isinstance(start, str):
+                state = GameState.from_json(start)
+            else:
+                state = GameState.from_dict(start, "options['state']")
+            if state.ruleset != self.ruleset:
+                raise StateError(f"options['state']: expected a state of the {self.ruleset} ruleset, "
+                                 f"got {state.ruleset!r}")
+            return state
 
         def _refresh(self):
             st = self.state_
