@@ -114,6 +114,7 @@ def _check_mask(state: GameState, seen_blocks: set) -> dict:
     me = state.data["priority"]
     documented = {}
     for a in actions:
+        assert a.to_dict().get("player", me) == me, (a.id, me)  # the agent to act is the one whose actions they are
         i = doc_index(a.to_dict(), me)
         assert 0 <= i < DOC_N
         assert i not in documented, f"{a.id} and {documented[i].id} share index {i}"
@@ -488,3 +489,24 @@ def test_a_duel_that_kills_its_worker_process_is_recorded_and_the_batch_goes_on(
     assert by_game[1]["error"].startswith("WorkerDied") and by_game[1]["seed"] == selfplay.game_seed(4, 1)
     assert by_game[0]["winner"] in ("A", "B", "draw") and by_game[2]["winner"] in ("A", "B", "draw")
     assert batch.summary()["errors"] == 1
+
+
+def test_gymnasium_opponent_may_be_an_agent_function():
+    from ygo_onto.env import encode_action
+
+    calls = []
+
+    def lowest_index(state, actions, rng):  # a policy of one's own, over the action space
+        me = state.data["priority"]
+        calls.append(me)
+        return min(actions, key=lambda a: encode_action(a, me))
+
+    g = single_agent_env(ruleset="simplified", opponent=lowest_index, seat="B", seed=6)
+    obs, info = g.reset(seed=6)
+    for _ in range(30):
+        obs, reward, done, trunc, info = g.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        if done or trunc:
+            break
+    assert calls and set(calls) == {"A"}
+    with pytest.raises(Exception, match="agent function"):
+        single_agent_env(opponent="nobody")

@@ -400,7 +400,8 @@ def _env_class():
 # ---------------------------------------------------------------- the Gymnasium single-agent wrapper
 def single_agent_env(ruleset: str = "official", opponent: str = "random", seat: str = "A", seed: int | None = None,
                      reasoner: str = "fast", max_actions: int = 2000, illegal: str = "lose"):
-    """A Gymnasium environment: the learner plays ``seat`` against ``opponent`` (a name of ``duel.AGENTS``).
+    """A Gymnasium environment: the learner plays ``seat`` against ``opponent`` (a name of ``duel.AGENTS``, or an
+    agent function ``(state, actions, rng) -> one of actions`` as those are, e.g. a frozen copy of a policy).
 
     ``illegal``: what an action outside the mask does: ``"lose"`` ends the episode with reward -1 and
     ``info["illegal_action"]`` (PettingZoo's TerminateIllegalWrapper does the same), ``"raise"`` raises
@@ -428,13 +429,14 @@ def _gym_class():
         def __init__(self, ruleset, opponent, seat, seed, reasoner, max_actions, illegal):
             from .duel import AGENTS
 
-            if opponent not in AGENTS:
-                raise StateError(f"opponent: expected one of {', '.join(AGENTS)}, got {opponent!r}")
+            if not callable(opponent) and opponent not in AGENTS:
+                raise StateError(f"opponent: expected one of {', '.join(AGENTS)} or an agent function "
+                                 f"(state, actions, rng) -> action, got {opponent!r}")
             if seat not in ("A", "B"):
                 raise StateError(f"seat: expected 'A' or 'B', got {seat!r}")
             self.aec = raw_env(ruleset, seed, reasoner, max_actions)
             self.seat = seat
-            self.opponent = AGENTS[opponent]
+            self.opponent = opponent if callable(opponent) else AGENTS[opponent]
             self.illegal = illegal
             self.observation_space = self.aec.observation_space(seat)["observation"]
             self.action_space = self.aec.action_space(seat)
