@@ -510,3 +510,12 @@ def test_gymnasium_opponent_may_be_an_agent_function():
     assert calls and set(calls) == {"A"}
     with pytest.raises(Exception, match="agent function"):
         single_agent_env(opponent="nobody")
+
+
+def test_a_state_without_winner_or_allowed_action_is_a_truncation_not_a_draw(monkeypatch):
+    e = env(ruleset="simplified", seed=1)
+    monkeypatch.setattr(GameState, "allowed_actions", lambda self, reasoner="fast": [])
+    e.reset(seed=1)
+    obs, reward, term, trunc, info = e.last()
+    assert (reward, term, trunc, info["no_allowed_action"]) == (0.0, False, True, True)
+    assert not obs["action_mask"].any()

@@ -322,8 +322,10 @@ def _env_class():
             self.terminations = {a: False for a in self.agents}
             self.truncations = {a: False for a in self.agents}
             self._refresh()
-            if not self._legal:  # a duel over at its start (no allowed action): nothing to play
+            if self.state_.winner is not None:  # a duel over at its start: nothing to play
                 self._finish()
+            elif not self._legal:
+                self._stuck()
 
         def _start_state(self, start):
             """``reset(options={"state": ...})``: a state JSON (dict or text) or a GameState of this ruleset."""
@@ -356,6 +358,13 @@ def _env_class():
                 self.rewards[a] = 0.0 if winner not in ("A", "B") else (1.0 if a == winner else -1.0)
                 self.terminations[a] = True
 
+        def _stuck(self):
+            """No winner and no allowed action (an engine fault, never seen): the duel is cut, not ended, so that
+            it does not read as a draw (selfplay records it as unfinished too)."""
+            for a in self.agents:
+                self.truncations[a] = True
+                self.infos[a]["no_allowed_action"] = True
+
         def observe(self, agent):
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
             if agent == self.agent_selection and not (self.terminations.get(agent) or self.truncations.get(agent)):
@@ -379,8 +388,10 @@ def _env_class():
             self.state_ = self.state_.apply(chosen, self.reasoner)
             self.n_actions += 1
             self._refresh()
-            if self.state_.winner is not None or not self._legal:
+            if self.state_.winner is not None:
                 self._finish()
+            elif not self._legal:
+                self._stuck()
             elif self.n_actions >= self.max_actions:
                 for a in self.agents:
                     self.truncations[a] = True
