@@ -240,6 +240,12 @@ def test_a_pass_with_nothing_to_answer_leaves_the_state(tmp_path):
     assert sorted(listed) == ["actions", "elapsed_ms", "reasoner"]
     assert [(a["id"], a["player"]) for a in listed["actions"]] == [("activate@B.stz0", "B"), ("pass", "B")]
     assert CliRunner().invoke(app, ["apply", chain, '{"type": "pass", "player": "A"}']).exit_code == 1
+    # priority back with A, the last link's player: B's pass on it was made (by the engine where B could only
+    # pass); a script's pass for B leaves the state as it is (docs/decisions.md "Rulebook audit (session 7, chain)")
+    passed = _write(tmp_path, {**data, "priority": "A"}, "passed.json")
+    again = CliRunner().invoke(app, ["apply", passed, '{"type": "pass", "player": "B"}'])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == GameState.load(passed).to_dict()
 
 
 def test_simplified_turn_end_and_flip_read_as_the_rules_have_them(tmp_path):

@@ -365,7 +365,7 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     speed = next((f[2] for f in step.facts if f[0] == "spellSpeed" and f[1] == card_ind), 1)
     targets = []
     pending = step.state["pending"]
-    if pending is not None and pending["purpose"] != "cost":  # targets, materials, ritual tributes
+    if pending is not None and pending["purpose"] not in ("cost", "discard"):  # targets, materials, ritual tributes
         targets = [("card", o) for o in step.pending_refs if o is not None]
     link = {"card": obj["card"] if isinstance(obj, dict) else obj.name, "player": _player(player_ind),
             "zone": {"area": ref["area"], "index": ref["index"]} if ref["area"] != "hand" else None,

@@ -137,7 +137,14 @@ def pass_already_made(state, action, reasoner: str):
         # a mandatory trigger (a FLIP effect) the engine opened after the window this pass was for had closed
         # (an attack on a Set FLIP monster the opponent could not answer): nothing to decline, the same state
         return state.copy()
-    if kind != "pass" or state.data["pending"] is not None or (state.data["chain"] and state.winner is None):
+    chain = state.data["chain"]
+    if kind == "pass" and isinstance(action, dict) and chain and pending is None and state.winner is None \
+            and action.get("player") not in (None, state.data["priority"]) \
+            and chain[-1]["player"] == state.data["priority"]:
+        # the named player's pass on the last link (its opponent's, who holds priority again): already made,
+        # by the engine where a pass was that player's only choice (docs/decisions.md "Response windows")
+        return state.copy()
+    if kind != "pass" or state.data["pending"] is not None or (chain and state.winner is None):
         return None
     if any(a.type == "pass" for a in state.allowed_actions(reasoner)):  # a pass is the other player's to make
         return None
