@@ -278,3 +278,27 @@ def test_simplified_turn_end_and_flip_read_as_the_rules_have_them(tmp_path):
     flipped = json.loads(result.stdout)["players"]["A"]["monster_zones"][1]
     assert (flipped["position"], flipped["position_changed_this_turn"]) == ("attack", True)
     assert CliRunner().invoke(app, ["apply", main1, '{"type": "flip_summon", "card": "Kuriboh"}']).exit_code == 1
+
+
+def test_next_phase_to_an_idle_phase_apply_passed_by_itself(tmp_path):
+    """actions-and-cli.md: every state `apply` writes is a decision point, so a turn whose Draw and Standby
+    Phases are idle opens in Main Phase 1; a script's "go on to the Standby Phase", then "to Main Phase 1"
+    (as an object or as the id `next_phase:standby`) leaves that state as it is.  A phase really behind
+    (Main Phase 1 from the Battle Phase) is still refused, and `simplified` has no Standby Phase."""
+    data = {"format": "ygo-onto.state/1", "turn": 3, "phase": "main2",
+            "players": {"A": {"deck": ["Dark Hole"]}, "B": {"deck": ["Pot of Greed", "Feral Imp"], "hand": ["Feral Imp"]}}}
+    result = CliRunner().invoke(app, ["apply", _write(tmp_path, data), "end_turn"])
+    assert result.exit_code == 0, result.output
+    opened = json.loads(result.stdout)
+    assert (opened["turn"], opened["turn_player"], opened["phase"]) == (4, "B", "main1")
+    path = _write(tmp_path, opened, "b.json")
+    for move in ('{"type": "next_phase", "to": "standby"}', "next_phase:standby", "next_phase:draw", "next_phase:main1"):
+        result = CliRunner().invoke(app, ["apply", path, move])
+        assert result.exit_code == 0, (move, result.output)
+        assert json.loads(result.stdout) == opened, move
+    battle = _write(tmp_path, {**opened, "phase": "battle"}, "battle.json")
+    assert CliRunner().invoke(app, ["apply", battle, "next_phase:main1"]).exit_code == 1
+    assert CliRunner().invoke(app, ["apply", battle, "next_phase:standby"]).exit_code == 1
+    simp = _write(tmp_path, {**data, "ruleset": "simplified", "phase": "main1",
+                             "players": {"A": {"deck": ["Kuriboh"]}, "B": {"deck": ["Kuriboh"]}}}, "s.json")
+    assert CliRunner().invoke(app, ["apply", simp, "next_phase:standby"]).exit_code == 1

@@ -159,18 +159,25 @@ def next_phase_through(state, action, reasoner: str):
     Phase 2).  The state in the named phase, or None (then the refusal stands): a phase that is not ahead,
     or an opponent who takes the window at a phase's end (then the script must say what it does).  A move to
     the phase the turn player is already in (where `apply` brought it past an idle Draw and Standby Phase,
-    actions-and-cli.md: every state it writes is a decision point) leaves the state as it is."""
-    from .actions import PHASE_ORDER
+    actions-and-cli.md: every state it writes is a decision point) leaves the state as it is, and so does a
+    move to the Draw or Standby Phase in Main Phase 1: the engine passed them by itself on its way there.
+    The id form (`next_phase:standby`) is read as the object."""
+    from .actions import PHASE_ORDER, parse_action_id
 
+    if isinstance(action, str) and action.strip().startswith("next_phase:"):
+        action = parse_action_id(action)
     if not (isinstance(action, dict) and action.get("type") == "next_phase" and action.get("to") in PHASE_ORDER):
         return None
     if set(action) - {"type", "to", "player", "id"}:
         return None
     goal = PHASE_ORDER.index(action["to"])
     turn, data = state.data["turn"], state.data
-    if (data["phase"] == action["to"] and data["winner"] is None and not data["chain"] and not data["pending"]
-            and data["priority"] == data["turn_player"] and action.get("player", data["turn_player"]) == data["turn_player"]):
-        return state.copy()  # already there: the engine passed through the idle phases before it by itself
+    passed_by_itself = (data["phase"] == "main1" and action["to"] in ("draw", "standby")
+                        and action["to"] in phases_of(state.ruleset))
+    if ((data["phase"] == action["to"] or passed_by_itself) and data["winner"] is None and not data["chain"]
+            and not data["pending"] and data["priority"] == data["turn_player"]
+            and action.get("player", data["turn_player"]) == data["turn_player"]):
+        return state.copy()  # already there or past it: the engine passed through the idle phases by itself
     while True:
         data = state.data
         if (data["turn"] != turn or data["winner"] is not None or data["chain"] or data["pending"]
