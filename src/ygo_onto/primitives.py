@@ -26,7 +26,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetSummonPosition", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft",
          "opEquipTo",
          # players
@@ -293,6 +293,11 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opDeclineEffect":
         step.objects[subject]["extra"]["effect_declined"] = bool(value)
+    elif op == "opSetReplayRight":  # rulebook p. 28: kept until an attack is declared or the turn ends
+        if value:
+            step.objects[subject]["extra"]["replay"] = True
+        else:
+            step.objects[subject]["extra"].pop("replay", None)
     elif op == "opDeclareAttack":
         step.objects[value]["extra"]["attack"] = {"target": None, "damage_step": False}
         step.attacker = step.objects[value]
@@ -456,4 +461,5 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
                 continue
             for key, value in resets.items():
                 fc[key] = type(FIELD_CARD_DEFAULTS[key])(0 if value in ("0", "false") else 1)
+            fc["extra"].pop("replay", None)  # a replay's right to attack again lasts this turn only (rulebook p. 28)
     step.transient["turn_started"] = True
