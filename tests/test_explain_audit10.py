@@ -104,6 +104,14 @@ REFUSED = [
      ["no rule of the simplified ruleset allows a synchro_summon"]),
     ("simplified: second Normal Summon", state("simplified", A={"hand": ["Celtic Guardian"], "normal_summon_used": True}),
      {"type": "normal_summon", "card": "Celtic Guardian"}, ["once per turn"]),
+    ("Quick-Play Spell Set this turn", state(A={"spell_trap_zones": zones({"card": "Mystical Space Typhoon",
+                                                                           "position": "face_down", "set_this_turn": True})},
+                                              B={"spell_trap_zones": zones({"card": "Trap Hole", "position": "face_down"})}),
+     {"type": "activate", "card": "Mystical Space Typhoon"}, ["a Set Quick-Play Spell cannot be activated the turn it was Set"]),
+    ("change of position of a face-down monster (a copy also in the hand)",
+     state(A={"hand": ["Celtic Guardian"], "monster_zones": zones({"card": "Celtic Guardian", "position": "face_down_defense"})}),
+     {"type": "change_position", "card": "Celtic Guardian", "to": "attack"},
+     ["change_position@A.mz0:attack", "face-down ones are Flip Summoned instead"]),
     ("card that its from does not hold", MAIN,
      {"type": "normal_summon", "card": "Dark Magician", "from": {"player": "A", "area": "hand", "index": 0}},
      ["card='Dark Magician' where it has card='Celtic Guardian'"]),
@@ -144,3 +152,16 @@ def test_explain_output_keeps_action_ids_as_written(tmp_path):
     """`next_phase:end` stays as written (the console once turned ':end:' into an emoji)."""
     result = cli(tmp_path, "explain", MAIN, "next_phase:end")
     assert result.output.startswith("next_phase:end: allowed"), result.output
+
+
+@pytest.mark.parametrize("data,action,cause", [
+    (FIELD, {"type": "activate", "card": "Mirror Force"}, "cannot be activated the turn it was Set"),
+    (CHAIN, {"type": "activate", "card": "Pot of Greed"}, "chainLength(theDuel, 0) fails"),
+    (state(turn=1), {"type": "next_phase", "to": "battle"}, "goes first cannot conduct a Battle Phase on the first turn"),
+    (state(A={"spell_trap_zones": zones({"card": "Mystical Space Typhoon", "position": "face_down", "set_this_turn": True})}),
+     {"type": "activate", "card": "Mystical Space Typhoon"}, "a Set Quick-Play Spell cannot be activated the turn it was Set"),
+], ids=["trap Set this turn", "Speed 1 on a chain", "turn 1 Battle Phase", "Quick-Play Set this turn"])
+def test_apply_refusal_says_the_cause_explain_finds(tmp_path, data, action, cause):
+    """actions-and-cli.md exit 1: "the message says why": apply's message follows a derived condition to the cause too."""
+    result = cli(tmp_path, "apply", data, action)
+    assert result.exit_code == 1 and cause in result.output, result.output

@@ -24,6 +24,7 @@ class Explanation:
     no_rule: str = ""  # no rule of the ruleset concludes this kind of action at all: which ruleset, which kind
     mismatch: str = ""  # the object's references name an allowed action, its other keys something else
     why: dict = field(default_factory=dict)  # a failing derived condition -> the rules that would give it, failing
+    otherwise: set = field(default_factory=set)  # failing derived property values whose subject has another one
 
     def text(self) -> str:
         lines = [f"{self.action}: {'allowed' if self.allowed else 'not allowed'}"]
@@ -75,10 +76,15 @@ class Explanation:
                 fact = _ground_tuple(atom, binding)
                 if fact in self.why and fact not in seen:
                     walk(self.why[fact], seen | {fact})
-                elif (rule, ground(atom, binding)) not in found:
-                    found.append((rule, ground(atom, binding)))
+                elif not any(f[:2] == (rule, ground(atom, binding)) for f in found):
+                    found.append((rule, ground(atom, binding), self._kind_mismatch(fact)))
         walk(self.failed if failures is None else failures, frozenset())
-        return found
+        # a condition the state could meet first; one that names another kind of card (a Set spell's Spell Speed 1
+        # for a Quick-Play Spell) last
+        return sorted(found, key=lambda f: f[2])
+
+    def _kind_mismatch(self, fact) -> bool:
+        return fact is not None and fact in self.otherwise
 
 
 def _ground_tuple(atom, binding):
@@ -110,8 +116,8 @@ def _explain_why(rules, index: FactIndex, failures: list, why: dict, depth: int)
         return
     for rule, count, atom, binding, total in failures:
         fact = _ground_tuple(atom, binding)
-        if fact is None or fact in why or fact in _facts_of(index):
-            continue
+        if fact is None or fact in why or fact in _facts_of(index) or _otherwise(index, fact):
+            continue  # (a property that has another value here, a Quick-Play's Spell Speed 2: that is the reason)
         found = []
         for other, body, head in rules:
             for h in head:
@@ -132,6 +138,11 @@ def _explain_why(rules, index: FactIndex, failures: list, why: dict, depth: int)
         if found:
             why[fact] = _closest(found)
             _explain_why(rules, index, why[fact], why, depth - 1)
+
+
+def _otherwise(index: FactIndex, fact) -> bool:
+    """Whether the fact is a property value its subject has another value of (spellSpeed 1 of a Speed 2 card)."""
+    return len(fact) == 3 and any(row[0] == fact[1] and row[1] != fact[2] for row in index.by_pred.get(fact[0], ()))
 
 
 def _facts_of(index: FactIndex) -> set:
@@ -188,6 +199,10 @@ def _target_fact(state, action: dict) -> tuple:
 SEARCH_ORDER = ("hand", "monster_zones", "spell_trap_zones", "field_zone", "extra_deck", "graveyard", "banished", "deck")
 
 
+# the action types of a monster on the field (actions-and-cli.md's table)
+ON_FIELD_MONSTER = ("flip_summon", "change_position", "attack", "direct_attack")
+
+
 def _find_card(state, name: str, player: str, areas=SEARCH_ORDER):
     """The first reference (by SEARCH_ORDER, then index) of a card of that name in the player's areas, or None."""
     side = state.data["players"][player]
@@ -209,7 +224,10 @@ def _locate_cards(state, action: dict) -> dict:
     player = action.get("player", state.data["priority"])
     key = "ref" if action.get("type") == "select" else "from"
     if key not in action and "card" in action:
-        ref = _find_card(state, action["card"], player) or _find_card(state, action["card"], "AB".replace(player, ""))
+        # actions-and-cli.md: these act on a monster on the field, so a copy there is the one the object names
+        areas = ("monster_zones", *(a for a in SEARCH_ORDER if a != "monster_zones")) if action.get("type") in ON_FIELD_MONSTER else SEARCH_ORDER
+        ref = (_find_card(state, action["card"], player, areas)
+               or _find_card(state, action["card"], "AB".replace(player, ""), areas))
         if ref is None:
             raise IllegalActionError(f"action {action['type']} of {action['card']!r} is not allowed: "
                                      f"no card of that name is in this state")
@@ -335,6 +353,9 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
                 count, b = deepest_failure(index, body, binding)
                 result.failed.append((rule, count, body[count], b, len(body)))
     _explain_why(parsed, index, result.failed, result.why, WHY_DEPTH)
+    derived = {h.predicate for _, _, head in parsed for h in head}  # (a value the state gives is a condition to meet)
+    result.otherwise = {f for rules in [result.failed, *result.why.values()] for _, _, a, b, _ in rules
+                        if (f := _ground_tuple(a, b)) is not None and f[0] in derived and _otherwise(index, f)}
     if not result.fired and not result.failed:
         result.no_rule = (f"no rule of the {state.ruleset} ruleset allows a {action['type']} at all "
                           f"(rulesets.md says what each ruleset has)")

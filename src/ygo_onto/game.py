@@ -186,7 +186,7 @@ class GameState:
             rule, count, atom, binding, total = failure
             why = f"rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
             reasons.append(why + (f"; {rule.comment}" if rule.comment else ""))
-            for deeper, fact in report.deepest([failure])[:2]:  # a derived condition: what it comes down to
+            for deeper, fact, _ in report.deepest([failure])[:2]:  # a derived condition: what it comes down to
                 if deeper is not rule:
                     reasons[-1] += f"; that is because rule {deeper.name}'s {fact} fails" + \
                         (f" ({deeper.comment})" if deeper.comment else "")
