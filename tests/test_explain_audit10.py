@@ -165,3 +165,28 @@ def test_apply_refusal_says_the_cause_explain_finds(tmp_path, data, action, caus
     """actions-and-cli.md exit 1: "the message says why": apply's message follows a derived condition to the cause too."""
     result = cli(tmp_path, "apply", data, action)
     assert result.exit_code == 1 and cause in result.output, result.output
+
+
+def test_explain_takes_an_action_of_allowed_actions():
+    """The Python counterpart takes what `apply` takes: an Action of `allowed_actions()` too (it was bad input)."""
+    data = GameState.from_dict(MAIN)
+    for action in data.allowed_actions():
+        report = explain_action(data, action)
+        assert report.allowed and report.fired, report.text()
+
+
+def test_explain_during_a_tribute_selection(tmp_path):
+    """A pending Tribute Summon (state-format.md "Pending action"): only selects (and cancel) are allowed. A spell is
+    no tribute (rulebook p. 14: the tributes are monsters you control); a `next_phase` without `to` is refused
+    (exit 1, as apply refuses it; it was bad input for explain) because a selection is under way."""
+    pending = GameState.from_dict(state(A={"hand": ["Summoned Skull", "Pot of Greed"],
+                                           "monster_zones": zones({"card": "Feral Imp"})}))
+    pending = pending.apply({"type": "tribute_summon", "card": "Summoned Skull"}).to_dict()
+    result = cli(tmp_path, "explain", pending, {"type": "select", "card": "Pot of Greed"})
+    assert result.exit_code == 1 and "Monster(A_hand_" in result.output and "the tributes are monsters you control" \
+        in result.output, result.output
+    result = cli(tmp_path, "explain", pending, {"type": "next_phase"})
+    assert result.exit_code == 1 and "hasPending(theDuel, false)" in result.output, result.output
+    assert cli(tmp_path, "apply", pending, {"type": "next_phase"}).exit_code == 1
+    result = cli(tmp_path, "explain", pending, {"type": "select", "card": "Feral Imp"})
+    assert result.exit_code == 0, result.output

@@ -34,17 +34,19 @@ class Explanation:
         if self.wrong_player:
             lines.append(f"  {self.wrong_player}")
         for rule, binding, atoms in self.fired:
-            lines.append(f"  because of rule {rule.name} ({rule.file}:{rule.line})")
+            why = "allowed for them" if self.wrong_player and not self.allowed else ""
+            lines.append(f"  {why + ' ' if why else ''}because of rule {rule.name} ({rule.file}:{rule.line})")
             if rule.comment:
                 lines.append(f"    {rule.comment}")
             for atom in atoms:
                 lines.append(f"    matched {ground(atom, binding)}")
+        shown: set = set()  # a derived condition is followed once (the first rule that needs it)
         for rule, count, atom, binding, total in self.failed:
             lines.append(f"  rule {rule.name} ({rule.file}:{rule.line}) does not hold: "
                          f"{count} of {total} conditions hold; this one fails: {ground(atom, binding)}")
             if rule.comment:
                 lines.append(f"    {rule.comment}")
-            lines.extend(self._why_lines(_ground_tuple(atom, binding), "    ", set()))
+            lines.extend(self._why_lines(_ground_tuple(atom, binding), "    ", shown))
         if self.mismatch:
             lines.append(f"  {self.mismatch}")
         if not self.fired and not self.failed and self.read_as is None and not self.mismatch:
@@ -177,6 +179,8 @@ def _target_fact(state, action: dict) -> tuple:
         if kind in ("pass", "cancel", "end_turn"):
             return (term, DUEL)
         if kind == "next_phase":
+            if "to" not in action:  # "go on to the next phase", whichever it is: the rules for any phase are asked
+                return (term, DUEL, None)
             if action.get("to") not in PHASE_INDIVIDUALS:
                 raise StateError(f"action.to: expected a phase name, got {action.get('to')!r}")
             return (term, DUEL, PHASE_INDIVIDUALS[action["to"]])
@@ -259,9 +263,11 @@ def explain_action(state, action, reasoner: str = "fast", as_written: bool = Fal
 
 def _explain_action(state, action, reasoner: str, as_written: bool) -> Explanation:
     from . import script_input
-    from .actions import check_action_object, parse_action_id, with_type_from_id
+    from .actions import Action, check_action_object, parse_action_id, with_type_from_id
 
     given = action
+    if isinstance(action, Action):  # one of allowed_actions(), as `apply` takes it
+        action = action.to_dict()
     if isinstance(action, str):
         action = parse_action_id(action)
     action = with_type_from_id(action)
@@ -339,6 +345,8 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
                 continue
             binding, ok = {}, True
             for arg, value in zip(h.args, target[1:]):
+                if value is None:  # (a phase left open: any)
+                    continue
                 if isinstance(arg, Var):
                     binding[arg.name] = value
                 elif arg != value:
