@@ -127,6 +127,8 @@ def test_explain_refusal_names_the_cause(tmp_path, name, data, action, reasons):
         assert reason in result.output, (reason, result.output)
     refused = cli(tmp_path, "apply", data, action)
     assert refused.exit_code == 1, refused.output
+    if "card=" in reasons[0] or "no rule of" in reasons[0]:  # apply's message gives that reason too
+        assert reasons[0] in refused.output, refused.output
 
 
 def test_explain_bad_input_is_exit_2(tmp_path):

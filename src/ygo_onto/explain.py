@@ -319,7 +319,7 @@ def _label(given, action: dict) -> str:
         return action["id"]
     try:
         return action_id(dict(action))
-    except Exception:  # an object too partial for an id: shown as written
+    except (KeyError, TypeError, ValueError):  # an object too partial for an id: shown as written
         return str(action)
 
 

@@ -173,8 +173,8 @@ class GameState:
             return f" ({str(exc).split(': ', 1)[-1]})"
         except YgoError:
             return ""
-        if report.no_rule:
-            return f" ({report.no_rule})"
+        if report.no_rule or report.mismatch:
+            return f" ({report.no_rule or report.mismatch})"
         if report.allowed or not report.failed:
             return ""
         def closeness(f):
