@@ -192,3 +192,22 @@ def test_explain_during_a_tribute_selection(tmp_path):
     assert cli(tmp_path, "apply", pending, {"type": "next_phase"}).exit_code == 1
     result = cli(tmp_path, "explain", pending, {"type": "select", "card": "Feral Imp"})
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("data", [MAIN, FIELD, SIMPLE], ids=["main1", "field", "simplified"])
+def test_explain_and_apply_agree_on_contract_objects(data):
+    """Every allowed action written in the contract's keys alone (no ids, no references), plus the moves a
+    script writes without looking (pass, cancel, next_phase to each phase): explain allows exactly what apply takes."""
+    from ygo_onto import IllegalActionError
+
+    st = GameState.from_dict(data)
+    objects = [{k: v for k, v in a.to_dict().items() if k in ("type", "card", "to", "target")} for a in st.allowed_actions()]
+    objects += [{"type": t} for t in ("pass", "cancel", "end_turn", "next_phase")]
+    objects += [{"type": "next_phase", "to": p} for p in ("main1", "battle", "main2", "end")]
+    for action in objects:
+        try:
+            st.apply(action)
+            applied = True
+        except IllegalActionError:
+            applied = False
+        assert explain_action(st, action).allowed == applied, action
