@@ -194,7 +194,7 @@ def explain(state: Path = typer.Argument(..., help="a state file"),
         report = explain_action(st, _parse_action(action), reasoner)
     except YgoError as exc:
         _fail(exc)
-    out.print(report.text(), markup=False, highlight=False)
+    out.print(report.text(), markup=False, highlight=False, emoji=False)
     if not report.allowed:
         raise typer.Exit(1)
 

@@ -6,7 +6,10 @@ from dataclasses import dataclass, field
 from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
 from .errors import IllegalActionError, StateError
 from .knowledge import knowledge
-from .swrl import FactIndex, Var, deepest_failure, match_body, parse_rule
+from .swrl import _UNBOUND, FactIndex, Var, _value, deepest_failure, match_body, parse_rule
+
+# how many derived conditions deep a refusal is followed to the condition that fails in the state itself
+WHY_DEPTH = 4
 
 
 @dataclass
@@ -16,25 +19,138 @@ class Explanation:
     fired: list = field(default_factory=list)  # (rule, binding, matched body atoms)
     failed: list = field(default_factory=list)  # (rule, satisfied count, first failing atom, binding)
     wrong_player: str | None = None  # the action names a player who does not hold priority: why it is refused
+    read_as: list | None = None  # the allowed action ids `apply` takes for an object that names none as written
+    reading: str = ""  # how the object was read (script_input.READINGS), when it was
+    no_rule: str = ""  # no rule of the ruleset concludes this kind of action at all: which ruleset, which kind
+    mismatch: str = ""  # the object's references name an allowed action, its other keys something else
+    why: dict = field(default_factory=dict)  # a failing derived condition -> the rules that would give it, failing
+    otherwise: set = field(default_factory=set)  # failing derived property values whose subject has another one
 
     def text(self) -> str:
         lines = [f"{self.action}: {'allowed' if self.allowed else 'not allowed'}"]
+        if self.read_as is not None:
+            taken = ", then ".join(self.read_as) or "no action (the state stays as it is)"
+            lines.append(f"  read as: {taken}" + (f" ({self.reading})" if self.reading else ""))
         if self.wrong_player:
             lines.append(f"  {self.wrong_player}")
         for rule, binding, atoms in self.fired:
-            lines.append(f"  because of rule {rule.name} ({rule.file}:{rule.line})")
+            why = "allowed for them" if self.wrong_player and not self.allowed else ""
+            lines.append(f"  {why + ' ' if why else ''}because of rule {rule.name} ({rule.file}:{rule.line})")
             if rule.comment:
                 lines.append(f"    {rule.comment}")
             for atom in atoms:
                 lines.append(f"    matched {ground(atom, binding)}")
+        shown: set = set()  # a derived condition is followed once (the first rule that needs it)
         for rule, count, atom, binding, total in self.failed:
             lines.append(f"  rule {rule.name} ({rule.file}:{rule.line}) does not hold: "
                          f"{count} of {total} conditions hold; this one fails: {ground(atom, binding)}")
             if rule.comment:
                 lines.append(f"    {rule.comment}")
-        if not self.fired and not self.failed:
-            lines.append("  no rule of this ruleset allows an action of this kind here")
+            lines.extend(self._why_lines(_ground_tuple(atom, binding), "    ", shown))
+        if self.mismatch:
+            lines.append(f"  {self.mismatch}")
+        if not self.fired and not self.failed and self.read_as is None and not self.mismatch:
+            lines.append(f"  {self.no_rule or 'no rule of this ruleset allows an action of this kind here'}")
         return "\n".join(lines)
+
+    def _why_lines(self, fact, indent: str, shown: set) -> list:
+        """Why a failing derived condition does not hold: the rules that would give it, each with its own first
+        failing condition, followed down to a condition of the state itself."""
+        if fact not in self.why or fact in shown:
+            return []
+        shown.add(fact)
+        lines = [f"{indent}{_show_fact(fact)} does not hold: no rule gives it here"]
+        for rule, count, atom, binding, total in self.why[fact]:
+            lines.append(f"{indent}  rule {rule.name} ({rule.file}:{rule.line}) would: {count} of {total} conditions hold; "
+                         f"this one fails: {ground(atom, binding)}")
+            if rule.comment:
+                lines.append(f"{indent}    {rule.comment}")
+            lines.extend(self._why_lines(_ground_tuple(atom, binding), indent + "    ", shown))
+        return lines
+
+    def deepest(self, failures=None) -> list:
+        """The failing conditions of the state itself that the refusal comes down to (followed through derived
+        conditions), each with the rule whose condition it is: [(rule, ground atom text)]."""
+        found = []
+
+        def walk(entries, seen):
+            for rule, count, atom, binding, total in entries:
+                fact = _ground_tuple(atom, binding)
+                if fact in self.why and fact not in seen:
+                    walk(self.why[fact], seen | {fact})
+                elif not any(f[:2] == (rule, ground(atom, binding)) for f in found):
+                    found.append((rule, ground(atom, binding), self._kind_mismatch(fact)))
+        walk(self.failed if failures is None else failures, frozenset())
+        # a condition the state could meet first; one that names another kind of card (a Set spell's Spell Speed 1
+        # for a Quick-Play Spell) last
+        return sorted(found, key=lambda f: f[2])
+
+    def _kind_mismatch(self, fact) -> bool:
+        return fact is not None and fact in self.otherwise
+
+
+def _ground_tuple(atom, binding):
+    """The fact an atom stands for under a binding, or None when a variable of it is unbound."""
+    args = tuple(_value(a, binding) for a in atom.args)
+    return None if any(a is _UNBOUND for a in args) else (atom.predicate, *args)
+
+
+def _show_fact(fact) -> str:
+    return f"{fact[0]}({', '.join(('true' if v else 'false') if isinstance(v, bool) else str(v) for v in fact[1:])})"
+
+
+def _closest(failures: list) -> list:
+    """Of the rules that would give a condition, those that come closest: rules failing at their first condition
+    (another kind of card, another purpose) are left out when some get further, then the best share of
+    conditions that hold; at most three."""
+    if any(f[1] > 0 for f in failures):
+        failures = [f for f in failures if f[1] > 0]
+    if not failures:
+        return []
+    best = max(f[1] / max(f[4], 1) for f in failures)
+    return [f for f in failures if f[1] / max(f[4], 1) == best][:3]
+
+
+def _explain_why(rules, index: FactIndex, failures: list, why: dict, depth: int) -> None:
+    """Fill `why`: for each failing condition that rules derive (and that is ground), the closest rules that would
+    give it and their own first failing condition, `depth` levels down."""
+    if depth <= 0:
+        return
+    for rule, count, atom, binding, total in failures:
+        fact = _ground_tuple(atom, binding)
+        if fact is None or fact in why or fact in _facts_of(index) or _otherwise(index, fact):
+            continue  # (a property that has another value here, a Quick-Play's Spell Speed 2: that is the reason)
+        found = []
+        for other, body, head in rules:
+            for h in head:
+                if h.predicate != fact[0] or len(h.args) != len(fact) - 1:
+                    continue
+                b, ok = {}, True
+                for arg, value in zip(h.args, fact[1:]):
+                    if isinstance(arg, Var):
+                        if b.get(arg.name, value) != value:
+                            ok = False
+                        b[arg.name] = value
+                    elif _value(arg, {}) != value:
+                        ok = False
+                if ok:
+                    n, nb = deepest_failure(index, body, b)
+                    if n < len(body):
+                        found.append((other, n, body[n], nb, len(body)))
+        if found:
+            why[fact] = _closest(found)
+            _explain_why(rules, index, why[fact], why, depth - 1)
+
+
+def _otherwise(index: FactIndex, fact) -> bool:
+    """Whether the fact is a property value its subject has another value of (spellSpeed 1 of a Speed 2 card)."""
+    return len(fact) == 3 and any(row[0] == fact[1] and row[1] != fact[2] for row in index.by_pred.get(fact[0], ()))
+
+
+def _facts_of(index: FactIndex) -> set:
+    if not hasattr(index, "_all"):
+        index._all = {(p, *args) for p, rows in index.by_pred.items() for args in rows}
+    return index._all
 
 
 def ground(atom, binding) -> str:
@@ -63,6 +179,8 @@ def _target_fact(state, action: dict) -> tuple:
         if kind in ("pass", "cancel", "end_turn"):
             return (term, DUEL)
         if kind == "next_phase":
+            if "to" not in action:  # "go on to the next phase", whichever it is: the rules for any phase are asked
+                return (term, DUEL, None)
             if action.get("to") not in PHASE_INDIVIDUALS:
                 raise StateError(f"action.to: expected a phase name, got {action.get('to')!r}")
             return (term, DUEL, PHASE_INDIVIDUALS[action["to"]])
@@ -76,11 +194,17 @@ def _target_fact(state, action: dict) -> tuple:
                 raise StateError(f"action.target_ref: expected a card reference, got {t!r}")
             return (term, subject, card_ind(t["player"], t["area"], t["index"]))
         return (term, subject)
+    if extra:  # a `to` that names the action's own position (a summon "to": "attack", a Set "to": "defense")
+        return _target_fact(state, {k: v for k, v in action.items() if k != "to"})
     raise StateError(f"action.type: expected an action type of actions-and-cli.md, got {wanted_type!r}")
 
 
 # where a card named in a partial action is looked for (the first copy found is explained)
 SEARCH_ORDER = ("hand", "monster_zones", "spell_trap_zones", "field_zone", "extra_deck", "graveyard", "banished", "deck")
+
+
+# the action types of a monster on the field (actions-and-cli.md's table)
+ON_FIELD_MONSTER = ("flip_summon", "change_position", "attack", "direct_attack")
 
 
 def _find_card(state, name: str, player: str, areas=SEARCH_ORDER):
@@ -104,7 +228,10 @@ def _locate_cards(state, action: dict) -> dict:
     player = action.get("player", state.data["priority"])
     key = "ref" if action.get("type") == "select" else "from"
     if key not in action and "card" in action:
-        ref = _find_card(state, action["card"], player) or _find_card(state, action["card"], "AB".replace(player, ""))
+        # actions-and-cli.md: these act on a monster on the field, so a copy there is the one the object names
+        areas = ("monster_zones", *(a for a in SEARCH_ORDER if a != "monster_zones")) if action.get("type") in ON_FIELD_MONSTER else SEARCH_ORDER
+        ref = (_find_card(state, action["card"], player, areas)
+               or _find_card(state, action["card"], "AB".replace(player, ""), areas))
         if ref is None:
             raise IllegalActionError(f"action {action['type']} of {action['card']!r} is not allowed: "
                                      f"no card of that name is in this state")
@@ -120,35 +247,90 @@ def _locate_cards(state, action: dict) -> dict:
     return action
 
 
-def explain_action(state, action, reasoner: str = "fast") -> Explanation:
-    """Why `action` is allowed in `state`, or why not (with the state's own rules, if it has any)."""
+def explain_action(state, action, reasoner: str = "fast", as_written: bool = False) -> Explanation:
+    """Why `action` is allowed in `state`, or why not (with the state's own rules, if it has any).
+
+    `action` is judged as `apply` takes it: the allowed action it names (an id, or an object, partial or in the
+    contract's words), or else an allowed action (or several in turn) that a reading of script_input.READINGS
+    takes it for; only an action `apply` refuses is not allowed, and then the rules say why.  `as_written`:
+    the rules' judgement of the object alone, without looking for what it names (the reason of a refusal)."""
     rules = getattr(state, "rules", None)
     if rules is not None:
         with rules.use():
-            return _explain_action(state, action, reasoner)
-    return _explain_action(state, action, reasoner)
+            return _explain_action(state, action, reasoner, as_written)
+    return _explain_action(state, action, reasoner, as_written)
 
 
-def _explain_action(state, action, reasoner: str) -> Explanation:
-    from .actions import check_action_object, parse_action_id, with_type_from_id
+def _explain_action(state, action, reasoner: str, as_written: bool) -> Explanation:
+    from . import script_input
+    from .actions import Action, check_action_object, parse_action_id, with_type_from_id
 
+    given = action
+    if isinstance(action, Action):  # one of allowed_actions(), as `apply` takes it
+        action = action.to_dict()
     if isinstance(action, str):
         action = parse_action_id(action)
     action = with_type_from_id(action)
     check_action_object(action)
-    if "from" not in action and "ref" not in action:
-        # a partial object (an activate naming only its card) names what `apply` would
-        # take: the allowed action it matches, if exactly one (else the reference is asked for below)
-        try:
-            action = state.find_action(action, reasoner, why=False).to_dict()
+    if not as_written:
+        try:  # the allowed action the id or object names, as `apply` finds it
+            chosen = state.find_action(given, reasoner, why=False)
         except IllegalActionError:
-            action = _locate_cards(state, action)
+            chosen = None
+        if chosen is not None:
+            report = _judge(state, chosen.to_dict(), reasoner)
+            if isinstance(given, dict) and not (given.keys() <= {"id"} | chosen.to_dict().keys()
+                                                and all(chosen.to_dict().get(k) == v for k, v in given.items())):
+                report.read_as = [chosen.id]
+            return report
+        for reading in script_input.READINGS:  # an object `apply` reads as other allowed actions
+            with script_input.recording() as trail:
+                after = reading(state, given, reasoner)
+            if after is not None:
+                report = _judge(state, trail[0].to_dict(), reasoner) if trail else Explanation("", True)
+                report.allowed = True
+                report.action = _label(given, action)
+                report.read_as = [a.id for a in trail]
+                report.reading = script_input.READING_SAYS[reading.__name__]
+                return report
+    if "from" not in action and "ref" not in action:
+        action = _locate_cards(state, action)
+    report = _judge(state, action, reasoner)
+    if report.allowed and not report.wrong_player:
+        same = [a.to_dict() for a in state.allowed_actions(reasoner) if a.id == report.action]
+        if same:
+            differ = [f"{k}={v!r} where it has {k}={same[0].get(k)!r}" for k, v in state._canonical_names(action).items()
+                      if k != "id" and same[0].get(k) != v]
+            report.mismatch = (f"the rules allow {report.action}, but the object says " + "; ".join(differ)
+                               + ": it names no allowed action")
+            report.fired = []
+    # the object names no allowed action as written (another card than its `from` holds, a player without
+    # priority...): `apply` refuses it, so does explain
+    report.allowed = False
+    return report
+
+
+def _label(given, action: dict) -> str:
+    from .actions import action_id
+
+    if isinstance(given, str):
+        return given.strip()
+    if action.get("id"):
+        return action["id"]
+    try:
+        return action_id(dict(action))
+    except (KeyError, TypeError, ValueError):  # an object too partial for an id: shown as written
+        return str(action)
+
+
+def _judge(state, action: dict, reasoner: str) -> Explanation:
+    """The rules' judgement of one action object with its card references: the rule that fired, or each rule
+    for this kind of action with its first failing condition (followed down through derived conditions)."""
     k = knowledge(state.ruleset)
     facts = state.infer(reasoner).facts
     target = _target_fact(state, action)
     index = FactIndex(facts)
-    label = action.get("id") or str(action)
-    result = Explanation(label, target in facts)
+    result = Explanation(_label(None, action), target in facts)
     holder = state.data["priority"]
     if action.get("player", holder) != holder:
         # actions-and-cli.md: the allowed actions are those of the player holding priority; the rules below
@@ -156,13 +338,15 @@ def _explain_action(state, action, reasoner: str) -> Explanation:
         result.allowed = False
         result.wrong_player = (f"player {action['player']} does not hold priority: player {holder} does, and only "
                                f"the player holding priority may act (rulebook p. 38); for {holder}:")
-    for rule in k.rules:
-        body, head = parse_rule(rule.text)
+    parsed = [(rule, *parse_rule(rule.text)) for rule in k.rules]
+    for rule, body, head in parsed:
         for h in head:
             if h.predicate != target[0] or len(h.args) != len(target) - 1:
                 continue
             binding, ok = {}, True
             for arg, value in zip(h.args, target[1:]):
+                if value is None:  # (a phase left open: any)
+                    continue
                 if isinstance(arg, Var):
                     binding[arg.name] = value
                 elif arg != value:
@@ -176,4 +360,11 @@ def _explain_action(state, action, reasoner: str) -> Explanation:
             else:
                 count, b = deepest_failure(index, body, binding)
                 result.failed.append((rule, count, body[count], b, len(body)))
+    _explain_why(parsed, index, result.failed, result.why, WHY_DEPTH)
+    derived = {h.predicate for _, _, head in parsed for h in head}  # (a value the state gives is a condition to meet)
+    result.otherwise = {f for rules in [result.failed, *result.why.values()] for _, _, a, b, _ in rules
+                        if (f := _ground_tuple(a, b)) is not None and f[0] in derived and _otherwise(index, f)}
+    if not result.fired and not result.failed:
+        result.no_rule = (f"no rule of the {state.ruleset} ruleset allows a {action['type']} at all "
+                          f"(rulesets.md says what each ruleset has)")
     return result

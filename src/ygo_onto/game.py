@@ -168,11 +168,13 @@ class GameState:
         from .explain import explain_action, ground
 
         try:
-            report = explain_action(self, action, reasoner)
+            report = explain_action(self, action, reasoner, as_written=True)
         except IllegalActionError as exc:  # a named card that is nowhere in the state
             return f" ({str(exc).split(': ', 1)[-1]})"
         except YgoError:
             return ""
+        if report.no_rule or report.mismatch:
+            return f" ({report.no_rule or report.mismatch})"
         if report.allowed or not report.failed:
             return ""
         def closeness(f):
@@ -180,9 +182,14 @@ class GameState:
 
         best = closeness(max(report.failed, key=closeness))
         reasons = []
-        for rule, count, atom, binding, total in [f for f in report.failed if closeness(f) == best][:3]:
+        for failure in [f for f in report.failed if closeness(f) == best][:3]:
+            rule, count, atom, binding, total = failure
             why = f"rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
             reasons.append(why + (f"; {rule.comment}" if rule.comment else ""))
+            for deeper, fact, _ in report.deepest([failure])[:2]:  # a derived condition: what it comes down to
+                if deeper is not rule:
+                    reasons[-1] += f"; that is because rule {deeper.name}'s {fact} fails" + \
+                        (f" ({deeper.comment})" if deeper.comment else "")
         # rules that come equally close are all named: the first alone may not be the reason a player
         # looks for (turn 1's Battle Phase: 'in order' and 'only when this turn permits one' tie)
         return " (" + "; or ".join(reasons) + ")"
@@ -202,7 +209,9 @@ class GameState:
         :raises IllegalActionError: the action is not allowed now.
         """
         try:
-            chosen = self.find_action(action, reasoner).to_dict()
+            found = self.find_action(action, reasoner)
+            script_input.record(found)
+            chosen = found.to_dict()
         except IllegalActionError:
             # a script's action in the contract's words that names no allowed action as such, but one the rules
             # allow read another way (each reading says which; docs/decisions.md "Rulebook audit (session 6, ...)")

@@ -8,6 +8,8 @@ Each reading's reason is in docs/decisions.md ("Rulebook audit (session 6, ...)"
 """
 from __future__ import annotations
 
+import contextlib
+
 from .abox import card_ind
 from .actions import Action, parse_ref_text
 from .reasoning import named
@@ -226,6 +228,38 @@ def flip_as_mode_change(state, action, reasoner: str):
     if (monster or {}).get("position") != "face_down_defense":
         return None
     return state.apply(chosen, reasoner)
+
+
+# what each reading takes an object for, in one line (explain says it; the docstrings above say why)
+READING_SAYS = {
+    "after_implied_choice": "a select made before the one-candidate choice of the monster it Summons: that choice first",
+    "choice_made_by_engine": "a select of the monster the engine already selected (its candidates were copies of one card): no change",
+    "activation_under_way": "the activation the pending action already is",
+    "activate_then_target": "the activation, then the select of the target it names",
+    "pass_already_made": "a pass where the window it declines is already closed (or declining a pending trigger)",
+    "turn_end_named_as_phase": "a move to the End Phase in a ruleset whose turns have none: the end of the turn",
+    "next_phase_through": "a move to a later phase of this turn: phase by phase to it",
+    "flip_as_mode_change": "a Flip Summon where the rules offer that change as a change of battle position",
+}
+
+_TRAILS: list[list] = []
+
+
+@contextlib.contextmanager
+def recording():
+    """The allowed actions `GameState.apply` takes inside the block, in order (explain says what a reading took)."""
+    trail: list = []
+    _TRAILS.append(trail)
+    try:
+        yield trail
+    finally:
+        _TRAILS.remove(trail)
+
+
+def record(action: Action) -> None:
+    """An allowed action `GameState.apply` takes, for the `recording` blocks open (outermost first)."""
+    if _TRAILS:
+        _TRAILS[0].append(action)
 
 
 READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
