@@ -159,6 +159,13 @@ class GameState:
         if isinstance(action, dict) and action.get("player", holder) != holder:
             raise IllegalActionError(f"action {show(wanted)} by player {action['player']} is not allowed: player {holder} "
                                      f"holds priority and only they may act; allowed for {holder}: {shown}")
+        same_id = [a for a in allowed if a.id == wanted] if isinstance(action, dict) else []
+        if same_id:  # the object's place and kind name an allowed action, another of its keys does not fit it
+            differ = sorted(k for k, v in action.items() if k != "id" and not script_input.key_matches(same_id[0].to_dict(), k, v, self.data))
+            raise IllegalActionError(f"action {show(wanted)} is not allowed as described: "
+                                     + "; ".join(f"action.{k}: expected {show(same_id[0].to_dict().get(k))}, got {show(action[k])}"
+                                                 for k in differ)
+                                     + f"; allowed: {shown}")
         raise IllegalActionError(f"action {show(wanted)} is not allowed in this state{self._why_not(action, reasoner) if why else ''}; "
                                  f"allowed: {shown}")
 

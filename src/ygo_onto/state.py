@@ -84,6 +84,7 @@ class _Checker:
     def fail(self, where: str, expected: str, got: Any, described: bool = False) -> None:
         """:param described: `got` is already words ("61 cards"), not a value to show."""
         prefix = f"{self.source}: " if self.source else ""
+        where = where or "the state"  # the top level: no key to name
         raise StateError(f"{prefix}{where}: expected {expected}, got {got if described else show(got)}")
 
     def keys(self, obj: Any, where: str, allowed: set[str], required: set[str] = frozenset()) -> dict:
