@@ -167,6 +167,22 @@ def test_refusal_of_an_object_whose_card_is_not_at_its_reference_names_the_key(t
     assert "action.card" in text and "Red-Eyes Black Dragon" in text and "Dark Magician" in text
 
 
+def test_refusal_of_a_select_with_the_wrong_purpose_names_the_purpose():
+    """A pending Tribute Summon: a select of a right tribute for purpose `target` is refused naming `purpose`."""
+    pending = GameState.from_dict(EXAMPLE).apply("tribute_summon@A.hand0")
+    with pytest.raises(IllegalActionError, match=r"action\.purpose: expected 'tribute', got 'target'"):
+        pending.apply({"type": "select", "card": "Curse of Dragon", "purpose": "target"})
+    chosen = pending.apply({"type": "select", "card": "Curse of Dragon", "purpose": "tribute"})
+    assert chosen.to_dict()["pending"]["chosen"] == [{"player": "A", "area": "monster_zones", "index": 0}]
+    done = chosen.apply({"type": "select", "ref": {"player": "A", "area": "monster_zones", "index": 1}})
+    d = done.to_dict()
+    assert d["pending"] is None and d["players"]["A"]["normal_summon_used"] is True
+    assert d["players"]["A"]["graveyard"] == ["Curse of Dragon", "Gaia The Fierce Knight"]
+    assert [m["card"] for m in d["players"]["A"]["monster_zones"] if m] == ["Red-Eyes Black Dragon"]
+    # cancel before any tribute: back to the state before the summon
+    assert pending.apply("cancel").to_dict() == GameState.from_dict(EXAMPLE).to_dict()
+
+
 @pytest.mark.parametrize("action, field", [
     ('{"type": "tribute_summon"', "ACTION"),                                   # JSON syntax error
     ("[1, 2]", "ACTION"),                                                       # not an object
@@ -293,6 +309,16 @@ def test_bad_state_is_exit_2_naming_file_and_field(tmp_path, name, change, field
     code, text = cli("allowed", path)
     assert code == 2, text
     assert text.startswith(f"error: {path}: ") and field in text and "expected" in text, text
+
+
+def test_a_key_given_twice_is_bad_input_not_the_last_value(tmp_path):
+    """state-format.md: "a typo never passes silently"; JSON leaves a repeated key to the reader."""
+    text = json.dumps(EXAMPLE).replace('"position": "attack"', '"position": "attack", "position": "defense"', 1)
+    path = write(tmp_path, text)
+    code, out = cli("allowed", path)
+    assert code == 2 and f"{path}: players.A.monster_zones[0].position" in out and "twice" in out
+    code, out = cli("apply", write(tmp_path, EXAMPLE, "ok.json"), '{"type": "end_turn", "type": "pass"}')
+    assert code == 2 and "type" in out and "twice" in out
 
 
 def test_simplified_state_refuses_what_the_ruleset_lacks(tmp_path):

@@ -566,6 +566,24 @@ def _deep_path(text: str) -> tuple[str, int]:
     return "", 1
 
 
+class _Repeated(dict):
+    """An object whose JSON text gave one key twice (`key`): JSON leaves the reading to the reader."""
+    key = ""
+
+
+def _path_to(value: Any, target: dict, path: str = "") -> str | None:
+    """The field path ('players.A.monster_zones[0]') of the object `target` within `value`, or None."""
+    if value is target:
+        return path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        if isinstance(v, (dict, list)):
+            found = _path_to(v, target, f"{path}[{k}]" if isinstance(k, int) else f"{path}.{k}" if path else str(k))
+            if found is not None:
+                return found
+    return None
+
+
 def loads(text: str, source: str = "") -> Any:
     """JSON text -> a value; bad JSON and nesting too deep to parse are a StateError naming the place.
 
@@ -575,7 +593,19 @@ def loads(text: str, source: str = "") -> Any:
     :raises StateError: the text is not JSON, or it nests too deep to parse.
     """
     prefix = f"{source}: " if source else ""
-    hooks = {"parse_float": _parse_float, "parse_constant": _parse_constant}  # rare in a state: no cost
+    repeated: list[_Repeated] = []
+
+    def unique_keys(pairs: list) -> dict:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set = set()
+            obj = _Repeated(obj)
+            obj.key = next(k for k, _ in pairs if k in seen or seen.add(k))
+            repeated.append(obj)
+        return obj
+
+    hooks = {"parse_float": _parse_float, "parse_constant": _parse_constant,  # rare in a state: no cost
+             "object_pairs_hook": unique_keys}
     try:
         try:
             value = json.loads(text, **hooks)
@@ -589,6 +619,11 @@ def loads(text: str, source: str = "") -> Any:
         path, line = _deep_path(text)
         raise StateError(f"{prefix}{path or 'value'}: expected JSON nested at most {MAX_DEPTH} levels, "
                          f"got deeper nesting (line {line})") from None
+    if repeated:  # JSON leaves a repeated key to the reader: the first value would be dropped without a word
+        where = _path_to(value, repeated[0]) or ""
+        key = repeated[0].key if len(repeated[0].key) <= 60 else repeated[0].key[:40] + "..."
+        raise StateError(f"{prefix}{where + '.' if where else ''}{key}: expected each key once in its object, "
+                         f"got it twice (JSON would keep only the last value)")
     return value
 
 
