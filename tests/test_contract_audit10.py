@@ -578,6 +578,9 @@ def test_every_state_apply_writes_is_a_decision_point_and_round_trips(ruleset):
             assert actions == []
             break
         assert actions, "a state apply wrote with no winner and nothing to do"
+        assert {a.to_dict()["player"] for a in actions} == {state.to_dict()["priority"]}
+        assert len({a.id for a in actions}) == len(actions)
+        assert not all(a.type == "pass" for a in actions), "the engine passes by itself where a pass is the only choice"
         d = state.to_dict()
         again = GameState.from_dict(json.loads(json.dumps(d)))
         assert again.to_dict() == d
