@@ -218,6 +218,9 @@ def normalize(raw: Any, source: str = "") -> dict:
         from .actions import check_action_object
 
         check_action_object(pending["action"], "pending.action", source)
+        if pending["action"]["type"] in ("select", "cancel", "pass"):  # the choices themselves: never waiting for one
+            ck.fail("pending.action.type", "the action being built (a summon, an activation, end_turn), not a "
+                    "choice made while one is built", pending["action"]["type"])
         ck.choice(pending["purpose"], "pending.purpose", PURPOSES)
         pending.setdefault("needed", 1)
         pending.setdefault("chosen", [])
