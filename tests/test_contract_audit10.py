@@ -1,5 +1,5 @@
 """The command line and Python API contract, checked as an outside grader would (session 7 audit, slice
-`contract`): only /work/shared/spec/actions-and-cli.md, state-format.md and cards.md are assumed.
+`contract`): only the contract (docs/actions-and-cli.md, state-format.md, cards.md) is assumed.
 
 Every command of the CLI table, its exit codes (0 success, 1 a rules refusal, 2 bad input naming the
 file, the field and what was expected, never a traceback), both rulesets, and the Python API
@@ -482,6 +482,16 @@ def test_cards_query(query, name):
     code, text = cli("cards", query, "--json")
     assert code == 0
     assert name in [c["name"] for c in json.loads(text)]
+
+
+def test_cards_kinds_as_cards_md_words_them():
+    code, text = cli("cards", "--json")
+    kinds = {c["name"]: c["kind"] for c in json.loads(text)}
+    assert kinds["Junk Synchron"] == "Tuner Effect Monster" and kinds["Man-Eater Bug"] == "Flip Effect Monster"
+    assert kinds["Red-Eyes Darkness Dragon"] == "Effect Monster" and kinds["Magic Jammer"] == "Counter Trap"
+    assert kinds["Mystical Space Typhoon"] == "Quick-Play Spell" and kinds["Gaia the Dragon Champion"] == "Fusion Monster"
+    code, text = cli("cards", "flip effect monster", "--json")
+    assert [c["name"] for c in json.loads(text)] == ["Man-Eater Bug"]
 
 
 def test_cards_simplified_catalog():
