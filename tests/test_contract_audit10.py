@@ -524,6 +524,9 @@ def test_errors_are_value_errors(tmp_path):
     for bad in (None, 5, ["end_turn"]):
         with pytest.raises(ValueError):
             GameState.from_dict(EXAMPLE).apply(bad)
+    for bad in (None, 5):
+        with pytest.raises(StateError, match="path"):
+            GameState.load(bad)
 
 
 def test_load_equals_from_dict_and_input_is_not_changed(tmp_path):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 import pickle
 import re
 from pathlib import Path
@@ -667,10 +668,14 @@ def read_text_file(path: str | Path, what: str = "state file") -> str:
 
     :raises StateError: the file cannot be read or is not UTF-8 text.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise StateError(f"path: expected the path of a {what} (a str or a Path), got {show(path)}")
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise StateError(f"{path}: expected a readable {what}, got {exc.strerror or exc}") from None
+    except ValueError as exc:  # a path with a NUL byte
+        raise StateError(f"{show(str(path))}: expected the path of a {what}, got {exc}") from None
     return decode_json_bytes(data, str(path))
 
 
