@@ -183,6 +183,20 @@ def test_refusal_of_a_select_with_the_wrong_purpose_names_the_purpose():
     assert pending.apply("cancel").to_dict() == GameState.from_dict(EXAMPLE).to_dict()
 
 
+def test_an_object_whose_id_names_another_allowed_action_is_bad_input(tmp_path):
+    """An object copied from `allowed --json` and edited: its id and its other keys name two different allowed
+    actions. Neither reading is sure, so it is bad input naming `id`; a stale id (not allowed now) is ignored."""
+    path = write(tmp_path, EXAMPLE)
+    code, text = cli("apply", path, json.dumps({"id": "end_turn", "type": "next_phase", "to": "battle"}))
+    assert code == 2 and "action.id" in text and "next_phase:battle" in text
+    edited = {"id": "change_position@A.mz0:defense", "type": "change_position", "card": "Gaia The Fierce Knight", "to": "attack"}
+    code, text = cli("apply", path, json.dumps(edited))
+    assert code == 2 and "change_position@A.mz1:attack" in text
+    state = GameState.from_dict(EXAMPLE)
+    stale = {"id": "normal_summon@A.hand4", "type": "next_phase", "to": "battle"}
+    assert state.apply(stale).to_dict() == state.apply("next_phase:battle").to_dict()
+
+
 @pytest.mark.parametrize("action, field", [
     ('{"type": "tribute_summon"', "ACTION"),                                   # JSON syntax error
     ("[1, 2]", "ACTION"),                                                       # not an object

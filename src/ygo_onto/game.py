@@ -145,6 +145,11 @@ class GameState:
         else:
             raise StateError(f"action: expected an action id or object, got {show(action)}")
         if len(matches) == 1:
+            named = action.get("id") if isinstance(action, dict) else None
+            if isinstance(named, str) and named != matches[0].id and any(a.id == named for a in allowed):
+                # the object names two allowed actions, one by its id and one by its other keys: bad input, not a refusal
+                raise StateError(f"action.id: expected {show(matches[0].id)} (the action its other keys name) or "
+                                         f"no id, got {show(named)}, another allowed action")
             return matches[0]
         if len(matches) > 1:
             raise IllegalActionError(f"action {show(wanted)} is ambiguous: it matches {', '.join(a.id for a in matches)}")
