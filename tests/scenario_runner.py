@@ -1,7 +1,8 @@
 """Rule scenarios as data (tests/scenarios/<ruleset>/*.json), python-chess's perft habit.
 
 A scenario: {"name", "rule" (the rulebook passage it checks), "state", "allowed", "forbidden",
-"steps", "expect", "allowed_after", "forbidden_after"}.  Actions are given by id
+"steps", "expect", "allowed_after", "forbidden_after"}, and optionally "checks": {"N": {"expect",
+"allowed", "forbidden"}}, checked after the first N steps (a script across turns, checked at each turn).  Actions are given by id
 (`normal_summon@A.hand0`) or as partial action objects ({"type": "attack"}): an object
 matches every allowed action that has all its keys.
 """
@@ -46,12 +47,23 @@ def check_actions(state: GameState, allowed, forbidden, reasoner: str, when: str
         assert not hits, f"{when}: expected {spec} forbidden; but allowed: {hits}"
 
 
+def check_state(state: GameState, check: dict, reasoner: str, when: str) -> None:
+    for key, expected in check.get("expect", {}).items():
+        got = get_path(state.to_dict(), key)
+        assert got == expected, f"{when}: {key}: expected {expected!r}, got {got!r}"
+    if check.get("allowed") or check.get("forbidden"):
+        check_actions(state, check.get("allowed", []), check.get("forbidden", []), reasoner, when)
+
+
 def run(path: Path, reasoner: str) -> GameState:
     sc = load(path)
     state = GameState.from_dict(sc["state"], source=str(path))
     check_actions(state, sc.get("allowed", []), sc.get("forbidden", []), reasoner, "before the steps")
-    for step in sc.get("steps", []):
+    checks = sc.get("checks", {})
+    for n, step in enumerate(sc.get("steps", []), 1):
         state = state.apply(step, reasoner)
+        if str(n) in checks:
+            check_state(state, checks[str(n)], reasoner, f"after step {n} ({step})")
     for key, expected in sc.get("expect", {}).items():
         got = get_path(state.to_dict(), key)
         assert got == expected, f"after {sc.get('steps')}: {key}: expected {expected!r}, got {got!r}"

@@ -58,6 +58,32 @@ def test_replay_takes_ruleset_and_checks_it_against_the_log(tmp_path):
     assert bad.exit_code == 2 and "--ruleset" in bad.output and "simplified" in bad.output
 
 
+def test_simplified_duel_starts_as_seed_002_section_2(tmp_path):
+    """Seed 002 1.1.2 and 2 (rulesets.md "simplified"), read from a logged duel's start as an outside grader
+    would: each deck is 20 distinct cards of the collection, 15 monsters and 5 spells; 8000 LP each; each
+    player draws 5 and the randomly chosen starting player 1 extra card; turn 1 of the starter, in Main (1);
+    the starter's turn-1 draw is that extra card (the second player draws its first card as turn 2 starts)."""
+    from ygo_onto.cards import catalog
+
+    cat, starters = catalog("simplified"), set()
+    for seed in range(6):
+        log = tmp_path / f"duel{seed}.jsonl"
+        result = CliRunner().invoke(app, ["duel", "--ruleset", "simplified", "--seed", str(seed), "--log", str(log),
+                                          "--max-actions", "1"])
+        assert result.exit_code == 0, result.output
+        start = json.loads(log.read_text().splitlines()[0])["start"]
+        first = start["first_player"]
+        starters.add(first)
+        assert (start["turn"], start["turn_player"], start["phase"], start["winner"]) == (1, first, "main1", None)
+        for p, player in start["players"].items():
+            cards = player["deck"] + player["hand"]
+            assert len(cards) == 20 and len(set(cards)) == 20 and player["life_points"] == 8000
+            assert sum(cat.get(c).is_monster for c in cards) == 15
+            assert len(player["hand"]) == (6 if p == first else 5)
+            assert not player["graveyard"] and player["monster_zones"] == [None] * 5
+    assert starters == {"A", "B"}  # seeds 0-5 pick both players
+
+
 def test_explain_a_described_action_that_is_not_allowed(tmp_path):
     """actions-and-cli.md: explain says why a described action is not allowed (exit 1), also for a partial
     object without a card reference: the named card is looked up where it is (the first copy)."""
@@ -214,6 +240,12 @@ def test_a_pass_with_nothing_to_answer_leaves_the_state(tmp_path):
     assert sorted(listed) == ["actions", "elapsed_ms", "reasoner"]
     assert [(a["id"], a["player"]) for a in listed["actions"]] == [("activate@B.stz0", "B"), ("pass", "B")]
     assert CliRunner().invoke(app, ["apply", chain, '{"type": "pass", "player": "A"}']).exit_code == 1
+    # priority back with A, the last link's player: B's pass on it was made (by the engine where B could only
+    # pass); a script's pass for B leaves the state as it is (docs/decisions.md "Rulebook audit (session 7, chain)")
+    passed = _write(tmp_path, {**data, "priority": "A"}, "passed.json")
+    again = CliRunner().invoke(app, ["apply", passed, '{"type": "pass", "player": "B"}'])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == GameState.load(passed).to_dict()
 
 
 def test_simplified_turn_end_and_flip_read_as_the_rules_have_them(tmp_path):
@@ -246,3 +278,27 @@ def test_simplified_turn_end_and_flip_read_as_the_rules_have_them(tmp_path):
     flipped = json.loads(result.stdout)["players"]["A"]["monster_zones"][1]
     assert (flipped["position"], flipped["position_changed_this_turn"]) == ("attack", True)
     assert CliRunner().invoke(app, ["apply", main1, '{"type": "flip_summon", "card": "Kuriboh"}']).exit_code == 1
+
+
+def test_next_phase_to_an_idle_phase_apply_passed_by_itself(tmp_path):
+    """actions-and-cli.md: every state `apply` writes is a decision point, so a turn whose Draw and Standby
+    Phases are idle opens in Main Phase 1; a script's "go on to the Standby Phase", then "to Main Phase 1"
+    (as an object or as the id `next_phase:standby`) leaves that state as it is.  A phase really behind
+    (Main Phase 1 from the Battle Phase) is still refused, and `simplified` has no Standby Phase."""
+    data = {"format": "ygo-onto.state/1", "turn": 3, "phase": "main2",
+            "players": {"A": {"deck": ["Dark Hole"]}, "B": {"deck": ["Pot of Greed", "Feral Imp"], "hand": ["Feral Imp"]}}}
+    result = CliRunner().invoke(app, ["apply", _write(tmp_path, data), "end_turn"])
+    assert result.exit_code == 0, result.output
+    opened = json.loads(result.stdout)
+    assert (opened["turn"], opened["turn_player"], opened["phase"]) == (4, "B", "main1")
+    path = _write(tmp_path, opened, "b.json")
+    for move in ('{"type": "next_phase", "to": "standby"}', "next_phase:standby", "next_phase:draw", "next_phase:main1"):
+        result = CliRunner().invoke(app, ["apply", path, move])
+        assert result.exit_code == 0, (move, result.output)
+        assert json.loads(result.stdout) == opened, move
+    battle = _write(tmp_path, {**opened, "phase": "battle"}, "battle.json")
+    assert CliRunner().invoke(app, ["apply", battle, "next_phase:main1"]).exit_code == 1
+    assert CliRunner().invoke(app, ["apply", battle, "next_phase:standby"]).exit_code == 1
+    simp = _write(tmp_path, {**data, "ruleset": "simplified", "phase": "main1",
+                             "players": {"A": {"deck": ["Kuriboh"]}, "B": {"deck": ["Kuriboh"]}}}, "s.json")
+    assert CliRunner().invoke(app, ["apply", simp, "next_phase:standby"]).exit_code == 1

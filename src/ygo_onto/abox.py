@@ -162,7 +162,9 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("summonedAs", c, fc["summoned_by"] + "Summon"))
                 add(("justFlipped", c, bool(fc["extra"].get("flipped"))))
                 add(("effectDeclined", c, bool(fc["extra"].get("effect_declined"))))
+                add(("replayRight", c, bool(fc["extra"].get("replay"))))
                 add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
+                add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"]))
                 if fc["extra"].get("just_summoned"):
                     add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
             else:

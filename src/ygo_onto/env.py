@@ -312,7 +312,9 @@ def _env_class():
             duel_seed = self._next_seed if self._next_seed is not None else self._seeds.randrange(2**31)
             self._next_seed = None
             self.duel_seed = duel_seed
-            self.state_ = new_duel(self.ruleset, duel_seed, self.reasoner)
+            start = (options or {}).get("state")
+            self.state_ = new_duel(self.ruleset, duel_seed, self.reasoner) if start is None \
+                else self._start_state(start)
             self.n_actions = 0
             self.agents = list(self.possible_agents)
             self.rewards = {a: 0.0 for a in self.agents}
@@ -320,8 +322,25 @@ def _env_class():
             self.terminations = {a: False for a in self.agents}
             self.truncations = {a: False for a in self.agents}
             self._refresh()
-            if not self._legal:  # a duel over at its start (no allowed action): nothing to play
+            if self.state_.winner is not None:  # a duel over at its start: nothing to play
                 self._finish()
+            elif not self._legal:
+                self._stuck()
+
+        def _start_state(self, start):
+            """``reset(options={"state": ...})``: a state JSON (dict or text) or a GameState of this ruleset."""
+            from .game import GameState
+
+            if isinstance(start, GameState):
+                state = start
+            elif isinstance(start, str):
+                state = GameState.from_json(start)
+            else:
+                state = GameState.from_dict(start, "options['state']")
+            if state.ruleset != self.ruleset:
+                raise StateError(f"options['state']: expected a state of the {self.ruleset} ruleset, "
+                                 f"got {state.ruleset!r}")
+            return state
 
         def _refresh(self):
             st = self.state_
@@ -338,6 +357,13 @@ def _env_class():
             for a in self.agents:
                 self.rewards[a] = 0.0 if winner not in ("A", "B") else (1.0 if a == winner else -1.0)
                 self.terminations[a] = True
+
+        def _stuck(self):
+            """No winner and no allowed action (an engine fault, never seen): the duel is cut, not ended, so that
+            it does not read as a draw (selfplay records it as unfinished too)."""
+            for a in self.agents:
+                self.truncations[a] = True
+                self.infos[a]["no_allowed_action"] = True
 
         def observe(self, agent):
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
@@ -362,8 +388,10 @@ def _env_class():
             self.state_ = self.state_.apply(chosen, self.reasoner)
             self.n_actions += 1
             self._refresh()
-            if self.state_.winner is not None or not self._legal:
+            if self.state_.winner is not None:
                 self._finish()
+            elif not self._legal:
+                self._stuck()
             elif self.n_actions >= self.max_actions:
                 for a in self.agents:
                     self.truncations[a] = True
@@ -383,7 +411,8 @@ def _env_class():
 # ---------------------------------------------------------------- the Gymnasium single-agent wrapper
 def single_agent_env(ruleset: str = "official", opponent: str = "random", seat: str = "A", seed: int | None = None,
                      reasoner: str = "fast", max_actions: int = 2000, illegal: str = "lose"):
-    """A Gymnasium environment: the learner plays ``seat`` against ``opponent`` (a name of ``duel.AGENTS``).
+    """A Gymnasium environment: the learner plays ``seat`` against ``opponent`` (a name of ``duel.AGENTS``, or an
+    agent function ``(state, actions, rng) -> one of actions`` as those are, e.g. a frozen copy of a policy).
 
     ``illegal``: what an action outside the mask does: ``"lose"`` ends the episode with reward -1 and
     ``info["illegal_action"]`` (PettingZoo's TerminateIllegalWrapper does the same), ``"raise"`` raises
@@ -411,13 +440,14 @@ def _gym_class():
         def __init__(self, ruleset, opponent, seat, seed, reasoner, max_actions, illegal):
             from .duel import AGENTS
 
-            if opponent not in AGENTS:
-                raise StateError(f"opponent: expected one of {', '.join(AGENTS)}, got {opponent!r}")
+            if not callable(opponent) and opponent not in AGENTS:
+                raise StateError(f"opponent: expected one of {', '.join(AGENTS)} or an agent function "
+                                 f"(state, actions, rng) -> action, got {opponent!r}")
             if seat not in ("A", "B"):
                 raise StateError(f"seat: expected 'A' or 'B', got {seat!r}")
             self.aec = raw_env(ruleset, seed, reasoner, max_actions)
             self.seat = seat
-            self.opponent = AGENTS[opponent]
+            self.opponent = opponent if callable(opponent) else AGENTS[opponent]
             self.illegal = illegal
             self.observation_space = self.aec.observation_space(seat)["observation"]
             self.action_space = self.aec.action_space(seat)

@@ -315,13 +315,20 @@ def _forced_move(state: dict, inference: Inference, allowed: list[Action]) -> di
 
     - a response window or chain where the only allowed action is `pass` is skipped (passed);
     - a phase marked ygo:skipWhenIdle (Draw, Standby) is passed through when its only actions
-      are moving on.
+      are moving on;
+    - a selection whose purpose is marked ygo:chosenByTheEngineWhenAlike is made when every card
+      it may select is a copy of one card (the first copy; backing out stays possible after it).
     SWRL cannot say "no other action is allowed" (negation), so this small check lives here.
     """
     from .abox import PHASE_INDIVIDUALS
 
     if len(allowed) == 1 and allowed[0].type == "pass":
         return allowed[0].to_dict()
+    selects = [a.to_dict() for a in allowed if a.type == "select"]
+    if selects and len(selects) + sum(a.type == "cancel" for a in allowed) == len(allowed) \
+            and len({a["card"] for a in selects}) == 1 \
+            and all(("chosenByTheEngineWhenAlike", a["purpose"] + "Purpose", True) in inference.facts for a in selects):
+        return selects[0]
     phase = PHASE_INDIVIDUALS[state["phase"]]
     if ("skipWhenIdle", phase, True) not in inference.facts:
         return None

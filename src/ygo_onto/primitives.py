@@ -26,7 +26,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetSummonPosition", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft",
          "opEquipTo",
          # players
@@ -293,6 +293,11 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opDeclineEffect":
         step.objects[subject]["extra"]["effect_declined"] = bool(value)
+    elif op == "opSetReplayRight":  # rulebook p. 28: kept until an attack is declared or the turn ends
+        if value:
+            step.objects[subject]["extra"]["replay"] = True
+        else:
+            step.objects[subject]["extra"].pop("replay", None)
     elif op == "opDeclareAttack":
         step.objects[value]["extra"]["attack"] = {"target": None, "damage_step": False}
         step.attacker = step.objects[value]
@@ -365,7 +370,7 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     speed = next((f[2] for f in step.facts if f[0] == "spellSpeed" and f[1] == card_ind), 1)
     targets = []
     pending = step.state["pending"]
-    if pending is not None and pending["purpose"] != "cost":  # targets, materials, ritual tributes
+    if pending is not None and pending["purpose"] not in ("cost", "discard"):  # targets, materials, ritual tributes
         targets = [("card", o) for o in step.pending_refs if o is not None]
     link = {"card": obj["card"] if isinstance(obj, dict) else obj.name, "player": _player(player_ind),
             "zone": {"area": ref["area"], "index": ref["index"]} if ref["area"] != "hand" else None,
@@ -456,4 +461,5 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
                 continue
             for key, value in resets.items():
                 fc[key] = type(FIELD_CARD_DEFAULTS[key])(0 if value in ("0", "false") else 1)
+            fc["extra"].pop("replay", None)  # a replay's right to attack again lasts this turn only (rulebook p. 28)
     step.transient["turn_started"] = True

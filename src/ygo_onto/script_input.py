@@ -8,13 +8,16 @@ Each reading's reason is in docs/decisions.md ("Rulebook audit (session 6, ...)"
 """
 from __future__ import annotations
 
-from .actions import Action
+from .abox import card_ind
+from .actions import Action, parse_ref_text
+from .reasoning import named
 from .errors import IllegalActionError, StateError
 from .state import LIST_AREAS, card_at, card_name_at, phases_of
 
 
 def after_implied_choice(state, action, reasoner: str):
-    """A `select` made before the choice it waits for, when that choice has one candidate: the
+    """A `select` made before the choice it waits for, when that choice has one candidate (in a hand-written
+    pending: in the states `apply` writes, the engine has made it, see choice_made_by_engine): the
     monster a Ritual Spell or a Fusion Spell Summons (purpose `summon`; copies of one card in the
     hand or Extra Deck are alike).  The rulebook (pp. 8-9) has the player choose the materials or
     tributes, and the contract's pending purposes have no choice of the monster, so a select of a
@@ -33,6 +36,40 @@ def after_implied_choice(state, action, reasoner: str):
         return implied.apply(action, reasoner)
     except IllegalActionError:
         return None
+
+
+def choice_made_by_engine(state, action, reasoner: str):
+    """A `select` of the card the engine already selected by itself: the monster a Ritual Spell or a
+    Fusion Spell Summons, which `apply` selects when every candidate is a copy of one card (the
+    purpose is marked ygo:chosenByTheEngineWhenAlike; game._forced_move).  A script that makes that
+    choice itself (by the monster's name or place, or with purpose `summon`) finds it made: the same
+    state.  None when the object names anything else (then the refusal stands)."""
+    pending = state.data["pending"]
+    if isinstance(action, Action):
+        return None  # an Action is held to the allowed list it came from
+    if isinstance(action, str):
+        kind, _, place = action.strip().partition("@")
+        try:
+            action = {"type": kind, "ref": parse_ref_text(place)} if place else {"type": kind}
+        except StateError:
+            return None
+    if not (isinstance(action, dict) and action.get("type") == "select" and pending and pending["chosen"]):
+        return None
+    if set(action) - {"type", "card", "ref", "purpose", "player", "id"} or action.get("purpose", "summon") not in (
+            "summon", pending["purpose"]):
+        return None
+    first = pending["chosen"][0]
+    named_card = state._canonical_names({"card": action["card"]})["card"] if "card" in action else None
+    if ("ref" in action and action["ref"] != first) or (named_card is not None and named_card != card_name_at(state.data, first)):
+        return None
+    facts = state.infer(reasoner).facts
+    origin = pending["action"].get("from") or {}
+    actor = card_ind(origin.get("player"), origin.get("area"), origin.get("index"))
+    requirements = {f[2] for f in named(facts, ("hasRequirement",)) if f[1] == actor}
+    purposes = {f[2] for f in named(facts, ("firstSelectsFor",)) if f[1] in requirements}
+    if not any(("chosenByTheEngineWhenAlike", why, True) in facts for why in purposes):
+        return None
+    return state.copy()
 
 
 def activation_under_way(state, action, reasoner: str):
@@ -100,7 +137,14 @@ def pass_already_made(state, action, reasoner: str):
         # a mandatory trigger (a FLIP effect) the engine opened after the window this pass was for had closed
         # (an attack on a Set FLIP monster the opponent could not answer): nothing to decline, the same state
         return state.copy()
-    if kind != "pass" or state.data["pending"] is not None or (state.data["chain"] and state.winner is None):
+    chain = state.data["chain"]
+    if kind == "pass" and isinstance(action, dict) and chain and pending is None and state.winner is None \
+            and action.get("player") not in (None, state.data["priority"]) \
+            and chain[-1]["player"] == state.data["priority"]:
+        # the named player's pass on the last link (its opponent's, who holds priority again): already made,
+        # by the engine where a pass was that player's only choice (docs/decisions.md "Response windows")
+        return state.copy()
+    if kind != "pass" or state.data["pending"] is not None or (chain and state.winner is None):
         return None
     if any(a.type == "pass" for a in state.allowed_actions(reasoner)):  # a pass is the other player's to make
         return None
@@ -115,18 +159,25 @@ def next_phase_through(state, action, reasoner: str):
     Phase 2).  The state in the named phase, or None (then the refusal stands): a phase that is not ahead,
     or an opponent who takes the window at a phase's end (then the script must say what it does).  A move to
     the phase the turn player is already in (where `apply` brought it past an idle Draw and Standby Phase,
-    actions-and-cli.md: every state it writes is a decision point) leaves the state as it is."""
-    from .actions import PHASE_ORDER
+    actions-and-cli.md: every state it writes is a decision point) leaves the state as it is, and so does a
+    move to the Draw or Standby Phase in Main Phase 1: the engine passed them by itself on its way there.
+    The id form (`next_phase:standby`) is read as the object."""
+    from .actions import PHASE_ORDER, parse_action_id
 
+    if isinstance(action, str) and action.strip().startswith("next_phase:"):
+        action = parse_action_id(action)
     if not (isinstance(action, dict) and action.get("type") == "next_phase" and action.get("to") in PHASE_ORDER):
         return None
     if set(action) - {"type", "to", "player", "id"}:
         return None
     goal = PHASE_ORDER.index(action["to"])
     turn, data = state.data["turn"], state.data
-    if (data["phase"] == action["to"] and data["winner"] is None and not data["chain"] and not data["pending"]
-            and data["priority"] == data["turn_player"] and action.get("player", data["turn_player"]) == data["turn_player"]):
-        return state.copy()  # already there: the engine passed through the idle phases before it by itself
+    passed_by_itself = (data["phase"] == "main1" and action["to"] in ("draw", "standby")
+                        and action["to"] in phases_of(state.ruleset))
+    if ((data["phase"] == action["to"] or passed_by_itself) and data["winner"] is None and not data["chain"]
+            and not data["pending"] and data["priority"] == data["turn_player"]
+            and action.get("player", data["turn_player"]) == data["turn_player"]):
+        return state.copy()  # already there or past it: the engine passed through the idle phases by itself
     while True:
         data = state.data
         if (data["turn"] != turn or data["winner"] is not None or data["chain"] or data["pending"]
@@ -177,7 +228,7 @@ def flip_as_mode_change(state, action, reasoner: str):
     return state.apply(chosen, reasoner)
 
 
-READINGS = (after_implied_choice, activation_under_way, activate_then_target, pass_already_made,
+READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
             turn_end_named_as_phase, next_phase_through, flip_as_mode_change)
 
 

@@ -199,7 +199,8 @@ def battle_bound(state: GameState, me: str, reasoner: str) -> float:
                 atk[ref["index"]] = f[2]
     total = 0
     for i, fc in enumerate(mine["monster_zones"]):
-        if fc and fc.get("position", "attack") == "attack" and (not fc.get("attacks_declared") or "attack" in fc.get("extra", {})):
+        may_attack = not fc.get("attacks_declared") or {"attack", "replay"} & set(fc.get("extra", {})) if fc else False
+        if fc and fc.get("position", "attack") == "attack" and may_attack:  # replay: rulebook p. 28
             if i not in atk:
                 return math.inf
             total += max(atk[i], 0)

@@ -103,20 +103,50 @@ def run_local(batch: list[Job], workers: int, on_record=None) -> list[dict]:
         return records
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
     from .knowledge import knowledge
 
     for ruleset in {j.ruleset for j in batch}:  # load once; forked workers inherit it
         knowledge(ruleset)
     ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+    def emit(rec):
+        records.append(rec)
+        if on_record:
+            on_record(rec)
+
+    broken = []  # jobs whose pool broke: a duel killed its process (os._exit, the OOM killer, a signal)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [pool.submit(play_job, job) for job in batch]
+        futures = {pool.submit(play_job, job): job for job in batch}
         for fut in as_completed(futures):
-            rec = fut.result()
-            records.append(rec)
-            if on_record:
-                on_record(rec)
+            try:
+                emit(fut.result())
+            except BrokenProcessPool:
+                broken.append(futures[fut])
+    if broken:  # each again in a process of its own, so that the one that dies is known and the rest go on
+        from concurrent.futures import ThreadPoolExecutor
+
+        def alone(job):
+            with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as own:
+                try:
+                    return own.submit(play_job, job).result()
+                except BrokenProcessPool:
+                    return died_record(job)
+
+        with ThreadPoolExecutor(max_workers=workers) as threads:
+            for rec in threads.map(alone, sorted(broken, key=lambda j: j.game)):
+                emit(rec)
     return records
+
+
+def died_record(job: Job, why: str = "the process playing the duel died") -> dict:
+    """The record of a duel whose process ended abruptly: its seed replays it (``ygo-onto duel --seed``)."""
+    return {"game": job.game, "seed": job.seed, "ruleset": job.ruleset,
+            "agents": {"A": job.seats[0], "B": job.seats[1]}, "first_player": None, "winner": None,
+            "winner_agent": None, "turns": 0, "actions": 0, "seconds": 0.0,
+            "error": f"WorkerDied: {why} (the duel's last state died with it; its seed replays the duel)",
+            "traceback": "", "last_state": None}
 
 
 def ray_init(workers: int, address: str | None = None) -> bool:
@@ -148,12 +178,18 @@ def run_ray(batch: list[Job], workers: int, address: str | None = None, on_recor
     started = ray_init(workers, address)
     try:
         remote = ray.remote(num_cpus=1, max_retries=0)(play_job)
-        pending = [remote.remote(job) for job in batch]
+        of = {}
+        for job in batch:
+            of[remote.remote(job)] = job
+        pending = list(of)
         records = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                rec = ray.get(ref)
+                try:
+                    rec = ray.get(ref)
+                except Exception as exc:  # noqa: BLE001 - the task's worker died (play_job itself never raises)
+                    rec = died_record(of[ref], f"the Ray task died: {type(exc).__name__}")
                 records.append(rec)
                 if on_record:
                     on_record(rec)

@@ -1,0 +1,36 @@
+"""apply's readings of a script's select around the choice the engine makes by itself (script_input.py)."""
+import pytest
+
+from ygo_onto import GameState
+from ygo_onto.errors import IllegalActionError
+
+POLY = {"format": "ygo-onto.state/1", "turn": 3, "players": {
+    "A": {"deck": ["Feral Imp"] * 3, "hand": ["Polymerization", "Curse of Dragon"],
+          "monster_zones": [{"card": "Gaia The Fierce Knight"}, None, None, None, None],
+          "extra_deck": ["Gaia the Dragon Champion"]},
+    "B": {"deck": ["Feral Imp"] * 3}}}
+
+
+def activated() -> GameState:
+    return GameState.from_dict(POLY).apply({"type": "activate", "card": "Polymerization"}, "fast")
+
+
+def test_the_engine_selects_the_one_fusion_monster_and_offers_the_materials():
+    state = activated()
+    assert state.to_dict()["pending"]["chosen"] == [{"player": "A", "area": "extra_deck", "index": 0}]
+    assert sorted(a.id for a in state.allowed_actions("fast")) == ["cancel", "select@A.hand1", "select@A.mz0"]
+
+
+@pytest.mark.parametrize("choice", ["select@A.extra0", {"type": "select", "card": "Gaia the Dragon Champion"},
+                                    {"type": "select", "card": "Gaia the Dragon Champion", "purpose": "summon"}])
+def test_a_script_that_selects_the_monster_itself_finds_it_selected(choice):
+    state = activated()
+    assert state.apply(choice, "fast").to_dict() == state.to_dict()
+
+
+def test_a_material_selected_twice_is_still_refused():
+    state = activated().apply("select@A.hand1", "fast")
+    with pytest.raises(IllegalActionError):
+        state.apply("select@A.hand1", "fast")
+    with pytest.raises(IllegalActionError):
+        state.apply({"type": "select", "card": "Curse of Dragon"}, "fast")
