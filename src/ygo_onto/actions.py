@@ -44,8 +44,8 @@ def check_action_object(action, where: str = "action", source: str = "") -> None
     unknown = sorted(set(action) - ACTION_KEYS)
     if unknown:
         key = unknown[0] if len(unknown[0]) <= 60 else unknown[0][:40] + "..."
-        raise StateError(f"{prefix}{where}.{key}: unknown key; "
-                         f"an action object has only {', '.join(sorted(ACTION_KEYS))}")
+        raise StateError(f"{prefix}{where}.{key}: expected a known key of an action object "
+                         f"({', '.join(sorted(ACTION_KEYS))}), got {show(unknown[0])}")
     if "player" in action and action["player"] not in ("A", "B"):
         fail("player", '"A" or "B"')
     if "effect" in action and (type(action["effect"]) is not int or not 0 <= action["effect"] <= MAX_COUNT):

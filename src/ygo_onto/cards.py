@@ -84,9 +84,9 @@ class Card:
 
     @property
     def kind_label(self) -> str:
-        if self.card_type == "monster":
-            extra = " Tuner" if self.tuner else ""
-            return f"{self.subtype.title()}{extra} Monster"
+        if self.card_type == "monster":  # as cards.md words it: "Tuner Effect Monster", "Flip Effect Monster"
+            extra = "Tuner " if self.tuner else "Flip " if self.flip else ""
+            return f"{extra}{self.subtype.title()} Monster"
         return f"{self.subtype.replace('_', '-').title()} {self.card_type.title()}"
 
 

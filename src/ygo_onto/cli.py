@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from . import reasoning
-from .errors import IllegalActionError, StateError, YgoError
+from .errors import IllegalActionError, ReplayMismatch, StateError, YgoError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="ygo-onto: a Yu-Gi-Oh! duel engine whose rules are SWRL rules run by an OWL reasoner.")
@@ -310,6 +310,9 @@ def replay(log: Path = typer.Argument(..., help="a log written by `duel --log`")
                 err.print(f"error: {log}: line {step}: the state after {show(what)} differs from the log",
                           markup=False, highlight=False)
                 raise typer.Exit(1)
+    except ReplayMismatch as exc:  # the log's result is not the replay's: as a state that differs
+        err.print(f"error: {exc}", markup=False, highlight=False)
+        raise typer.Exit(1)
     except YgoError as exc:
         _fail(exc)
     out.print(f"{log}: {count} actions replayed; every state matches the log", markup=False, highlight=False)

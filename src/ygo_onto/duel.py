@@ -9,7 +9,7 @@ from typing import Callable, Iterator
 from . import resources
 from .actions import check_action_object
 from .cards import catalog
-from .errors import StateError, YgoError
+from .errors import ReplayMismatch, StateError, YgoError
 from .game import GameState, play_from
 from .state import FORMAT, decode_json_bytes, loads, normalize, show
 
@@ -176,6 +176,7 @@ def replay_log(path: Path, reasoner: str = "fast", ending: dict | None = None,
 
     :raises StateError: the log is not a duel log: a line that is not a JSON object, a missing
         key, a bad state or action (named with its line), or a log cut short (no `end` record).
+    :raises ReplayMismatch: the `end` record's winner is not the one the replay reaches.
     """
     try:
         data = Path(path).read_bytes()
@@ -228,6 +229,9 @@ def replay_log(path: Path, reasoner: str = "fast", ending: dict | None = None,
                          f"got {end['actions']}: the log is cut short or edited")
     if len(records) > count + 2:
         raise StateError(f"{path}: line {records[count + 2][0]}: expected nothing after the 'end' record, got a line")
+    if "error" not in end and "winner" in end and end["winner"] != state.winner:  # the result the log says
+        raise ReplayMismatch(f"{path}: line {n}: end.winner: expected {show(state.winner)} (the winner the replayed "
+                             f"duel reaches), got {show(end['winner'])}: the log's result differs from the replay")
     if "error" in end:
         got = None
         if end.get("action") is not None:

@@ -15,3 +15,7 @@ class IllegalActionError(YgoError):
 
 class ReasonerError(YgoError):
     """A reasoner could not run (missing Java, a rule it cannot handle, an inconsistent state)."""
+
+
+class ReplayMismatch(YgoError):
+    """A duel log says something its replay does not reach (a state, the result): exit 1, as a refusal."""

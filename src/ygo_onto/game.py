@@ -145,6 +145,11 @@ class GameState:
         else:
             raise StateError(f"action: expected an action id or object, got {show(action)}")
         if len(matches) == 1:
+            named = action.get("id") if isinstance(action, dict) else None
+            if isinstance(named, str) and named != matches[0].id and any(a.id == named for a in allowed):
+                # the object names two allowed actions, one by its id and one by its other keys: bad input, not a refusal
+                raise StateError(f"action.id: expected {show(matches[0].id)} (the action its other keys name) or "
+                                         f"no id, got {show(named)}, another allowed action")
             return matches[0]
         if len(matches) > 1:
             raise IllegalActionError(f"action {show(wanted)} is ambiguous: it matches {', '.join(a.id for a in matches)}")
@@ -159,8 +164,35 @@ class GameState:
         if isinstance(action, dict) and action.get("player", holder) != holder:
             raise IllegalActionError(f"action {show(wanted)} by player {action['player']} is not allowed: player {holder} "
                                      f"holds priority and only they may act; allowed for {holder}: {shown}")
+        misfit = self._misfit(action, allowed)
+        if misfit:
+            raise IllegalActionError(f"action {show(wanted)} is not allowed as described: {misfit}; allowed: {shown}")
         raise IllegalActionError(f"action {show(wanted)} is not allowed in this state{self._why_not(action, reasoner) if why else ''}; "
                                  f"allowed: {shown}")
+
+    def _misfit(self, action, allowed: list) -> str:
+        """For an object that names an allowed action by its kind and place (the card at `from`/`ref`/`target_ref`,
+        or the card it names) but gives another value for some key (the `card` at that place, a select's
+        `purpose`): those keys and what the allowed actions have there, "" if there is no such action."""
+        if not isinstance(action, dict):
+            return ""
+        places = ("from", "ref", "target_ref")
+        best: dict[tuple, list] = {}
+        for candidate in allowed:
+            d = candidate.to_dict()
+            if d["type"] != action.get("type"):
+                continue
+            differ = tuple(sorted(k for k, v in action.items()
+                                  if k != "id" and not script_input.key_matches(d, k, v, self.data)))
+            if (not differ or "player" in differ or any(k in places for k in differ)
+                    or ("card" in differ and not any(k in action for k in places))):
+                continue
+            best.setdefault(differ, []).append(d)
+        if not best:
+            return ""
+        differ = min(best, key=len)
+        return "; ".join(f"action.{k}: expected {' or '.join(dict.fromkeys(show(d[k]) if k in d else 'none (left out)' for d in best[differ]))}, "
+                         f"got {show(action[k])}" for k in differ)
 
     def _why_not(self, action, reasoner: str) -> str:
         """The reason of a refusal, as `explain` finds it: the rule for this kind of action that comes

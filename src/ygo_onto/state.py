@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
 import pickle
 import re
 from pathlib import Path
@@ -84,6 +85,7 @@ class _Checker:
     def fail(self, where: str, expected: str, got: Any, described: bool = False) -> None:
         """:param described: `got` is already words ("61 cards"), not a value to show."""
         prefix = f"{self.source}: " if self.source else ""
+        where = where or "the state"  # the top level: no key to name
         raise StateError(f"{prefix}{where}: expected {expected}, got {got if described else show(got)}")
 
     def keys(self, obj: Any, where: str, allowed: set[str], required: set[str] = frozenset()) -> dict:
@@ -217,6 +219,9 @@ def normalize(raw: Any, source: str = "") -> dict:
         from .actions import check_action_object
 
         check_action_object(pending["action"], "pending.action", source)
+        if pending["action"]["type"] in ("select", "cancel", "pass"):  # the choices themselves: never waiting for one
+            ck.fail("pending.action.type", "the action being built (a summon, an activation, end_turn), not a "
+                    "choice made while one is built", pending["action"]["type"])
         ck.choice(pending["purpose"], "pending.purpose", PURPOSES)
         pending.setdefault("needed", 1)
         pending.setdefault("chosen", [])
@@ -565,6 +570,24 @@ def _deep_path(text: str) -> tuple[str, int]:
     return "", 1
 
 
+class _Repeated(dict):
+    """An object whose JSON text gave one key twice (`key`): JSON leaves the reading to the reader."""
+    key = ""
+
+
+def _path_to(value: Any, target: dict, path: str = "") -> str | None:
+    """The field path ('players.A.monster_zones[0]') of the object `target` within `value`, or None."""
+    if value is target:
+        return path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        if isinstance(v, (dict, list)):
+            found = _path_to(v, target, f"{path}[{k}]" if isinstance(k, int) else f"{path}.{k}" if path else str(k))
+            if found is not None:
+                return found
+    return None
+
+
 def loads(text: str, source: str = "") -> Any:
     """JSON text -> a value; bad JSON and nesting too deep to parse are a StateError naming the place.
 
@@ -574,7 +597,19 @@ def loads(text: str, source: str = "") -> Any:
     :raises StateError: the text is not JSON, or it nests too deep to parse.
     """
     prefix = f"{source}: " if source else ""
-    hooks = {"parse_float": _parse_float, "parse_constant": _parse_constant}  # rare in a state: no cost
+    repeated: list[_Repeated] = []
+
+    def unique_keys(pairs: list) -> dict:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set = set()
+            obj = _Repeated(obj)
+            obj.key = next(k for k, _ in pairs if k in seen or seen.add(k))
+            repeated.append(obj)
+        return obj
+
+    hooks = {"parse_float": _parse_float, "parse_constant": _parse_constant,  # rare in a state: no cost
+             "object_pairs_hook": unique_keys}
     try:
         try:
             value = json.loads(text, **hooks)
@@ -588,6 +623,11 @@ def loads(text: str, source: str = "") -> Any:
         path, line = _deep_path(text)
         raise StateError(f"{prefix}{path or 'value'}: expected JSON nested at most {MAX_DEPTH} levels, "
                          f"got deeper nesting (line {line})") from None
+    if repeated:  # JSON leaves a repeated key to the reader: the first value would be dropped without a word
+        where = _path_to(value, repeated[0]) or ""
+        key = repeated[0].key if len(repeated[0].key) <= 60 else repeated[0].key[:40] + "..."
+        raise StateError(f"{prefix}{where + '.' if where else ''}{key}: expected each key once in its object, "
+                         f"got it twice (JSON would keep only the last value)")
     return value
 
 
@@ -628,10 +668,14 @@ def read_text_file(path: str | Path, what: str = "state file") -> str:
 
     :raises StateError: the file cannot be read or is not UTF-8 text.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise StateError(f"path: expected the path of a {what} (a str or a Path), got {show(path)}")
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise StateError(f"{path}: expected a readable {what}, got {exc.strerror or exc}") from None
+    except ValueError as exc:  # a path with a NUL byte
+        raise StateError(f"{show(str(path))}: expected the path of a {what}, got {exc}") from None
     return decode_json_bytes(data, str(path))
 
 
