@@ -166,7 +166,8 @@ class GameState:
                                      f"holds priority and only they may act; allowed for {holder}: {shown}")
         misfit = self._misfit(action, allowed)
         if misfit:
-            raise IllegalActionError(f"action {show(wanted)} is not allowed as described: {misfit}; allowed: {shown}")
+            raise IllegalActionError(f"action {show(wanted)} is not allowed as described: {misfit}"
+                                     f"{self._why_not(action, reasoner) if why else ''}; allowed: {shown}")
         raise IllegalActionError(f"action {show(wanted)} is not allowed in this state{self._why_not(action, reasoner) if why else ''}; "
                                  f"allowed: {shown}")
 
