@@ -158,8 +158,8 @@ def next_phase_through(state, action, reasoner: str):
     "go on to the named phase"; rulebook p. 24: the phases come in order): the turn player moves on phase
     by phase, each move one the rules allow, while the turn player keeps priority with nothing open (the
     Draw Phase to Main Phase 1 through the Standby Phase, the Battle Phase to the End Phase through Main
-    Phase 2).  The state in the named phase, or None (then the refusal stands): a phase that is not ahead,
-    or an opponent who takes the window at a phase's end (then the script must say what it does).  A move to
+    Phase 2); the opponent's window at each phase's end passed on the way is let go (as in window_declined).
+    The state in the named phase, or None (then the refusal stands): a phase that is not ahead.  A move to
     the phase the turn player is already in (where `apply` brought it past an idle Draw and Standby Phase,
     actions-and-cli.md: every state it writes is a decision point) leaves the state as it is, and so does a
     move to the Draw or Standby Phase in Main Phase 1: the engine passed them by itself on its way there.
@@ -191,6 +191,7 @@ def next_phase_through(state, action, reasoner: str):
             state = state.apply({"type": "next_phase"}, reasoner)
         except IllegalActionError:
             return None
+        state = _window_let_go(state, reasoner) or state  # the opponent's window at that phase's end
         if state.data["turn"] == turn and state.data["phase"] == action["to"] \
                 and state.data["priority"] == state.data["turn_player"]:
             return state
@@ -230,6 +231,37 @@ def flip_as_mode_change(state, action, reasoner: str):
     return state.apply(chosen, reasoner)
 
 
+def window_declined(state, action, reasoner: str):
+    """An action object (not a `pass`, `select` or `cancel`) while the player holding priority has a window with
+    nothing on the chain: the opponent's window at a phase's end, after a summon or after an attack declaration
+    (docs/decisions.md "Response windows", "The opponent's window at each phase end"), which that player could
+    use (else the engine passes it).  actions-and-cli.md names `pass` for chains and attack declarations, and a
+    script in the rulebook's words does not name the phase-end window at all: a script that goes on with another
+    action means the window was let go.  The window's `pass`, then the object (with these readings too); None
+    when the object is refused after the pass as well (then the refusal of the object as written stands)."""
+    kind = action.type if isinstance(action, Action) else (
+        action.strip().partition("@")[0].partition(":")[0] if isinstance(action, str)
+        else action.get("type") if isinstance(action, dict) else None)
+    if isinstance(action, Action) or kind in (None, "pass", "select", "cancel"):
+        return None
+    declined = _window_let_go(state, reasoner)
+    if declined is None:
+        return None
+    try:
+        return declined.apply(action, reasoner)
+    except IllegalActionError:
+        return None
+
+
+def _window_let_go(state, reasoner: str):
+    """The state after the `pass` of a window with nothing on the chain and no pending action, or None."""
+    data = state.data
+    if data["chain"] or data["pending"] or data["winner"] is not None:
+        return None
+    passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
+    return state.apply(passes[0], reasoner) if passes else None
+
+
 # what each reading takes an object for, in one line (explain says it; the docstrings above say why)
 READING_SAYS = {
     "after_implied_choice": "a select made before the one-candidate choice of the monster it Summons: that choice first",
@@ -240,6 +272,8 @@ READING_SAYS = {
     "turn_end_named_as_phase": "a move to the End Phase in a ruleset whose turns have none: the end of the turn",
     "next_phase_through": "a move to a later phase of this turn: phase by phase to it",
     "flip_as_mode_change": "a Flip Summon where the rules offer that change as a change of battle position",
+    "window_declined": "an action while the other player's window (a phase's end, a summon, an attack) is open: "
+                       "that player passes first",
 }
 
 _TRAILS: list[list] = []
@@ -263,7 +297,7 @@ def record(action: Action) -> None:
 
 
 READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
-            turn_end_named_as_phase, next_phase_through, flip_as_mode_change)
+            turn_end_named_as_phase, next_phase_through, flip_as_mode_change, window_declined)
 
 
 def alike(matches: list, state: dict) -> bool:
