@@ -85,8 +85,9 @@ class Card:
     @property
     def kind_label(self) -> str:
         if self.card_type == "monster":
-            extra = " Tuner" if self.tuner else ""
-            return f"{self.subtype.title()}{extra} Monster"
+            # cards.md's kind names: "Tuner Effect Monster" (Junk Synchron), "Flip Effect Monster" (Man-Eater Bug)
+            prefix = "Tuner " if self.tuner else "Flip " if self.flip and self.subtype == "effect" else ""
+            return f"{prefix}{self.subtype.title()} Monster"
         return f"{self.subtype.replace('_', '-').title()} {self.card_type.title()}"
 
 
