@@ -104,6 +104,22 @@ def test_cards_search_finds_a_card_by_an_alias():
     assert [c["name"] for c in json.loads(result.stdout)] == ["Red-Eyes Black Dragon"]
 
 
+def test_cards_query_lists_the_named_card_first_with_cards_md_kind():
+    """cards.md's tables as `ygo-onto cards NAME --json` shows them: the card of that name first (Black Magic
+    Ritual's text names Magician of Black Chaos), and cards.md's kind names (Flip Effect, Tuner Effect Monster)."""
+    for name, kind, facts in [("Magician of Black Chaos", "Ritual Monster", (8, 2800, 2600)),
+                              ("Man-Eater Bug", "Flip Effect Monster", (2, 450, 600)),
+                              ("Junk Synchron", "Tuner Effect Monster", (3, 1300, 500)),
+                              ("curse of dragon", "Normal Monster", (5, 2000, 1500))]:
+        result = CliRunner().invoke(app, ["cards", name, "--json"])
+        assert result.exit_code == 0
+        first = json.loads(result.stdout)[0]
+        assert first["name"].casefold() == name.casefold() and first["kind"] == kind
+        assert (first["level"], first["atk"], first["def"]) == facts
+    result = CliRunner().invoke(app, ["cards", "Flip Effect Monster", "--json"])
+    assert [c["name"] for c in json.loads(result.stdout)] == ["Man-Eater Bug"]
+
+
 def test_a_refusal_says_why(tmp_path):
     """actions-and-cli.md: exit 1 on a rules refusal, "the message says why": the closest rule and its
     first failing condition, as explain finds them, then what is allowed."""
