@@ -49,3 +49,13 @@ def test_the_opponents_pass_does_not_decline_the_summoners_trigger():
     # A's own pass (or a pass naming no player) declines the optional trigger, as cancel does
     for mine in ({"type": "pass", "player": "A"}, {"type": "pass"}):
         assert summoned.apply(mine, "fast").to_dict()["pending"] is None
+
+
+def test_the_opponents_pass_before_a_ritual_spells_tributes_waits_for_them():
+    state = GameState.from_dict({"format": "ygo-onto.state/1", "turn": 3, "players": {
+        "A": {"hand": ["Black Magic Ritual", "Magician of Black Chaos", "Celtic Guardian"],
+              "monster_zones": [{"card": "Feral Imp"}, None, None, None, None]}, "B": {}}})
+    activated = state.apply({"type": "activate", "card": "Black Magic Ritual"}, "fast")
+    assert activated.apply({"type": "pass", "player": "B"}, "fast").to_dict() == activated.to_dict()
+    with pytest.raises(IllegalActionError):  # A's own pass is no choice of tributes
+        activated.apply({"type": "pass", "player": "A"}, "fast")
