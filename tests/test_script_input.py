@@ -34,3 +34,28 @@ def test_a_material_selected_twice_is_still_refused():
         state.apply("select@A.hand1", "fast")
     with pytest.raises(IllegalActionError):
         state.apply({"type": "select", "card": "Curse of Dragon"}, "fast")
+
+
+JUNK = {"format": "ygo-onto.state/1", "turn": 3, "players": {
+    "A": {"deck": ["Feral Imp"] * 3, "hand": ["Junk Synchron"], "graveyard": ["Petit Dragon"]},
+    "B": {"deck": ["Feral Imp"] * 3}}}
+
+
+def test_the_opponents_pass_does_not_decline_the_summoners_trigger():
+    summoned = GameState.from_dict(JUNK).apply({"type": "normal_summon", "card": "Junk Synchron"}, "fast")
+    assert summoned.to_dict()["pending"]["action"]["card"] == "Junk Synchron"
+    # B's pass on the summon, written before A's choice: nothing declined, the same state
+    assert summoned.apply({"type": "pass", "player": "B"}, "fast").to_dict() == summoned.to_dict()
+    # A's own pass (or a pass naming no player) declines the optional trigger, as cancel does
+    for mine in ({"type": "pass", "player": "A"}, {"type": "pass"}):
+        assert summoned.apply(mine, "fast").to_dict()["pending"] is None
+
+
+def test_the_opponents_pass_before_a_ritual_spells_tributes_waits_for_them():
+    state = GameState.from_dict({"format": "ygo-onto.state/1", "turn": 3, "players": {
+        "A": {"hand": ["Black Magic Ritual", "Magician of Black Chaos", "Celtic Guardian"],
+              "monster_zones": [{"card": "Feral Imp"}, None, None, None, None]}, "B": {}}})
+    activated = state.apply({"type": "activate", "card": "Black Magic Ritual"}, "fast")
+    assert activated.apply({"type": "pass", "player": "B"}, "fast").to_dict() == activated.to_dict()
+    with pytest.raises(IllegalActionError):  # A's own pass is no choice of tributes
+        activated.apply({"type": "pass", "player": "A"}, "fast")

@@ -124,10 +124,20 @@ def pass_already_made(state, action, reasoner: str):
     is allowed), or when the duel is over: the window it declines was already closed, since the engine
     passes by itself where a pass is the only choice (actions-and-cli.md: every state `apply` writes is
     a decision point).  The same state, or None (then the refusal stands).  A pass while a monster's
-    optional trigger waits for its target (nothing chosen, `cancel` offered) declines it, as `cancel` does."""
+    optional trigger waits for its target (nothing chosen, `cancel` offered) declines it, as `cancel` does; a pass
+    that names the other player (`player`) while a pending action waits for its player's choices declines nothing
+    and answers nothing yet: the same state."""
     # (an Action, taken from an `allowed` list, is held to that list: only a script's id or object is read so)
     kind = action.strip() if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None
     pending = state.data["pending"]
+    named_player = action.get("player") if isinstance(action, dict) else None
+    if kind == "pass" and pending and named_player not in (None, pending["action"].get("player")) \
+            and state.winner is None and not any(a.to_dict().get("player") == named_player for a in state.allowed_actions(reasoner)):
+        # the other player's pass written while the pending action still waits for its player's choices (a
+        # summon's tributes, a spell's targets or materials, a trigger's target): that player's window comes after
+        # those choices (where it has nothing to answer with, the engine passes it there by itself), and it
+        # cannot decline another player's trigger: the same state
+        return state.copy()
     if kind == "pass" and pending and pending["action"].get("type") == "activate" and not pending["chosen"] \
             and pending["action"].get("from", {}).get("area") == "monster_zones":
         # the optional trigger of a monster the engine opened: passing is declining it
