@@ -85,8 +85,8 @@ class Card:
     @property
     def kind_label(self) -> str:
         if self.card_type == "monster":  # as cards.md words it: "Tuner Effect Monster", "Flip Effect Monster"
-            extra = "Tuner " if self.tuner else "Flip " if self.flip else ""
-            return f"{extra}{self.subtype.title()} Monster"
+            prefix = "Tuner " if self.tuner else "Flip " if self.flip and self.subtype == "effect" else ""
+            return f"{prefix}{self.subtype.title()} Monster"
         return f"{self.subtype.replace('_', '-').title()} {self.card_type.title()}"
 
 
@@ -132,11 +132,26 @@ class Catalog:
         return card
 
     def search(self, query: str = "") -> list[Card]:
+        """The cards matching a query, the card of that exact name (or alias) first, then those whose name holds
+        it, then the others (kind, type, attribute, description), each group in the catalog's order: so
+        `cards NAME` lists that card before a card whose description names it (a Ritual Spell names its monster)."""
         q = query.casefold()
-        return [c for c in self.cards if not q or q in c.name.casefold() or q in c.description.casefold()
-                or any(q in a.casefold() for a in c.aliases)
-                or q in (c.italian_name or "").casefold() or q in c.kind_label.casefold()
-                or q in (c.monster_type or "").casefold() or q in (c.attribute or "").casefold()]
+        if not q:
+            return list(self.cards)
+
+        def rank(c: Card) -> int | None:
+            names = [c.name.casefold(), *(a.casefold() for a in c.aliases), (c.italian_name or "").casefold()]
+            if q in names:
+                return 0
+            if any(q in n for n in names):
+                return 1
+            if (q in c.description.casefold() or q in c.kind_label.casefold()
+                    or q in (c.monster_type or "").casefold() or q in (c.attribute or "").casefold()):
+                return 2
+            return None
+
+        ranked = [(r, i, c) for i, c in enumerate(self.cards) if (r := rank(c)) is not None]
+        return [c for _, _, c in sorted(ranked, key=lambda t: t[:2])]
 
 
 def catalog(ruleset: str = "official") -> Catalog:
