@@ -161,6 +161,16 @@ def test_the_bound_still_prunes_without_such_a_card():
     assert reachable_damage(state, "A", state.data["turn"]) == 0
     s_state = GameState.load(FIXTURES / "s-no-win-already-attacked.json")
     assert reachable_damage(s_state, "A", s_state.data["turn"]) == 0
+    # the opponent's Card Destruction is its own choice to play: it does not lift the bound
+    d = json.loads((FIXTURES / "s-card-destruction-main-2.json").read_text())
+    d["players"]["A"]["hand"], d["players"]["B"]["hand"] = ["Kuriboh"], ["Card Destruction"]
+    theirs = GameState.from_dict(d)
+    assert reachable_damage(theirs, "A", theirs.data["turn"]) == 0
+    assert solve(theirs).result == "no_win"
+    # the turn player's copy still in its Deck (a spell may draw it) lifts it
+    d["players"]["A"]["deck"] = ["Celtic Guardian", "Card Destruction"]
+    mine = GameState.from_dict(d)
+    assert math.isinf(reachable_damage(mine, "A", mine.data["turn"]))
 
 
 def test_the_node_budget_gives_unknown_and_says_so(tmp_path):

@@ -26,8 +26,9 @@ never prunes a real win:
   own LP costs are its choice: it always has `pass`.)  A ruleset with a damage rule that needs
   no damage step gets no such bound.  Damage is not the only way to win: a rule that infers a
   loss (`LoserPlayer`) without reading LP or the start of a turn names the cards that give one
-  (`other_loss_cards`: a spell that makes a player draw more than its Deck holds); while such a
-  card is anywhere in the state there is no bound at all (`win_needs_battle`).
+  (`other_loss_cards`: a spell that makes a player draw more than its Deck holds); while the
+  turn player has such a card (hand, Deck, Graveyard, field) there is no bound at all
+  (`win_needs_battle`; the opponent's copies are its own choice to play).
 - in the Battle Phase, when no card can still raise an ATK or add an attacker (see
   `battle_bound` for the conditions, all read from the state, the catalog's card kinds and which
   cards have rules of their own), the bound is the sum of the current ATK of the turn player's
@@ -178,11 +179,12 @@ def other_loss_cards(ruleset: str) -> frozenset | None:
     return _OTHER_LOSSES[ruleset]
 
 
-def win_needs_battle(state: GameState) -> bool:
-    """True when the turn player can win this turn only by damage, so only in a damage step
+def win_needs_battle(state: GameState, me: str | None = None) -> bool:
+    """True when the turn player `me` can win this turn only by damage, so only in a damage step
     (`damage_needs_battle`): the ruleset has no other way to lose (`other_loss_cards`), or none
-    of the cards that give one is anywhere in the state (hands, Decks, fields, Graveyards: a
-    card a spell may still draw counts too)."""
+    of the cards that give one is among `me`'s cards (hand, Deck: a spell may still draw it,
+    Graveyard, banished, field).  The opponent's copies do not count: a spell is activated only by
+    its player's choice, and the opponent never has to play a card that makes it lose."""
     d = state.data
     ruleset = d["ruleset"]
     if not damage_needs_battle(ruleset):
@@ -193,14 +195,12 @@ def win_needs_battle(state: GameState) -> bool:
     if not others:
         return True
     cat = catalog(ruleset)
-    for side in d["players"].values():
-        names = list(side.get("hand", [])) + list(side.get("deck", [])) + list(side.get("graveyard", []))
-        names += list(side.get("banished", [])) + list(side.get("extra_deck", []))
-        names += [fc["card"] for fc in side.get("monster_zones", []) + side.get("spell_trap_zones", [])
-                  + [side.get("field_zone")] if fc]
-        if any(cat.get(n).class_name in others for n in names):
-            return False
-    return True
+    side = d["players"][me or d["turn_player"]]
+    names = list(side.get("hand", [])) + list(side.get("deck", [])) + list(side.get("graveyard", []))
+    names += list(side.get("banished", [])) + list(side.get("extra_deck", []))
+    names += [fc["card"] for fc in side.get("monster_zones", []) + side.get("spell_trap_zones", [])
+              + [side.get("field_zone")] if fc]
+    return not any(cat.get(n).class_name in others for n in names)
 
 
 _CARDS_WITH_RULES: dict[str, set] = {}
@@ -276,7 +276,7 @@ def reachable_damage(state: GameState, me: str, turn: int, reasoner: str = reaso
     d = state.data
     if d["turn"] != turn or d["winner"] is not None:
         return 0.0
-    if not win_needs_battle(state):
+    if not win_needs_battle(state, me):
         return math.inf
     if d["phase"] in AFTER_BATTLE:
         return 0.0
@@ -434,7 +434,7 @@ class Search:
         """Why the turn player's action loses without applying it: the turn passes, or the Battle Phase is left."""
         if action.type == "end_turn":
             return "turn passes"
-        if action.type == "next_phase" and action["to"] in AFTER_BATTLE and win_needs_battle(state):
+        if action.type == "next_phase" and action["to"] in AFTER_BATTLE and win_needs_battle(state, self.me):
             return "no damage reachable"
         return None
 
