@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 
@@ -381,9 +382,9 @@ class Search:
 
     def __init__(self, state: GameState, reasoner: str = reasoning.DEFAULT, max_nodes: int = DEFAULT_MAX_NODES,
                  timeout: float = DEFAULT_TIMEOUT):
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1:
             raise StateError(f"max_nodes: expected an int >= 1, got {max_nodes!r}")
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not timeout > 0:
             raise StateError(f"timeout: expected a number of seconds > 0, got {timeout!r}")
         self.reasoner = reasoner
         self.max_nodes = max_nodes
