@@ -145,7 +145,8 @@ def test_own_swords_activated_this_turn_does_not_stop_the_attack():
     assert again.result == "win" and any(a.type == "direct_attack" for a in again.line)
 
 
-@pytest.mark.parametrize("name", ["s-card-destruction-after-battle", "s-card-destruction-main-2"])
+@pytest.mark.parametrize("name", ["s-card-destruction-after-battle", "s-card-destruction-main-2",
+                                  "s-pot-of-greed-draws-card-destruction"])
 def test_a_win_without_damage_is_not_pruned_after_the_battle_phase(name):
     """Session 7 fix: the bound 'no damage after the Battle Phase' pruned a deck-out win (simplified
     Card Destruction in Main Phase 2, seed 002 section 3); the bound now holds only when no card
@@ -167,10 +168,13 @@ def test_the_bound_still_prunes_without_such_a_card():
     theirs = GameState.from_dict(d)
     assert reachable_damage(theirs, "A", theirs.data["turn"]) == 0
     assert solve(theirs).result == "no_win"
-    # the turn player's copy still in its Deck (a spell may draw it) lifts it
-    d["players"]["A"]["deck"] = ["Celtic Guardian", "Card Destruction"]
-    mine = GameState.from_dict(d)
-    assert math.isinf(reachable_damage(mine, "A", mine.data["turn"]))
+    # the turn player's copy in its Deck counts only when a card of its own may still draw it
+    d["players"]["A"]["deck"] = ["Card Destruction", "Celtic Guardian"]
+    deck_only = GameState.from_dict(d)
+    assert reachable_damage(deck_only, "A", deck_only.data["turn"]) == 0
+    d["players"]["A"]["hand"] = ["Kuriboh", "Pot of Greed"]
+    drawable = GameState.from_dict(d)
+    assert math.isinf(reachable_damage(drawable, "A", drawable.data["turn"]))
 
 
 def test_the_node_budget_gives_unknown_and_says_so(tmp_path):

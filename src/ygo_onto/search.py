@@ -27,7 +27,8 @@ never prunes a real win:
   no damage step gets no such bound.  Damage is not the only way to win: a rule that infers a
   loss (`LoserPlayer`) without reading LP or the start of a turn names the cards that give one
   (`other_loss_cards`: a spell that makes a player draw more than its Deck holds); while the
-  turn player has such a card (hand, Deck, Graveyard, field) there is no bound at all
+  turn player has such a card (hand, Graveyard, field; the Deck too when it holds a card that
+  draws, `draw_cards`) there is no bound at all
   (`win_needs_battle`; the opponent's copies are its own choice to play).
 - in the Battle Phase, when no card can still raise an ATK or add an attacker (see
   `battle_bound` for the conditions, all read from the state, the catalog's card kinds and which
@@ -180,12 +181,33 @@ def other_loss_cards(ruleset: str) -> frozenset | None:
     return _OTHER_LOSSES[ruleset]
 
 
+_DRAW_CARDS: dict[str, frozenset] = {}
+
+
+def draw_cards(ruleset: str) -> frozenset:
+    """The card classes named by a rule that infers `opDraw` other than the turn's own draw (a rule
+    reading `turnStarted`): with one of them, a card of the Deck may still reach the hand."""
+    if ruleset not in _DRAW_CARDS:
+        from .knowledge import knowledge
+        from .swrl import parse_rule
+
+        classes = {c.class_name for c in catalog(ruleset)}
+        found: set = set()
+        for r in knowledge(ruleset).rules:
+            body, head = parse_rule(r.text)
+            if any(a.predicate == "opDraw" for a in head) and not any(a.predicate == "turnStarted" for a in body):
+                found |= {a.predicate for a in body} & classes
+        _DRAW_CARDS[ruleset] = frozenset(found)
+    return _DRAW_CARDS[ruleset]
+
+
 def win_needs_battle(state: GameState, me: str | None = None) -> bool:
     """True when the turn player `me` can win this turn only by damage, so only in a damage step
     (`damage_needs_battle`): the ruleset has no other way to lose (`other_loss_cards`), or none
-    of the cards that give one is among `me`'s cards (hand, Deck: a spell may still draw it,
-    Graveyard, banished, field).  The opponent's copies do not count: a spell is activated only by
-    its player's choice, and the opponent never has to play a card that makes it lose."""
+    of the cards that give one is among `me`'s cards (hand, field, Graveyard, banished; the Deck
+    too when `me` has a card that draws, `draw_cards`).  The opponent's copies do not count: a
+    spell is activated only by its player's choice, and the opponent never has to play a card
+    that makes it lose."""
     d = state.data
     ruleset = d["ruleset"]
     if not damage_needs_battle(ruleset):
@@ -197,11 +219,14 @@ def win_needs_battle(state: GameState, me: str | None = None) -> bool:
         return True
     cat = catalog(ruleset)
     side = d["players"][me or d["turn_player"]]
-    names = list(side.get("hand", [])) + list(side.get("deck", [])) + list(side.get("graveyard", []))
+    names = list(side.get("hand", [])) + list(side.get("graveyard", []))
     names += list(side.get("banished", [])) + list(side.get("extra_deck", []))
     names += [fc["card"] for fc in side.get("monster_zones", []) + side.get("spell_trap_zones", [])
               + [side.get("field_zone")] if fc]
-    return not any(cat.get(n).class_name in others for n in names)
+    classes = {cat.get(n).class_name for n in names}
+    if classes & draw_cards(ruleset):
+        classes |= {cat.get(n).class_name for n in side.get("deck", [])}
+    return not classes & others
 
 
 _CARDS_WITH_RULES: dict[str, set] = {}
