@@ -24,7 +24,12 @@ never prunes a real win:
   Phase) nothing can damage the opponent any more: the bound is 0 and the node is lost without
   being expanded.  An action that moves to such a phase is not even applied.  (The opponent's
   own LP costs are its choice: it always has `pass`.)  A ruleset with a damage rule that needs
-  no damage step gets no such bound.
+  no damage step gets no such bound.  Damage is not the only way to win: a rule that infers a
+  loss (`LoserPlayer`) without reading LP or the start of a turn names the cards that give one
+  (`other_loss_cards`: a spell that makes a player draw more than its Deck holds); while the
+  turn player has such a card (hand, Graveyard, field; the Deck too when it holds a card that
+  draws, `draw_cards`) there is no bound at all
+  (`win_needs_battle`; the opponent's copies are its own choice to play).
 - in the Battle Phase, when no card can still raise an ATK or add an attacker (see
   `battle_bound` for the conditions, all read from the state, the catalog's card kinds and which
   cards have rules of their own), the bound is the sum of the current ATK of the turn player's
@@ -51,12 +56,14 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 import time
 from dataclasses import dataclass, field
 
 from . import reasoning
 from .actions import Action
 from .cards import catalog
+from .errors import StateError
 from .game import GameState
 
 WIN, NO_WIN, UNKNOWN = "win", "no_win", "unknown"
@@ -82,6 +89,10 @@ class SolveResult:
     pruned: dict = field(default_factory=dict)  # reason -> count (what the search did not expand)
     states: int = 0  # distinct states in the transposition table
     simulated: int = 0  # answers of the opponent proved by repeating a sibling's proof
+    limit: str | None = None  # for "unknown": which budget ran out, "nodes" (max_nodes) or "time" (timeout)
+    max_nodes: int | None = None  # the budgets the search was given (for the message)
+    timeout: float | None = None
+    finished: str | None = None  # the winner ("A", "B", "draw") when the given state is a finished duel
 
     @property
     def expanded(self) -> int:  # the earlier API's name for `nodes`
@@ -137,6 +148,85 @@ def damage_needs_battle(ruleset: str) -> bool:
         _DAMAGE_NEEDS_BATTLE[ruleset] = bool(damage_rules) and all(
             any(a.predicate == "damageStep" and a.args[-1] is True for a in body) for body in damage_rules)
     return _DAMAGE_NEEDS_BATTLE[ruleset]
+
+
+_OTHER_LOSSES: dict[str, frozenset | None] = {}
+
+
+def other_loss_cards(ruleset: str) -> frozenset | None:
+    """The card classes through which a player can lose this turn other than by damage: the
+    rules that infer `LoserPlayer` without reading `lifePoints` (the LP rule; LP fall only by
+    damage, or by a player's own costs, its choice) or `turnStarted` (the draw of a later turn,
+    already a lost line) -- e.g. a spell that makes the opponent draw more cards than its Deck
+    holds.  None when such a rule names no card class (then no bound is safe)."""
+    if ruleset not in _OTHER_LOSSES:
+        from .knowledge import knowledge
+        from .swrl import parse_rule
+
+        classes = {c.class_name for c in catalog(ruleset)}
+        found: set = set()
+        unknown = False
+        for r in knowledge(ruleset).rules:
+            body, head = parse_rule(r.text)
+            if not any(a.predicate == "LoserPlayer" for a in head):
+                continue
+            preds = {a.predicate for a in body}
+            if preds & {"lifePoints", "turnStarted"}:
+                continue
+            named = preds & classes
+            if not named:
+                unknown = True
+            found |= named
+        _OTHER_LOSSES[ruleset] = None if unknown else frozenset(found)
+    return _OTHER_LOSSES[ruleset]
+
+
+_DRAW_CARDS: dict[str, frozenset] = {}
+
+
+def draw_cards(ruleset: str) -> frozenset:
+    """The card classes named by a rule that infers `opDraw` other than the turn's own draw (a rule
+    reading `turnStarted`): with one of them, a card of the Deck may still reach the hand."""
+    if ruleset not in _DRAW_CARDS:
+        from .knowledge import knowledge
+        from .swrl import parse_rule
+
+        classes = {c.class_name for c in catalog(ruleset)}
+        found: set = set()
+        for r in knowledge(ruleset).rules:
+            body, head = parse_rule(r.text)
+            if any(a.predicate == "opDraw" for a in head) and not any(a.predicate == "turnStarted" for a in body):
+                found |= {a.predicate for a in body} & classes
+        _DRAW_CARDS[ruleset] = frozenset(found)
+    return _DRAW_CARDS[ruleset]
+
+
+def win_needs_battle(state: GameState, me: str | None = None) -> bool:
+    """True when the turn player `me` can win this turn only by damage, so only in a damage step
+    (`damage_needs_battle`): the ruleset has no other way to lose (`other_loss_cards`), or none
+    of the cards that give one is among `me`'s cards (hand, field, Graveyard, banished; the Deck
+    too when `me` has a card that draws, `draw_cards`).  The opponent's copies do not count: a
+    spell is activated only by its player's choice, and the opponent never has to play a card
+    that makes it lose."""
+    d = state.data
+    ruleset = d["ruleset"]
+    if not damage_needs_battle(ruleset):
+        return False
+    others = other_loss_cards(ruleset)
+    if others is None:
+        return False
+    if not others:
+        return True
+    cat = catalog(ruleset)
+    side = d["players"][me or d["turn_player"]]
+    names = list(side.get("hand", [])) + list(side.get("graveyard", []))
+    names += list(side.get("banished", [])) + list(side.get("extra_deck", []))
+    names += [fc["card"] for fc in side.get("monster_zones", []) + side.get("spell_trap_zones", [])
+              + [side.get("field_zone")] if fc]
+    classes = {cat.get(n).class_name for n in names}
+    if classes & draw_cards(ruleset):
+        classes |= {cat.get(n).class_name for n in side.get("deck", [])}
+    return not classes & others
 
 
 _CARDS_WITH_RULES: dict[str, set] = {}
@@ -212,11 +302,11 @@ def reachable_damage(state: GameState, me: str, turn: int, reasoner: str = reaso
     d = state.data
     if d["turn"] != turn or d["winner"] is not None:
         return 0.0
-    if d["phase"] in AFTER_BATTLE and damage_needs_battle(d["ruleset"]):
+    if not win_needs_battle(state, me):
+        return math.inf
+    if d["phase"] in AFTER_BATTLE:
         return 0.0
-    if damage_needs_battle(d["ruleset"]):
-        return battle_bound(state, me, reasoner)
-    return math.inf
+    return battle_bound(state, me, reasoner)
 
 
 def attacks_needed(state: GameState, me: str) -> int:
@@ -317,6 +407,10 @@ class Search:
 
     def __init__(self, state: GameState, reasoner: str = reasoning.DEFAULT, max_nodes: int = DEFAULT_MAX_NODES,
                  timeout: float = DEFAULT_TIMEOUT):
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) or max_nodes < 1:
+            raise StateError(f"max_nodes: expected an int >= 1, got {max_nodes!r}")
+        if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real) or not timeout > 0:
+            raise StateError(f"timeout: expected a number of seconds > 0, got {timeout!r}")
         self.reasoner = reasoner
         self.max_nodes = max_nodes
         self.timeout = timeout
@@ -362,11 +456,11 @@ class Search:
     def _lp_to_take(self, state: GameState) -> int:
         return max(1, state.data["players"]["B" if self.me == "A" else "A"]["life_points"])
 
-    def _lost_unapplied(self, action: Action) -> str | None:
+    def _lost_unapplied(self, state: GameState, action: Action) -> str | None:
         """Why the turn player's action loses without applying it: the turn passes, or the Battle Phase is left."""
         if action.type == "end_turn":
             return "turn passes"
-        if action.type == "next_phase" and action["to"] in AFTER_BATTLE and damage_needs_battle(self.ruleset):
+        if action.type == "next_phase" and action["to"] in AFTER_BATTLE and win_needs_battle(state, self.me):
             return "no damage reachable"
         return None
 
@@ -376,7 +470,7 @@ class Search:
         h = node.pn  # the estimate the node was created with
         for action in node.state.allowed_actions(self.reasoner):
             if node.is_or:
-                reason = self._lost_unapplied(action)
+                reason = self._lost_unapplied(node.state, action)
                 if reason is not None:
                     self._prune(reason, f"{node.state!r}: {action.id} not applied")
                     continue
@@ -497,8 +591,13 @@ class Search:
         root = self.root
         if root.status is None:
             self.expand(root)
+        limit = None
         while root.status is None:
-            if self.nodes >= self.max_nodes or time.perf_counter() - start > self.timeout:
+            if self.nodes >= self.max_nodes:
+                limit = "nodes"
+                break
+            if time.perf_counter() - start > self.timeout:
+                limit = "time"
                 break
             node, edge, path = self._select()
             if edge is None:  # the open children all lie on the path: they are cycles
@@ -531,8 +630,11 @@ class Search:
         line, strategy = ([], {})
         if result == WIN:
             line, strategy = strategy_tree(root)
+        if result == UNKNOWN and limit is None:  # a simulation stopped on the budget and the loop ended
+            limit = "nodes" if self.nodes >= self.max_nodes else "time"
         return SolveResult(result, line, strategy, self.nodes, seconds, dict(self.pruned), len(self.table),
-                           self.simulated)
+                           self.simulated, limit if result == UNKNOWN else None, self.max_nodes, self.timeout,
+                           self.root.state.data["winner"])
 
 
 # ------------------------------------------------------------------------------------------ strategy
@@ -605,9 +707,20 @@ def format_strategy(result: SolveResult) -> str:
     """The line and the strategy's branches as indented text: each step of the line, and under an
     answer of the opponent, the other answers it could give and how the line goes on after them."""
     head = f"{result.result}: {result.nodes} nodes, {result.states} states, {result.seconds:.2f} s"
+    if result.finished is not None:
+        over = "a draw" if result.finished == "draw" else f"won by {result.finished}"
+        return f"{head}\n  the duel is already over ({over}): there is nothing to play"
     if result.result != WIN:
-        why = {NO_WIN: "no line wins this turn against every answer (proved)",
-               UNKNOWN: "the node or time budget ran out"}[result.result]
+        if result.result == NO_WIN:
+            why = "no line wins this turn against every answer (proved)"
+        elif result.limit == "nodes":
+            why = (f"the node budget ran out (--max-nodes {result.max_nodes}) before a win or its absence was "
+                   f"proved; give a larger --max-nodes")
+        elif result.limit == "time":
+            why = (f"the time budget ran out (--timeout {result.timeout:g} s) before a win or its absence was "
+                   f"proved; give a longer --timeout")
+        else:
+            why = "the node or time budget ran out"
         return f"{head}\n  {why}"
     lines = [f"win: a winning line against every answer ({result.nodes} nodes, {result.states} states, "
              f"{result.seconds:.2f} s)"]
