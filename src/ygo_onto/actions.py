@@ -97,15 +97,18 @@ class Action:
         return {k: json.loads(v) for k, v in self.data}
 
     def __getitem__(self, key):
-        return self.to_dict()[key]
+        for k, v in self.data:  # one key decoded, not the whole object (the apply loop asks for types often)
+            if k == key:
+                return json.loads(v)
+        raise KeyError(key)
 
     @property
     def type(self) -> str:
-        return self.to_dict()["type"]
+        return self["type"]
 
     @property
     def id(self) -> str:
-        return self.to_dict()["id"]
+        return self["id"]
 
     def __repr__(self) -> str:
         return f"Action({self.id!r})"
