@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from puzzle_cache import expected, solved
 from typer.testing import CliRunner
 
 from ygo_onto import GameState
@@ -17,19 +18,6 @@ from ygo_onto.search import Search, canonical_key, solve
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = sorted((ROOT / "examples" / "puzzles").glob("*.json"))
 RAIGEKI = ROOT / "examples" / "puzzle-raigeki.json"
-_SOLVED: dict = {}
-
-
-def solved(path: Path):
-    if path not in _SOLVED:
-        _SOLVED[path] = solve(GameState.load(path), reasoner="fast", timeout=120)
-    return _SOLVED[path]
-
-
-def expected(path: Path) -> str:
-    return json.loads(path.read_text())["extra"]["puzzle"]["expected"]
-
-
 def test_there_are_enough_puzzles():
     assert len(PUZZLES) >= 15
     assert sum(expected(p) == "no_win" for p in PUZZLES) >= 4

@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 import pytest
+from puzzle_cache import expected, solved
 from typer.testing import CliRunner
 
 from ygo_onto import GameState, StateError
@@ -33,18 +34,7 @@ BIG = {  # many cards in hand and a Sakuretsu Armor: a proof either way takes lo
         "B": {"deck": ["Beaver Warrior"] * 3,
               "monster_zones": [{"card": "Summoned Skull"}, {"card": "Celtic Guardian"}, None, None, None],
               "spell_trap_zones": [{"card": "Sakuretsu Armor", "position": "face_down"}, None, None, None, None]}}}
-_SOLVED: dict = {}
 runner = CliRunner()
-
-
-def solved(path: Path):
-    if path not in _SOLVED:
-        _SOLVED[path] = solve(GameState.load(path), reasoner="fast", timeout=120)
-    return _SOLVED[path]
-
-
-def expected(path: Path) -> str:
-    return json.loads(path.read_text())["extra"]["puzzle"]["expected"]
 
 
 WINS = [p for p in PUZZLES if expected(p) == "win"]

@@ -123,23 +123,31 @@ def _explain_why(rules, index: FactIndex, failures: list, why: dict, depth: int)
         found = []
         for other, body, head in rules:
             for h in head:
-                if h.predicate != fact[0] or len(h.args) != len(fact) - 1:
-                    continue
-                b, ok = {}, True
-                for arg, value in zip(h.args, fact[1:]):
-                    if isinstance(arg, Var):
-                        if b.get(arg.name, value) != value:
-                            ok = False
-                        b[arg.name] = value
-                    elif _value(arg, {}) != value:
-                        ok = False
-                if ok:
+                b = _head_binding(h, fact)
+                if b is not None:
                     n, nb = deepest_failure(index, body, b)
                     if n < len(body):
                         found.append((other, n, body[n], nb, len(body)))
         if found:
             why[fact] = _closest(found)
             _explain_why(rules, index, why[fact], why, depth - 1)
+
+
+def _head_binding(head, fact) -> dict | None:
+    """The binding under which a rule's head atom is the fact (a value None: any), or None if it cannot be."""
+    if head.predicate != fact[0] or len(head.args) != len(fact) - 1:
+        return None
+    binding: dict = {}
+    for arg, value in zip(head.args, fact[1:]):
+        if value is None:  # (a phase left open: any)
+            continue
+        if isinstance(arg, Var):
+            if binding.get(arg.name, value) != value:
+                return None
+            binding[arg.name] = value
+        elif _value(arg, {}) != value:
+            return None
+    return binding
 
 
 def _otherwise(index: FactIndex, fact) -> bool:
@@ -341,17 +349,8 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
     parsed = [(rule, *parse_rule(rule.text)) for rule in k.rules]
     for rule, body, head in parsed:
         for h in head:
-            if h.predicate != target[0] or len(h.args) != len(target) - 1:
-                continue
-            binding, ok = {}, True
-            for arg, value in zip(h.args, target[1:]):
-                if value is None:  # (a phase left open: any)
-                    continue
-                if isinstance(arg, Var):
-                    binding[arg.name] = value
-                elif arg != value:
-                    ok = False
-            if not ok:
+            binding = _head_binding(h, target)
+            if binding is None:
                 continue
             if target in facts:
                 for b in match_body(index, body, binding):
