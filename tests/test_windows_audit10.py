@@ -38,6 +38,9 @@ CASES = [
     ([{"type": "end_turn"}], {"type": "activate", "card": "Pot of Greed"}),
     # B's Typhoon answering its own B-turn move is no action of A's turn: B's summon in A's window is refused
     ([SUMMON], {"type": "normal_summon", "card": "Feral Imp", "player": "B"}),
+    # B's Typhoon at A's End Phase, A (holding a Set Typhoon) not yet asked: B's turn-4 summon does not end A's turn
+    ([{"type": "end_turn"}, {"type": "activate", "card": "Mystical Space Typhoon", "player": "B", "target": "Pot of Greed"}],
+     {"type": "normal_summon", "card": "Feral Imp", "player": "B"}),
 ]
 
 

@@ -301,11 +301,23 @@ def own_link_let_resolve(state, action, reasoner: str):
     passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
     if not passes:
         return None
+    request = (data.get("extra") or {}).get("phase_end")  # the turn player's move the opponent's chain answered
     resolved = state.apply(passes[0], reasoner)
     if resolved.data["chain"]:
         return None  # the pass did not resolve the chain (the opponent is asked again): not implied
     try:
         return resolved.apply(action, reasoner)
+    except IllegalActionError:
+        pass
+    after = resolved.data
+    if not request or after["pending"] or after["winner"] is not None or after["turn"] != data["turn"] \
+            or after["phase"] != data["phase"] or after["priority"] != after["turn_player"]:
+        return None
+    # the opponent's chain at a phase's end spent the turn player's request (docs/decisions.md "The opponent's window
+    # at each phase end"); an object the phase no longer allows means the turn player's move stands: asked again
+    again = {"type": "end_turn"} if request == "turn" else {"type": "next_phase", "to": request}
+    try:
+        return resolved.apply(again, reasoner).apply(action, reasoner)
     except IllegalActionError:
         return None
 
