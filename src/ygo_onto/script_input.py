@@ -156,6 +156,16 @@ def pass_already_made(state, action, reasoner: str):
         # the named player's pass on the last link (its opponent's, who holds priority again): already made,
         # by the engine where a pass was that player's only choice (docs/decisions.md "Response windows")
         return state.copy()
+    if kind == "pass" and isinstance(action, dict) and not chain and pending is None and state.winner is None \
+            and action.get("player") not in (None, state.data["priority"]) \
+            and state.data["priority"] == state.data["turn_player"]:
+        # the opponent's pass of the turn player's attack declaration, already made by the engine (it had nothing to
+        # answer with, "Response windows"), while the turn player holds the declaration's window with a card it could
+        # use: the script's pass for the declaration means it goes unanswered (actions-and-cli.md: "when both players
+        # pass"), so the turn player's pass follows (the step goes on to damage)
+        passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
+        if passes:
+            return state.apply(passes[0], reasoner)
     if kind != "pass" or state.data["pending"] is not None or (chain and state.winner is None):
         return None
     if any(a.type == "pass" for a in state.allowed_actions(reasoner)):  # a pass is the other player's to make
@@ -272,6 +282,73 @@ def _window_let_go(state, reasoner: str):
     return state.apply(passes[0], reasoner) if passes else None
 
 
+def own_link_let_resolve(state, action, reasoner: str):
+    """An action object (not a `pass`, `select` or `cancel`) while the player holding priority holds it on an open
+    chain whose last link is that player's own (the opponent passed on it: rulebook v6.0 p. 35, the chain resolves
+    when both players pass in succession): a script that wrote the opponent's one `pass` and goes on with the next
+    action means the last link's player adds no link.  That player's `pass` (the chain resolves), then the object
+    (with these readings too); None when the object is refused after it as well (then the refusal stands).  A chain
+    whose last link is the other player's (the priority holder has not answered it) is never passed so."""
+    kind = action.type if isinstance(action, Action) else (
+        action.strip().partition("@")[0].partition(":")[0] if isinstance(action, str)
+        else action.get("type") if isinstance(action, dict) else None)
+    if isinstance(action, Action) or kind in (None, "pass", "select", "cancel"):
+        return None
+    data = state.data
+    if not data["chain"] or data["pending"] or data["winner"] is not None \
+            or data["chain"][-1]["player"] != data["priority"]:
+        return None
+    passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
+    if not passes:
+        return None
+    request = (data.get("extra") or {}).get("phase_end")  # the turn player's move the opponent's chain answered
+    resolved = state.apply(passes[0], reasoner)
+    if resolved.data["chain"]:
+        return None  # the pass did not resolve the chain (the opponent is asked again): not implied
+    try:
+        return resolved.apply(action, reasoner)
+    except IllegalActionError:
+        pass
+    after = resolved.data
+    if not request or after["pending"] or after["winner"] is not None or after["turn"] != data["turn"] \
+            or after["phase"] != data["phase"] or after["priority"] != after["turn_player"]:
+        return None
+    # the opponent's chain at a phase's end spent the turn player's request (docs/decisions.md "The opponent's window
+    # at each phase end"); an object the phase no longer allows means the turn player's move stands: asked again
+    again = {"type": "end_turn"} if request == "turn" else {"type": "next_phase", "to": request}
+    try:
+        return resolved.apply(again, reasoner).apply(action, reasoner)
+    except IllegalActionError:
+        return None
+
+
+def main_phase_first(state, action, reasoner: str):
+    """An action object (not a `pass`, `select`, `cancel`, `next_phase` or `end_turn`) in the turn player's Draw or
+    Standby Phase with nothing open, where `apply` stopped because the turn player could activate a card there
+    (docs/decisions.md "Response windows": idle Draw and Standby Phases are passed by the engine, so a script cannot
+    know the phase it stands in): a script that goes on with a Main Phase action (a summon, a Set, a Spell) means
+    the turn player went on to Main Phase 1 (rulebook v6.0 p. 24), phase by phase as `next_phase_through`, letting
+    the opponent's windows go on the way.  The state after the object, or None (then the refusal stands)."""
+    kind = action.type if isinstance(action, Action) else (
+        action.strip().partition("@")[0].partition(":")[0] if isinstance(action, str)
+        else action.get("type") if isinstance(action, dict) else None)
+    if isinstance(action, Action) or kind in (None, "pass", "select", "cancel", "next_phase", "end_turn"):
+        return None
+    data = state.data
+    if data["phase"] not in ("draw", "standby") or data["chain"] or data["pending"] or data["winner"] is not None \
+            or data["priority"] != data["turn_player"] or "main1" not in phases_of(state.ruleset):
+        return None
+    if isinstance(action, dict) and action.get("player", data["turn_player"]) != data["turn_player"]:
+        return None
+    in_main = next_phase_through(state, {"type": "next_phase", "to": "main1"}, reasoner)
+    if in_main is None:
+        return None
+    try:
+        return in_main.apply(action, reasoner)
+    except IllegalActionError:
+        return None
+
+
 # what each reading takes an object for, in one line (explain says it; the docstrings above say why)
 READING_SAYS = {
     "after_implied_choice": "a select made before the one-candidate choice of the monster it Summons: that choice first",
@@ -284,6 +361,9 @@ READING_SAYS = {
     "flip_as_mode_change": "a Flip Summon where the rules offer that change as a change of battle position",
     "window_declined": "an action while the other player's window (a phase's end, a summon, an attack) is open: "
                        "that player passes first",
+    "own_link_let_resolve": "an action while its player holds priority on its own last link (the opponent passed): "
+                            "that player passes, the chain resolves, then the action",
+    "main_phase_first": "a Main Phase action in the turn player's Draw or Standby Phase: on to Main Phase 1 first",
 }
 
 _TRAILS: list[list] = []
@@ -307,7 +387,8 @@ def record(action: Action) -> None:
 
 
 READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
-            turn_end_named_as_phase, next_phase_through, flip_as_mode_change, window_declined)
+            turn_end_named_as_phase, next_phase_through, flip_as_mode_change, window_declined,
+            own_link_let_resolve, main_phase_first)
 
 
 def alike(matches: list, state: dict) -> bool:
