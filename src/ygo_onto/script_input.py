@@ -17,6 +17,15 @@ from .errors import IllegalActionError, StateError
 from .state import LIST_AREAS, card_at, card_name_at, phases_of
 
 
+def _kind(action) -> str | None:
+    """The action type an Action, an id (`select@A.hand0`, `next_phase:end`) or an object names, or None."""
+    if isinstance(action, Action):
+        return action.type
+    if isinstance(action, str):
+        return action.strip().partition("@")[0].partition(":")[0]
+    return action.get("type") if isinstance(action, dict) else None
+
+
 def after_implied_choice(state, action, reasoner: str):
     """A `select` made before the choice it waits for, when that choice has one candidate (in a hand-written
     pending: in the states `apply` writes, the engine has made it, see choice_made_by_engine): the
@@ -24,8 +33,7 @@ def after_implied_choice(state, action, reasoner: str):
     hand or Extra Deck are alike).  The rulebook (pp. 8-9) has the player choose the materials or
     tributes, and the contract's pending purposes have no choice of the monster, so a select of a
     material or tribute first implies it: the state after both, or None (then the refusal stands)."""
-    kind = action.type if isinstance(action, Action) else (
-        action.partition("@")[0] if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None)
+    kind = _kind(action)
     if kind != "select":
         return None
     allowed = state.allowed_actions(reasoner)
@@ -259,9 +267,7 @@ def window_declined(state, action, reasoner: str):
     script in the rulebook's words does not name the phase-end window at all: a script that goes on with another
     action means the window was let go.  The window's `pass`, then the object (with these readings too); None
     when the object is refused after the pass as well (then the refusal of the object as written stands)."""
-    kind = action.type if isinstance(action, Action) else (
-        action.strip().partition("@")[0].partition(":")[0] if isinstance(action, str)
-        else action.get("type") if isinstance(action, dict) else None)
+    kind = _kind(action)
     if isinstance(action, Action) or kind in (None, "pass", "select", "cancel"):
         return None
     declined = _window_let_go(state, reasoner)
@@ -289,9 +295,7 @@ def own_link_let_resolve(state, action, reasoner: str):
     action means the last link's player adds no link.  That player's `pass` (the chain resolves), then the object
     (with these readings too); None when the object is refused after it as well (then the refusal stands).  A chain
     whose last link is the other player's (the priority holder has not answered it) is never passed so."""
-    kind = action.type if isinstance(action, Action) else (
-        action.strip().partition("@")[0].partition(":")[0] if isinstance(action, str)
-        else action.get("type") if isinstance(action, dict) else None)
+    kind = _kind(action)
     if isinstance(action, Action) or kind in (None, "pass", "select", "cancel"):
         return None
     data = state.data
@@ -329,9 +333,7 @@ def main_phase_first(state, action, reasoner: str):
     know the phase it stands in): a script that goes on with a Main Phase action (a summon, a Set, a Spell) means
     the turn player went on to Main Phase 1 (rulebook v6.0 p. 24), phase by phase as `next_phase_through`, letting
     the opponent's windows go on the way.  The state after the object, or None (then the refusal stands)."""
-    kind = action.type if isinstance(action, Action) else (
-        action.strip().partition("@")[0].partition(":")[0] if isinstance(action, str)
-        else action.get("type") if isinstance(action, dict) else None)
+    kind = _kind(action)
     if isinstance(action, Action) or kind in (None, "pass", "select", "cancel", "next_phase", "end_turn"):
         return None
     data = state.data
