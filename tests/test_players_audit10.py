@@ -89,3 +89,25 @@ def test_player_key_changes_nothing():
         bare = {**sc, "steps": [{k: v for k, v in s.items() if k != "player"} if isinstance(s, dict) else s
                                 for s in sc["steps"]]}
         assert api_states(bare) == api_states(sc), path.stem
+
+
+END = {"format": "ygo-onto.state/1", "turn": 3, "turn_player": "A", "phase": "end",
+       "players": {"A": {"deck": ["Feral Imp"] * 3, "hand": ["Celtic Guardian"] * 6 + ["Dark Magician"]},
+                   "B": {"deck": ["Feral Imp"] * 3, "hand": ["Feral Imp"] * 8}}}
+
+
+def test_end_phase_select_is_the_discard_only_where_one_is_asked_for():
+    """script_input.discard_when_ending: in the End Phase a select is end_turn then the discard (rulebook p. 31) only
+    for the turn player, with more than 6 cards; else the refusal stands."""
+    from ygo_onto.errors import IllegalActionError
+
+    after = GameState.from_dict(END).apply({"type": "select", "card": "Dark Magician", "player": "A"}, "fast").to_dict()
+    assert after["players"]["A"]["graveyard"] == ["Dark Magician"] and after["turn"] == 4
+    with pytest.raises(IllegalActionError):  # B's hand of 8 is not discarded: not B's End Phase
+        GameState.from_dict(END).apply({"type": "select", "card": "Feral Imp", "player": "B"}, "fast")
+    six = json.loads(json.dumps(END))
+    six["players"]["A"]["hand"] = six["players"]["A"]["hand"][1:]
+    with pytest.raises(IllegalActionError):  # 6 cards: no discard, nothing to select
+        GameState.from_dict(six).apply({"type": "select", "card": "Dark Magician"}, "fast")
+    with pytest.raises(IllegalActionError):  # a card not in the hand is no discard
+        GameState.from_dict(END).apply({"type": "select", "card": "Feral Imp", "player": "A"}, "fast")
