@@ -288,6 +288,34 @@ def _window_let_go(state, reasoner: str):
     return state.apply(passes[0], reasoner) if passes else None
 
 
+def end_phase_discard_first(state, action, reasoner: str):
+    """A `select` of a hand card to discard written in the End Phase before the turn is ended (rulebook v6.0
+    p. 25 "Son aşama": in the End Phase, with more than 6 cards in hand, cards are sent to the Graveyard until 6
+    remain), where the engine makes that discard as the End Phase ends (docs/decisions.md "Rulebook audit
+    (session 7, turns)": the discard comes after the phase's Quick-Play Spells and Traps, at `end_turn`): the
+    turn player's `end_turn` (the opponent's window there let go, as in window_declined), then the select, when
+    the state after them waits for the discard.  None otherwise (then the refusal stands)."""
+    data = state.data
+    if isinstance(action, Action) or _kind(action) != "select" or data["phase"] != "end" or data["pending"] \
+            or data["chain"] or data["winner"] is not None or data["priority"] != data["turn_player"]:
+        return None
+    if isinstance(action, dict) and (action.get("purpose", "discard") != "discard"
+                                     or action.get("player", data["turn_player"]) != data["turn_player"]):
+        return None
+    try:
+        ended = state.apply({"type": "end_turn"}, reasoner)
+    except IllegalActionError:
+        return None
+    if ended.data["pending"] is None:
+        ended = _window_let_go(ended, reasoner)
+    if ended is None or not ended.data["pending"] or ended.data["pending"]["purpose"] != "discard":
+        return None
+    try:
+        return ended.apply(action, reasoner)
+    except IllegalActionError:
+        return None
+
+
 def own_link_let_resolve(state, action, reasoner: str):
     """An action object (not a `pass`, `select` or `cancel`) while the player holding priority holds it on an open
     chain whose last link is that player's own (the opponent passed on it: rulebook v6.0 p. 35, the chain resolves
@@ -390,7 +418,7 @@ def record(action: Action) -> None:
 
 READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
             turn_end_named_as_phase, next_phase_through, flip_as_mode_change, window_declined,
-            own_link_let_resolve, main_phase_first)
+            own_link_let_resolve, main_phase_first, end_phase_discard_first)
 
 
 def alike(matches: list, state: dict) -> bool:
