@@ -294,10 +294,19 @@ def end_phase_discard_first(state, action, reasoner: str):
     remain), where the engine makes that discard as the End Phase ends (docs/decisions.md "Rulebook audit
     (session 7, turns)": the discard comes after the phase's Quick-Play Spells and Traps, at `end_turn`): the
     turn player's `end_turn` (the opponent's window there let go, as in window_declined), then the select, when
-    the state after them waits for the discard.  None otherwise (then the refusal stands)."""
+    the state after them waits for the discard.  The opponent's window at the end of the phase before (a
+    `next_phase` to `end` stops there when the opponent could use it) is let go first, as window_declined does
+    for other objects.  None otherwise (then the refusal stands)."""
     data = state.data
-    if isinstance(action, Action) or _kind(action) != "select" or data["phase"] != "end" or data["pending"] \
-            or data["chain"] or data["winner"] is not None or data["priority"] != data["turn_player"]:
+    if isinstance(action, Action) or _kind(action) != "select" or data["pending"] or data["chain"] \
+            or data["winner"] is not None:
+        return None
+    if data["priority"] != data["turn_player"]:
+        state = _window_let_go(state, reasoner)
+        if state is None or state.data["turn"] != data["turn"]:
+            return None
+        data = state.data
+    if data["phase"] != "end" or data["pending"] or data["chain"] or data["priority"] != data["turn_player"]:
         return None
     if isinstance(action, dict) and (action.get("purpose", "discard") != "discard"
                                      or action.get("player", data["turn_player"]) != data["turn_player"]):
