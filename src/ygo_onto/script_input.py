@@ -403,6 +403,8 @@ READING_SAYS = {
     "own_link_let_resolve": "an action while its player holds priority on its own last link (the opponent passed): "
                             "that player passes, the chain resolves, then the action",
     "main_phase_first": "a Main Phase action in the turn player's Draw or Standby Phase: on to Main Phase 1 first",
+    "end_phase_discard_first": "a discard select in the End Phase before the turn is ended: the end of the turn, whose "
+                               "discard it is (the opponent's window on the way let go)",
 }
 
 _TRAILS: list[list] = []
