@@ -97,7 +97,7 @@ END = {"format": "ygo-onto.state/1", "turn": 3, "turn_player": "A", "phase": "en
 
 
 def test_end_phase_select_is_the_discard_only_where_one_is_asked_for():
-    """script_input.discard_when_ending: in the End Phase a select is end_turn then the discard (rulebook p. 31) only
+    """script_input.end_phase_discard_first: in the End Phase a select is end_turn then the discard (rulebook p. 31) only
     for the turn player, with more than 6 cards; else the refusal stands."""
     from ygo_onto.errors import IllegalActionError
 

@@ -59,3 +59,20 @@ def test_the_opponents_pass_before_a_ritual_spells_tributes_waits_for_them():
     assert activated.apply({"type": "pass", "player": "B"}, "fast").to_dict() == activated.to_dict()
     with pytest.raises(IllegalActionError):  # A's own pass is no choice of tributes
         activated.apply({"type": "pass", "player": "A"}, "fast")
+
+
+def test_every_reading_says_what_it_reads():
+    # explain reports each reading by READING_SAYS (a reading without its sentence was an internal error there)
+    from ygo_onto import script_input
+    assert {r.__name__ for r in script_input.READINGS} <= set(script_input.READING_SAYS)
+
+
+def test_explain_reads_an_end_phase_discard_before_end_turn():
+    import json
+    from pathlib import Path
+    from ygo_onto.explain import explain_action
+    sc = json.loads((Path(__file__).parent / "scenarios/official/audit10-examples-end-phase-discard-down-to-six.json")
+                    .read_text(encoding="utf-8"))
+    state = GameState.from_dict(sc["state"]).apply({"type": "next_phase", "to": "end"}, "fast")
+    report = explain_action(state, {"type": "select", "card": "Petit Dragon"}, "fast")
+    assert "end of the turn" in report.reading

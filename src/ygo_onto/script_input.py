@@ -288,6 +288,43 @@ def _window_let_go(state, reasoner: str):
     return state.apply(passes[0], reasoner) if passes else None
 
 
+def end_phase_discard_first(state, action, reasoner: str):
+    """A `select` of a hand card to discard written in the End Phase before the turn is ended (rulebook v6.0
+    p. 25 "Son aşama": in the End Phase, with more than 6 cards in hand, cards are sent to the Graveyard until 6
+    remain), where the engine makes that discard as the End Phase ends (docs/decisions.md "Rulebook audit
+    (session 7, turns)": the discard comes after the phase's Quick-Play Spells and Traps, at `end_turn`): the
+    turn player's `end_turn` (the opponent's window there let go, as in window_declined), then the select, when
+    the state after them waits for the discard.  The opponent's window at the end of the phase before (a
+    `next_phase` to `end` stops there when the opponent could use it) is let go first, as window_declined does
+    for other objects.  None otherwise (then the refusal stands)."""
+    data = state.data
+    if isinstance(action, Action) or _kind(action) != "select" or data["pending"] or data["chain"] \
+            or data["winner"] is not None:
+        return None
+    if data["priority"] != data["turn_player"]:
+        state = _window_let_go(state, reasoner)
+        if state is None or state.data["turn"] != data["turn"]:
+            return None
+        data = state.data
+    if data["phase"] != "end" or data["pending"] or data["chain"] or data["priority"] != data["turn_player"]:
+        return None
+    if isinstance(action, dict) and (action.get("purpose", "discard") != "discard"
+                                     or action.get("player", data["turn_player"]) != data["turn_player"]):
+        return None
+    try:
+        ended = state.apply({"type": "end_turn"}, reasoner)
+    except IllegalActionError:
+        return None
+    if ended.data["pending"] is None:
+        ended = _window_let_go(ended, reasoner)
+    if ended is None or not ended.data["pending"] or ended.data["pending"]["purpose"] != "discard":
+        return None
+    try:
+        return ended.apply(action, reasoner)
+    except IllegalActionError:
+        return None
+
+
 def own_link_let_resolve(state, action, reasoner: str):
     """An action object (not a `pass`, `select` or `cancel`) while the player holding priority holds it on an open
     chain whose last link is that player's own (the opponent passed on it: rulebook v6.0 p. 35, the chain resolves
@@ -351,33 +388,6 @@ def main_phase_first(state, action, reasoner: str):
         return None
 
 
-def discard_when_ending(state, action, reasoner: str):
-    """A `select` in the End Phase with nothing pending, where the turn player holds priority and may end the turn:
-    the hand-limit discard of the End Phase (rulebook v6.0 p. 31: a turn player with more than 6 cards in hand
-    discards down to 6 in the End Phase), which the engine asks for as `end_turn` is made (docs/decisions.md "The
-    End Phase reached by `next_phase` offers only `end_turn`"): a script that reached the End Phase by `next_phase`
-    and goes on with the discard's `select` means the turn ends there.  The `end_turn`, then the select, when the
-    turn is still on after the `end_turn` and the select is allowed there; else None (then the refusal stands)."""
-    if isinstance(action, Action) or _kind(action) != "select":
-        return None
-    data = state.data
-    if data["phase"] != "end" or data["chain"] or data["pending"] or data["winner"] is not None \
-            or data["priority"] != data["turn_player"]:
-        return None
-    if isinstance(action, dict) and action.get("player", data["turn_player"]) != data["turn_player"]:
-        return None
-    endings = [a for a in state.allowed_actions(reasoner) if a.type == "end_turn"]
-    if not endings:
-        return None
-    ended = state.apply(endings[0], reasoner)
-    if ended.data["turn"] != data["turn"] or not ended.data["pending"]:
-        return None  # no discard asked for: the turn is over, and the select is refused as written
-    try:
-        return ended.apply(action, reasoner)
-    except IllegalActionError:
-        return None
-
-
 # what each reading takes an object for, in one line (explain says it; the docstrings above say why)
 READING_SAYS = {
     "after_implied_choice": "a select made before the one-candidate choice of the monster it Summons: that choice first",
@@ -393,7 +403,8 @@ READING_SAYS = {
     "own_link_let_resolve": "an action while its player holds priority on its own last link (the opponent passed): "
                             "that player passes, the chain resolves, then the action",
     "main_phase_first": "a Main Phase action in the turn player's Draw or Standby Phase: on to Main Phase 1 first",
-    "discard_when_ending": "a select in the End Phase with nothing pending: the turn ends, then the hand-limit discard",
+    "end_phase_discard_first": "a discard select in the End Phase before the turn is ended: the end of the turn, whose "
+                               "discard it is (the opponent's window on the way let go)",
 }
 
 _TRAILS: list[list] = []
@@ -418,7 +429,7 @@ def record(action: Action) -> None:
 
 READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
             turn_end_named_as_phase, next_phase_through, flip_as_mode_change, window_declined,
-            own_link_let_resolve, main_phase_first, discard_when_ending)
+            own_link_let_resolve, main_phase_first, end_phase_discard_first)
 
 
 def alike(matches: list, state: dict) -> bool:
