@@ -13,12 +13,9 @@ import json
 import random
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import cli
 
 from ygo_onto import GameState, IllegalActionError, StateError
-from ygo_onto.cli import app
-
-RUNNER = CliRunner()
 
 # state-format.md's own example: Main Phase 1 with a tribute available
 EXAMPLE = {
@@ -65,15 +62,6 @@ def write(tmp_path, data, name="state.json"):
     path = tmp_path / name
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path
-
-
-def cli(*args):
-    result = RUNNER.invoke(app, [str(a) for a in args])
-    text = result.output or ""
-    assert "Traceback" not in text, text
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"ygo-onto {' '.join(map(str, args))} raised {result.exception!r}")
-    return result.exit_code, text
 
 
 # ---------------------------------------------------------------- allowed

@@ -8,23 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_runner import cli
 
 from ygo_onto import GameState
-from ygo_onto.cli import app
 
-RUNNER = CliRunner()
 SCENARIOS = Path(__file__).parent / "scenarios"
 FLOWS = sorted(SCENARIOS.glob("*/audit10-players-*.json"))
-
-
-def cli(*args):
-    result = RUNNER.invoke(app, [str(a) for a in args])
-    text = result.output or ""
-    assert "Traceback" not in text, text
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"ygo-onto {' '.join(map(str, args))} raised {result.exception!r}")
-    return result.exit_code, text
 
 
 def api_states(sc):
