@@ -168,6 +168,18 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     return [Action.from_dict(a) for a in sorted(out.values(), key=_sort_key)]
 
 
+def engine_choice(facts, allowed: list[Action]) -> Action | None:
+    """The selection the engine makes by itself (game._forced_move): every allowed action is a `select` or
+    `cancel`, the selects all name copies of one card, and their purpose is marked
+    ygo:chosenByTheEngineWhenAlike (the monster a Ritual or Fusion Spell Summons): the first copy."""
+    selects = [a for a in allowed if a.type == "select"]
+    if selects and len(selects) + sum(a.type == "cancel" for a in allowed) == len(allowed) \
+            and len({a["card"] for a in selects}) == 1 \
+            and all(("chosenByTheEngineWhenAlike", a["purpose"] + "Purpose", True) in facts for a in selects):
+        return selects[0]
+    return None
+
+
 SHORT_AREA = {v: k for k, v in AREA_SHORT.items()}
 
 

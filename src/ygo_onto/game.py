@@ -15,7 +15,8 @@ from pathlib import Path
 
 from . import reasoning, script_input
 from .abox import action_facts, state_facts
-from .actions import Action, action_id, allowed_from_facts, check_action_object, parse_action_id, with_type_from_id
+from .actions import (Action, action_id, allowed_from_facts, check_action_object, engine_choice, parse_action_id,
+                      with_type_from_id)
 from .errors import IllegalActionError, StateError, YgoError
 from .knowledge import knowledge
 from .primitives import apply_operations
@@ -334,11 +335,9 @@ def _forced_move(state: dict, inference: Inference, allowed: list[Action]) -> di
 
     if len(allowed) == 1 and allowed[0].type == "pass":
         return allowed[0].to_dict()
-    selects = [a.to_dict() for a in allowed if a.type == "select"]
-    if selects and len(selects) + sum(a.type == "cancel" for a in allowed) == len(allowed) \
-            and len({a["card"] for a in selects}) == 1 \
-            and all(("chosenByTheEngineWhenAlike", a["purpose"] + "Purpose", True) in inference.facts for a in selects):
-        return selects[0]
+    choice = engine_choice(inference.facts, allowed)
+    if choice is not None:
+        return choice.to_dict()
     phase = PHASE_INDIVIDUALS[state["phase"]]
     if ("skipWhenIdle", phase, True) not in inference.facts:
         return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 
 from .abox import card_ind
-from .actions import Action, parse_ref_text
+from .actions import Action, engine_choice, parse_ref_text
 from .reasoning import named
 from .errors import IllegalActionError, StateError
 from .state import LIST_AREAS, card_at, card_name_at, phases_of
@@ -36,12 +36,10 @@ def after_implied_choice(state, action, reasoner: str):
     kind = _kind(action)
     if kind != "select":
         return None
-    allowed = state.allowed_actions(reasoner)
-    selects = [a for a in allowed if a.type == "select"]
-    if not selects or any(a.type not in ("select", "cancel") for a in allowed) \
-            or any(a["purpose"] != "summon" for a in selects) or len({a["card"] for a in selects}) != 1:
+    choice = engine_choice(state.infer(reasoner).facts, state.allowed_actions(reasoner))
+    if choice is None:  # (the choice the engine makes in the states `apply` writes: here not made yet)
         return None
-    implied = state.apply(selects[0], reasoner)
+    implied = state.apply(choice, reasoner)
     try:
         return implied.apply(action, reasoner)
     except IllegalActionError:
