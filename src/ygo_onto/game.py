@@ -85,7 +85,11 @@ class GameState:
     def __repr__(self) -> str:
         d = self.data
         lp = "/".join(str(d["players"][p]["life_points"]) for p in ("A", "B"))
-        return f"<GameState {d['ruleset']} turn {d['turn']} {d['turn_player']} {d['phase']} LP {lp}>"
+        # who decides here when it is not the turn player, and why (a chain, or the window at a phase's end, p. 38)
+        asked = d.get("extra", {}).get("phase_end")
+        why = "" if not asked else " before the turn ends" if asked == "turn" else f" before {d['phase']} ends (to {asked})"
+        who = f", {d['priority']} to answer{why}" if d["priority"] != d["turn_player"] or asked else ""
+        return f"<GameState {d['ruleset']} turn {d['turn']} {d['turn_player']} {d['phase']} LP {lp}{who}>"
 
     def _repr_html_(self):
         from .display import state_html
