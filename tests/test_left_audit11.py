@@ -30,3 +30,18 @@ def test_summon_where_the_engine_stops_in_the_draw_phase_goes_through_main_phase
     state = GameState.from_dict(_draw_phase(spell_trap_zones=[FD("Mystical Space Typhoon"), None, None, None, None]))
     after = state.apply(SUMMON, "fast").to_dict()
     assert after["phase"] == "main1" and after["players"]["A"]["monster_zones"][0]["card"] == "Celtic Guardian"
+
+
+def test_attack_after_the_pass_that_resolved_the_opponents_phase_end_chain_is_refused():
+    # rulebook p. 38: B's chain at the end of A's Main Phase 1 spent A's request; A's bare pass resolved it and the
+    # state written shows A in Main Phase 1 (a script is given that state): an attack there is refused as written
+    # (write next_phase again), unlike an object written while the chain was still open (own_link_let_resolve)
+    import json
+    from pathlib import Path
+    sc = json.loads((Path(__file__).parent / "scenarios/official/audit11-left-pass-resolves-opponents-phase-end-chain.json").read_text())
+    state = GameState.from_dict(sc["state"])
+    for step in sc["steps"][:4]:
+        state = state.apply(step, "fast")
+    assert state.to_dict()["phase"] == "main1"
+    with pytest.raises(IllegalActionError):
+        state.apply(sc["steps"][-1], "fast")
