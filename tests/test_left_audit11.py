@@ -1,5 +1,8 @@
 """Session 8 audit, left: faults the last session left open (docs/decisions.md "Rulebook audit (session 8,
 left)").  Refusals a scenario cannot state (the runner's steps must all be taken)."""
+import json
+from pathlib import Path
+
 import pytest
 
 from ygo_onto import GameState
@@ -36,8 +39,6 @@ def test_attack_after_the_pass_that_resolved_the_opponents_phase_end_chain_is_re
     # rulebook p. 38: B's chain at the end of A's Main Phase 1 spent A's request; A's bare pass resolved it and the
     # state written shows A in Main Phase 1 (a script is given that state): an attack there is refused as written
     # (write next_phase again), unlike an object written while the chain was still open (own_link_let_resolve)
-    import json
-    from pathlib import Path
     sc = json.loads((Path(__file__).parent / "scenarios/official/audit11-left-pass-resolves-opponents-phase-end-chain.json").read_text())
     state = GameState.from_dict(sc["state"])
     for step in sc["steps"][:4]:
