@@ -110,6 +110,17 @@ class Action:
     def id(self) -> str:
         return self["id"]
 
+    @property
+    def player(self) -> str:
+        return self["player"]
+
+    def get(self, key, default=None):
+        """A key of the action object, or `default` (`action.get("card")`, as on the dict)."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
     def __repr__(self) -> str:
         return f"Action({self.id!r})"
 
