@@ -142,12 +142,15 @@ def test_an_unknown_card_name_is_named_with_the_closest_names():
     assert "Dark Magican" in message and "Dark Magician" in message
 
 
-def test_load_of_a_file_that_is_not_json_raises_state_error_naming_the_file(tmp_path):
+def test_load_of_a_missing_file_or_not_json_raises_state_error_naming_the_file(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text("{not json")
     with pytest.raises(ygo_onto.StateError) as info:
         GameState.load(str(path))
     assert "broken.json" in str(info.value)
+    with pytest.raises(ygo_onto.StateError) as info:
+        GameState.load(str(tmp_path / "missing.json"))
+    assert "missing.json" in str(info.value)
 
 
 def test_from_dict_does_not_keep_a_reference_to_the_callers_dict():
