@@ -183,6 +183,7 @@ def test_allowed_actions_are_action_objects_with_the_keys_of_their_type(actions)
                 assert set(ref) >= {"player", "area", "index"}, d
                 assert ref["area"] in AREAS and isinstance(ref["index"], int), d
         json.dumps(d)  # a JSON object
+        assert dict(a) == d and set(a) == set(d) and all(k in a for k in d) and "nothing" not in a
 
 
 def test_the_actions_of_a_small_main_phase(actions):

@@ -114,6 +114,16 @@ class Action:
     def player(self) -> str:
         return self["player"]
 
+    def keys(self):
+        """The keys of the action object, so that `dict(action)` is its JSON object."""
+        return [k for k, _ in self.data]
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __contains__(self, key) -> bool:
+        return any(k == key for k, _ in self.data)
+
     def get(self, key, default=None):
         """A key of the action object, or `default` (`action.get("card")`, as on the dict)."""
         try:
