@@ -216,9 +216,13 @@ class GameState:
         def closeness(f):
             return f[1] / max(f[4], 1)
 
-        best = closeness(max(report.failed, key=closeness))
+        top = max(report.failed, key=closeness)
+        # a rule that fails at the same condition after as many that hold is as close: an attack in Main
+        # Phase 1 fails the attack rule and the Replay rule at openBattlePhase; naming the shorter alone
+        # (closer by share) told a student about replays
+        same = [f for f in report.failed if f[1] == top[1] and str(ground(f[2], f[3])) == str(ground(top[2], top[3]))]
         reasons = []
-        for failure in [f for f in report.failed if closeness(f) == best][:3]:
+        for failure in [f for f in report.failed if closeness(f) == closeness(top) or f in same][:3]:
             rule, count, atom, binding, total = failure
             why = f"rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
             reasons.append(why + (f"; {rule.comment}" if rule.comment else ""))
