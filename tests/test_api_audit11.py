@@ -248,8 +248,11 @@ def test_apply_an_action_gives_a_new_state_and_leaves_the_old_unchanged(state, a
     zones = [z["card"] if z else None for z in d["players"]["A"]["monster_zones"]]
     assert "Celtic Guardian" in zones and "Curse of Dragon" in zones
     assert d["players"]["A"]["normal_summon_used"] is True
-    # the old state still answers as before
+    # the old state still answers as before, its cached facts included (apply goes on from them)
     assert [a.id for a in state.allowed_actions(reasoner="fast")] == [a.id for a in actions]
+    for other in actions:
+        state.apply(other)
+    assert set(state.infer("fast").facts) == set(GameState.from_dict(small_state()).infer("fast").facts)
 
 
 def test_mutating_to_dict_changes_neither_state(state, actions):
