@@ -144,7 +144,7 @@ class GameState:
                 matches = matches[:1]  # copies of one card that the state does not tell apart: the first
             wanted = action.get("id") or action_id({**action})
             if isinstance(action.get("card"), str) and not any(k in action for k in ("from", "ref")):
-                wanted += f" {action['card']}"  # the id names no card: "normal_summon Dark Magician"
+                wanted += f" {action['card']}"  # the id names no card: "normal_summon" and its card
         else:
             raise StateError(f"action: expected an action id or object, got {show(action)}")
         if len(matches) == 1:
