@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
 from .errors import IllegalActionError, StateError
 from .knowledge import knowledge
-from .swrl import _UNBOUND, FactIndex, Var, _value, deepest_failure, match_body, parse_rule
+from .swrl import _UNBOUND, BUILTINS, FactIndex, Var, _value, deepest_failure, match_body, parse_rule
 
 # how many derived conditions deep a refusal is followed to the condition that fails in the state itself
 WHY_DEPTH = 4
@@ -43,7 +43,7 @@ class Explanation:
         shown: set = set()  # a derived condition is followed once (the first rule that needs it)
         for rule, count, atom, binding, total in self.failed:
             lines.append(f"  rule {rule.name} ({rule.file}:{rule.line}) does not hold: "
-                         f"{count} of {total} conditions hold; this one fails: {ground(atom, binding)}")
+                         f"{count} of {total} conditions hold; this one fails: {ground_failing(rule, atom, binding)}")
             if rule.comment:
                 lines.append(f"    {rule.comment}")
             lines.extend(self._why_lines(_ground_tuple(atom, binding), "    ", shown))
@@ -62,7 +62,7 @@ class Explanation:
         lines = [f"{indent}{_show_fact(fact)} does not hold: no rule gives it here"]
         for rule, count, atom, binding, total in self.why[fact]:
             lines.append(f"{indent}  rule {rule.name} ({rule.file}:{rule.line}) would: {count} of {total} conditions hold; "
-                         f"this one fails: {ground(atom, binding)}")
+                         f"this one fails: {ground_failing(rule, atom, binding)}")
             if rule.comment:
                 lines.append(f"{indent}    {rule.comment}")
             lines.extend(self._why_lines(_ground_tuple(atom, binding), indent + "    ", shown))
@@ -172,6 +172,26 @@ def ground(atom, binding) -> str:
         else:
             args.append(str(a))
     return f"{atom.predicate}({', '.join(args)})"
+
+
+def ground_failing(rule, atom, binding) -> str:
+    """A failing condition as `ground` shows it; a failing comparison (greaterThan(0, 0)) also names the conditions
+    of the rule that gave its values (normalSummonsLeft(playerA, 0)), so that a refusal says what was compared."""
+    shown = ground(atom, binding)
+    if atom.predicate not in BUILTINS:
+        return shown
+    try:
+        body = parse_rule(rule.text)[0]
+    except SyntaxError:
+        return shown
+    sources = []
+    for arg in atom.args:
+        if not isinstance(arg, Var) or arg.name not in binding:
+            continue
+        source = next((b for b in body if b.predicate not in BUILTINS and arg in b.args), None)
+        if source is not None and ground(source, binding) not in sources:
+            sources.append(ground(source, binding))
+    return f"{shown} (with {', '.join(sources)})" if sources else shown
 
 
 def _target_fact(state, action: dict) -> tuple:

@@ -1,0 +1,32 @@
+"""Session 8 audit (gsimple): a refusal whose failing condition is a comparison names what was compared
+(actions-and-cli.md: exit 1, "the message says why"). A second monster in one turn of the simplified game
+(seed 002 4.1.1 item 1) used to read only "greaterThan(0, 0) fails"; it now also names
+normalSummonsLeft(playerA, 0), the fact the 0 came from (docs/decisions.md, "Rulebook audit (session 8, gsimple)")."""
+import json
+
+from typer.testing import CliRunner
+
+from ygo_onto.cli import app
+
+runner = CliRunner()
+
+STATE = {"format": "ygo-onto.state/1", "ruleset": "simplified", "turn": 3, "phase": "main1",
+         "players": {"A": {"deck": ["Kuriboh"], "hand": ["Summoned Skull", "Harpie Lady"], "normal_summon_used": True,
+                           "monster_zones": [{"card": "Celtic Guardian"}, None, None, None, None]},
+                     "B": {"deck": ["Kuriboh"]}}}
+
+
+def run(tmp_path, command, action):
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(STATE))
+    return runner.invoke(app, [command, str(path), json.dumps(action)])
+
+
+def test_second_monster_of_the_turn_names_the_count_compared(tmp_path):
+    for action in ({"type": "normal_summon", "card": "Harpie Lady"}, {"type": "tribute_summon", "card": "Summoned Skull"}):
+        result = run(tmp_path, "apply", action)
+        assert result.exit_code == 1
+        assert "greaterThan(0, 0) (with normalSummonsLeft(playerA, 0)) fails" in result.output
+        explained = run(tmp_path, "explain", action)
+        assert "this one fails: greaterThan(0, 0) (with normalSummonsLeft(playerA, 0))" in explained.output
+        assert "item 1" in explained.output or "once per turn" in explained.output
