@@ -30,3 +30,24 @@ def test_second_monster_of_the_turn_names_the_count_compared(tmp_path):
         explained = run(tmp_path, "explain", action)
         assert "this one fails: greaterThan(0, 0) (with normalSummonsLeft(playerA, 0))" in explained.output
         assert "item 1" in explained.output or "once per turn" in explained.output
+
+
+FULL = {"format": "ygo-onto.state/1", "ruleset": "simplified", "turn": 3, "phase": "main1",
+        "players": {"A": {"deck": ["Kuriboh"] * 3, "hand": ["Pot of Greed", "Celtic Guardian"],
+                          "monster_zones": [{"card": "Kuriboh"}] * 5,
+                          "spell_trap_zones": [{"card": "Raigeki", "position": "face_down"}] * 5},
+                    "B": {"deck": ["Kuriboh"]}}}
+
+
+def test_full_slots_name_the_players_own_zone(tmp_path):
+    """Seed 002 4.1 Example 5: with all slots filled nothing is added. The refusal used to come down to
+    "ownedBy(B_spell_trap_zones_1, playerA) fails" (a free zone of the opponent's); it now names a zone of A's
+    that is not free."""
+    path = tmp_path / "full.json"
+    path.write_text(json.dumps(FULL))
+    for action, zone in (({"type": "normal_summon", "card": "Celtic Guardian"}, "A_monster_zones_"),
+                         ({"type": "activate", "card": "Pot of Greed"}, "A_spell_trap_zones_"),
+                         ({"type": "set_spell_trap", "card": "Pot of Greed"}, "A_spell_trap_zones_")):
+        result = runner.invoke(app, ["apply", str(path), json.dumps(action)])
+        assert result.exit_code == 1
+        assert f"free({zone}" in result.output and "ownedBy(B_" not in result.output
