@@ -184,11 +184,12 @@ def ground_failing(rule, atom, binding) -> str:
         body = parse_rule(rule.text)[0]
     except SyntaxError:
         return shown
+    before = body[:body.index(atom)] if atom in body else body  # the conditions that bound its variables
     sources = []
     for arg in atom.args:
         if not isinstance(arg, Var) or arg.name not in binding:
             continue
-        source = next((b for b in body if b.predicate not in BUILTINS and arg in b.args), None)
+        source = next((b for b in before if b.predicate not in BUILTINS and arg in b.args), None)
         if source is not None and ground(source, binding) not in sources:
             sources.append(ground(source, binding))
     return f"{shown} (with {', '.join(sources)})" if sources else shown
