@@ -51,3 +51,21 @@ def test_full_slots_name_the_players_own_zone(tmp_path):
         result = runner.invoke(app, ["apply", str(path), json.dumps(action)])
         assert result.exit_code == 1
         assert f"free({zone}" in result.output and "ownedBy(B_" not in result.output
+
+
+def test_a_condition_with_no_value_at_all_is_followed_down(tmp_path):
+    """Change Of Heart with every Monster Zone of A's filled: the refusal stopped at "validTarget(card, ?t)" (no
+    target, an unbound value, was not followed); it now comes down to a zone of A's that is not free. Raigeki
+    with no opponent monster names the count compared."""
+    data = json.loads(json.dumps(FULL))
+    data["players"]["A"]["hand"] = ["Change Of Heart", "Raigeki"]
+    data["players"]["A"]["spell_trap_zones"] = [None] * 5
+    data["players"]["B"]["monster_zones"] = [{"card": "Gemini Elf"}, None, None, None, None]
+    path = tmp_path / "coh.json"
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["apply", str(path), json.dumps({"type": "activate", "card": "Change Of Heart"})])
+    assert result.exit_code == 1 and "free(A_monster_zones_" in result.output
+    data["players"]["B"]["monster_zones"] = [None] * 5
+    path.write_text(json.dumps(data))
+    result = runner.invoke(app, ["apply", str(path), json.dumps({"type": "activate", "card": "Raigeki"})])
+    assert result.exit_code == 1 and "greaterThan(0, 0) (with monsterCount(playerB, 0)) fails" in result.output

@@ -78,8 +78,8 @@ class Explanation:
                 fact = _ground_tuple(atom, binding)
                 if fact in self.why and fact not in seen:
                     walk(self.why[fact], seen | {fact})
-                elif not any(f[:2] == (rule, ground(atom, binding)) for f in found):
-                    found.append((rule, ground(atom, binding), self._kind_mismatch(fact)))
+                elif not any(f[:2] == (rule, ground_failing(rule, atom, binding)) for f in found):
+                    found.append((rule, ground_failing(rule, atom, binding), self._kind_mismatch(fact)))
         walk(self.failed if failures is None else failures, frozenset())
         # a condition the state could meet first; one that names another kind of card (a Set spell's Spell Speed 1
         # for a Quick-Play Spell) last
@@ -90,13 +90,17 @@ class Explanation:
 
 
 def _ground_tuple(atom, binding):
-    """The fact an atom stands for under a binding, or None when a variable of it is unbound."""
+    """The fact an atom stands for under a binding, None in the place of a variable left unbound after the first
+    (validTarget(card, ?t): no target at all, still followed to the rules that would give one); None when its
+    first argument is unbound too."""
     args = tuple(_value(a, binding) for a in atom.args)
-    return None if any(a is _UNBOUND for a in args) else (atom.predicate, *args)
+    if not args or args[0] is _UNBOUND:
+        return None
+    return (atom.predicate, *(None if a is _UNBOUND else a for a in args))
 
 
 def _show_fact(fact) -> str:
-    return f"{fact[0]}({', '.join(('true' if v else 'false') if isinstance(v, bool) else str(v) for v in fact[1:])})"
+    return f"{fact[0]}({', '.join('?' if v is None else ('true' if v else 'false') if isinstance(v, bool) else str(v) for v in fact[1:])})"
 
 
 def _closest(failures: list) -> list:
@@ -152,7 +156,8 @@ def _head_binding(head, fact) -> dict | None:
 
 def _otherwise(index: FactIndex, fact) -> bool:
     """Whether the fact is a property value its subject has another value of (spellSpeed 1 of a Speed 2 card)."""
-    return len(fact) == 3 and any(row[0] == fact[1] and row[1] != fact[2] for row in index.by_pred.get(fact[0], ()))
+    return len(fact) == 3 and fact[2] is not None and \
+        any(row[0] == fact[1] and row[1] != fact[2] for row in index.by_pred.get(fact[0], ()))
 
 
 def _facts_of(index: FactIndex) -> set:
