@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
 from .errors import IllegalActionError, StateError
 from .knowledge import knowledge
-from .swrl import _UNBOUND, FactIndex, Var, _value, deepest_failure, match_body, parse_rule
+from .swrl import _UNBOUND, BUILTINS, FactIndex, Var, _value, deepest_failure, match_body, parse_rule
 
 # how many derived conditions deep a refusal is followed to the condition that fails in the state itself
 WHY_DEPTH = 4
@@ -43,7 +43,7 @@ class Explanation:
         shown: set = set()  # a derived condition is followed once (the first rule that needs it)
         for rule, count, atom, binding, total in self.failed:
             lines.append(f"  rule {rule.name} ({rule.file}:{rule.line}) does not hold: "
-                         f"{count} of {total} conditions hold; this one fails: {ground(atom, binding)}")
+                         f"{count} of {total} conditions hold; this one fails: {ground_failing(rule, atom, binding)}")
             if rule.comment:
                 lines.append(f"    {rule.comment}")
             lines.extend(self._why_lines(_ground_tuple(atom, binding), "    ", shown))
@@ -62,7 +62,7 @@ class Explanation:
         lines = [f"{indent}{_show_fact(fact)} does not hold: no rule gives it here"]
         for rule, count, atom, binding, total in self.why[fact]:
             lines.append(f"{indent}  rule {rule.name} ({rule.file}:{rule.line}) would: {count} of {total} conditions hold; "
-                         f"this one fails: {ground(atom, binding)}")
+                         f"this one fails: {ground_failing(rule, atom, binding)}")
             if rule.comment:
                 lines.append(f"{indent}    {rule.comment}")
             lines.extend(self._why_lines(_ground_tuple(atom, binding), indent + "    ", shown))
@@ -78,8 +78,8 @@ class Explanation:
                 fact = _ground_tuple(atom, binding)
                 if fact in self.why and fact not in seen:
                     walk(self.why[fact], seen | {fact})
-                elif not any(f[:2] == (rule, ground(atom, binding)) for f in found):
-                    found.append((rule, ground(atom, binding), self._kind_mismatch(fact)))
+                elif not any(f[:2] == (rule, ground_failing(rule, atom, binding)) for f in found):
+                    found.append((rule, ground_failing(rule, atom, binding), self._kind_mismatch(fact)))
         walk(self.failed if failures is None else failures, frozenset())
         # a condition the state could meet first; one that names another kind of card (a Set spell's Spell Speed 1
         # for a Quick-Play Spell) last
@@ -90,13 +90,17 @@ class Explanation:
 
 
 def _ground_tuple(atom, binding):
-    """The fact an atom stands for under a binding, or None when a variable of it is unbound."""
+    """The fact an atom stands for under a binding, None in the place of a variable left unbound after the first
+    (validTarget(card, ?t): no target at all, still followed to the rules that would give one); None when its
+    first argument is unbound too."""
     args = tuple(_value(a, binding) for a in atom.args)
-    return None if any(a is _UNBOUND for a in args) else (atom.predicate, *args)
+    if not args or args[0] is _UNBOUND:
+        return None
+    return (atom.predicate, *(None if a is _UNBOUND else a for a in args))
 
 
 def _show_fact(fact) -> str:
-    return f"{fact[0]}({', '.join(('true' if v else 'false') if isinstance(v, bool) else str(v) for v in fact[1:])})"
+    return f"{fact[0]}({', '.join('?' if v is None else ('true' if v else 'false') if isinstance(v, bool) else str(v) for v in fact[1:])})"
 
 
 def _closest(failures: list) -> list:
@@ -152,7 +156,8 @@ def _head_binding(head, fact) -> dict | None:
 
 def _otherwise(index: FactIndex, fact) -> bool:
     """Whether the fact is a property value its subject has another value of (spellSpeed 1 of a Speed 2 card)."""
-    return len(fact) == 3 and any(row[0] == fact[1] and row[1] != fact[2] for row in index.by_pred.get(fact[0], ()))
+    return len(fact) == 3 and fact[2] is not None and \
+        any(row[0] == fact[1] and row[1] != fact[2] for row in index.by_pred.get(fact[0], ()))
 
 
 def _facts_of(index: FactIndex) -> set:
@@ -172,6 +177,27 @@ def ground(atom, binding) -> str:
         else:
             args.append(str(a))
     return f"{atom.predicate}({', '.join(args)})"
+
+
+def ground_failing(rule, atom, binding) -> str:
+    """A failing condition as `ground` shows it; a failing comparison (greaterThan(0, 0)) also names the conditions
+    of the rule that gave its values (normalSummonsLeft(playerA, 0)), so that a refusal says what was compared."""
+    shown = ground(atom, binding)
+    if atom.predicate not in BUILTINS:
+        return shown
+    try:
+        body = parse_rule(rule.text)[0]
+    except SyntaxError:
+        return shown
+    before = body[:body.index(atom)] if atom in body else body  # the conditions that bound its variables
+    sources = []
+    for arg in atom.args:
+        if not isinstance(arg, Var) or arg.name not in binding:
+            continue
+        source = next((b for b in before if b.predicate not in BUILTINS and arg in b.args), None)
+        if source is not None and ground(source, binding) not in sources:
+            sources.append(ground(source, binding))
+    return f"{shown} (with {', '.join(sources)})" if sources else shown
 
 
 def _target_fact(state, action: dict) -> tuple:

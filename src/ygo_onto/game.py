@@ -205,7 +205,7 @@ class GameState:
     def _why_not(self, action, reasoner: str) -> str:
         """The reason of a refusal, as `explain` finds it: the rule for this kind of action that comes
         closest, and its first condition that fails (actions-and-cli.md: the message says why)."""
-        from .explain import explain_action, ground
+        from .explain import explain_action, ground, ground_failing
 
         try:
             report = explain_action(self, action, reasoner, as_written=True)
@@ -228,7 +228,7 @@ class GameState:
         reasons = []
         for failure in [f for f in report.failed if closeness(f) == closeness(top) or f in same][:3]:
             rule, count, atom, binding, total = failure
-            why = f"rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
+            why = f"rule {rule.name}: {count} of {total} conditions hold; {ground_failing(rule, atom, binding)} fails"
             reasons.append(why + (f"; {rule.comment}" if rule.comment else ""))
             for deeper, fact, _ in report.deepest([failure])[:2]:  # a derived condition: what it comes down to
                 if deeper is not rule:
