@@ -217,7 +217,15 @@ def next_phase_through(state, action, reasoner: str):
             state = state.apply({"type": "next_phase"}, reasoner)
         except IllegalActionError:
             return None
-        state = _window_let_go(state, reasoner) or state  # the opponent's window at that phase's end
+        # the opponent's window at that phase's end, and at the end of each idle phase the engine then passed by
+        # itself on the way (an idle Standby Phase after the Draw Phase: a window of the opponent at its end too)
+        for _ in PHASE_ORDER:
+            if state.data["turn"] != turn or state.data["priority"] == state.data["turn_player"]:
+                break
+            declined = _window_let_go(state, reasoner)
+            if declined is None:
+                break
+            state = declined
         if state.data["turn"] == turn and state.data["phase"] == action["to"] \
                 and state.data["priority"] == state.data["turn_player"]:
             return state
