@@ -369,6 +369,34 @@ def own_link_let_resolve(state, action, reasoner: str):
         return None
 
 
+def monster_link_let_resolve(state, action, reasoner: str):
+    """An action object (not a `pass`, `select` or `cancel`) while the player holding priority is asked about a chain
+    whose links are all the other player's monster effects: the trigger and FLIP effects the engine opens by itself
+    when their monster is summoned or flipped (docs/decisions.md "Trigger effects stay a selection", "Junk Warrior's
+    effect is activated, on a chain"; the catalog has no monster effect a player activates at will).  actions-and-cli.md
+    counts "effects the rules apply by themselves" among the automatic things, so a script cannot name the window they
+    open (where the opponent has nothing to answer with, the engine passes it): a script that goes on with the next
+    action means it was let go, as window_declined reads a summon's window.  The priority holder's `pass` (the chain
+    resolves, or the link's player holds priority on its own link, read by own_link_let_resolve), then the object
+    (with these readings too); None when the object is refused after it as well (then the refusal stands).  A chain
+    with a Spell or Trap a script activated (written by the script, so is the answer to it) is never passed so."""
+    kind = _kind(action)
+    if isinstance(action, Action) or kind in (None, "pass", "select", "cancel"):
+        return None
+    data = state.data
+    if not data["chain"] or data["pending"] or data["winner"] is not None \
+            or any(link["player"] == data["priority"] or (link.get("zone") or {}).get("area") != "monster_zones"
+                   for link in data["chain"]):
+        return None
+    passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
+    if not passes:
+        return None
+    try:
+        return state.apply(passes[0], reasoner).apply(action, reasoner)
+    except IllegalActionError:
+        return None
+
+
 def main_phase_first(state, action, reasoner: str):
     """An action object (not a `pass`, `select`, `cancel`, `next_phase` or `end_turn`) in the turn player's Draw or
     Standby Phase with nothing open, where `apply` stopped because the turn player could activate a card there
@@ -408,6 +436,8 @@ READING_SAYS = {
                        "that player passes first",
     "own_link_let_resolve": "an action while its player holds priority on its own last link (the opponent passed): "
                             "that player passes, the chain resolves, then the action",
+    "monster_link_let_resolve": "an action while its player is asked about the other player's monster trigger or FLIP "
+                                "effect on the chain: that player passes, the chain resolves, then the action",
     "main_phase_first": "a Main Phase action in the turn player's Draw or Standby Phase: on to Main Phase 1 first",
     "end_phase_discard_first": "a discard select in the End Phase before the turn is ended: the end of the turn, whose "
                                "discard it is (the opponent's window on the way let go)",
@@ -435,7 +465,7 @@ def record(action: Action) -> None:
 
 READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
             turn_end_named_as_phase, next_phase_through, flip_as_mode_change, window_declined,
-            own_link_let_resolve, main_phase_first, end_phase_discard_first)
+            own_link_let_resolve, monster_link_let_resolve, main_phase_first, end_phase_discard_first)
 
 
 def alike(matches: list, state: dict) -> bool:
