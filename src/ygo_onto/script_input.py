@@ -266,15 +266,17 @@ def flip_as_mode_change(state, action, reasoner: str):
 
 
 def window_declined(state, action, reasoner: str):
-    """An action object (not a `pass`, `select` or `cancel`) while the player holding priority has a window with
-    nothing on the chain: the opponent's window at a phase's end, after a summon or after an attack declaration
+    """An action object (not a `pass` or `cancel`) while the player holding priority has a window with nothing on
+    the chain: the opponent's window at a phase's end, after a summon or after an attack declaration
     (docs/decisions.md "Response windows", "The opponent's window at each phase end"), which that player could
     use (else the engine passes it).  actions-and-cli.md names `pass` for chains and attack declarations, and a
     script in the rulebook's words does not name the phase-end window at all: a script that goes on with another
     action means the window was let go.  The window's `pass`, then the object (with these readings too); None
-    when the object is refused after the pass as well (then the refusal of the object as written stands)."""
+    when the object is refused after the pass as well (then the refusal of the object as written stands).  A
+    `select` is read so too: the choice the pass leads to (the FLIP effect of a monster the attack flips, whose
+    target its controller selects once the attacker's own window on the declaration is let go)."""
     kind = _kind(action)
-    if isinstance(action, Action) or kind in (None, "pass", "select", "cancel"):
+    if isinstance(action, Action) or kind in (None, "pass", "cancel"):
         return None
     declined = _window_let_go(state, reasoner)
     if declined is None:
