@@ -374,8 +374,9 @@ def own_link_let_resolve(state, action, reasoner: str):
 def monster_link_let_resolve(state, action, reasoner: str):
     """An action object (not a `pass`, `select` or `cancel`) while the player holding priority is asked about a chain
     whose links are all the other player's monster effects: the trigger and FLIP effects the engine opens by itself
-    when their monster is summoned or flipped (docs/decisions.md "Trigger effects stay a selection", "Junk Warrior's
-    effect is activated, on a chain"; the catalog has no monster effect a player activates at will).  actions-and-cli.md
+    when their monster is summoned or flipped (docs/decisions.md "Trigger effects stay a selection", and "Rulebook
+    audit (session 5, chain)": a Synchro Monster's trigger is a chain link; the catalog has no monster effect a player
+    activates at will).  actions-and-cli.md
     counts "effects the rules apply by themselves" among the automatic things, so a script cannot name the window they
     open (where the opponent has nothing to answer with, the engine passes it): a script that goes on with the next
     action means it was let go, as window_declined reads a summon's window.  The priority holder's `pass` (the chain
