@@ -245,7 +245,10 @@ def _locate_cards(state, action: dict) -> dict:
                                      f"no card of that name is in this state")
         action[key] = ref
     if action.get("type") == "attack" and "target_ref" not in action and "target" in action:
-        ref = _find_card(state, action["target"], "AB".replace(player, ""), ("monster_zones",))
+        # the attacker's opponent (the attacker may be the other player's monster, named while its opponent holds
+        # priority in a window: its refusal says why the attack is not allowed, not that its target is missing)
+        attacker = (action.get("from") or {}).get("player", player)
+        ref = _find_card(state, action["target"], "AB".replace(attacker, ""), ("monster_zones",))
         if ref is None:
             raise IllegalActionError(f"action attack on {action['target']!r} is not allowed: the opponent has "
                                      f"no monster of that name on the field")
