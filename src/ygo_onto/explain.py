@@ -238,8 +238,11 @@ def _locate_cards(state, action: dict) -> dict:
     if key not in action and "card" in action:
         # actions-and-cli.md: these act on a monster on the field, so a copy there is the one the object names
         areas = ("monster_zones", *(a for a in SEARCH_ORDER if a != "monster_zones")) if action.get("type") in ON_FIELD_MONSTER else SEARCH_ORDER
-        ref = (_find_card(state, action["card"], player, areas)
-               or _find_card(state, action["card"], "AB".replace(player, ""), areas))
+        # area by area, the priority holder's copy first: a Normal Summon named while the opponent holds a window is
+        # explained for the card in the turn player's hand, not a copy in the window holder's deck
+        other = "AB".replace(player, "")
+        ref = next((r for area in areas for r in (_find_card(state, action["card"], player, (area,)),
+                                                  _find_card(state, action["card"], other, (area,))) if r), None)
         if ref is None:
             raise IllegalActionError(f"action {action['type']} of {action['card']!r} is not allowed: "
                                      f"no card of that name is in this state")
