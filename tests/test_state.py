@@ -108,6 +108,28 @@ BAD += [
     (_pending(action={"type": "tribute_summon", "card": "Dark Magician"}), "pending.action.from"),
 ]
 
+# the card an action is built for is not its own choice where it leaves its place (a Spell activated from the hand
+# as its own target, the Magic Jammer being activated as its own discard), and a discard is a card of the hand
+_JAM = {"type": "activate", "player": "B", "card": "Magic Jammer", "from": {"player": "B", "area": "spell_trap_zones", "index": 0}}
+_MST = {"type": "activate", "player": "A", "card": "Mystical Space Typhoon", "from": {"player": "A", "area": "hand", "index": 0}}
+
+
+def _chosen(action, purpose, ref):
+    return {**MIN, "priority": action["player"], "chain": [{"card": "Dark Hole", "player": "A", "zone": None}],
+            "players": {"A": {"hand": ["Mystical Space Typhoon"]},
+                        "B": {"hand": ["Pot of Greed"], "spell_trap_zones": [{"card": "Magic Jammer", "position": "face_down"},
+                              {"card": "Mirror Force", "position": "face_down"}, None, None, None]}},
+            "pending": {"action": action, "purpose": purpose, "needed": 1, "chosen": [ref]}}
+
+
+BAD += [
+    (_chosen(_MST, "target", _MST["from"]), "pending.chosen[0]: expected a card other than"),
+    (_chosen(_JAM, "cost", _JAM["from"]), "pending.chosen[0]: expected a card other than"),
+    (_chosen(_JAM, "discard", _JAM["from"]), "pending.chosen[0]: expected a card other than"),
+    (_chosen(_JAM, "discard", {"player": "B", "area": "spell_trap_zones", "index": 1}), "pending.chosen[0]: expected a card in the hand of B"),
+    (_chosen(_JAM, "discard", {"player": "A", "area": "hand", "index": 0}), "pending.chosen[0]: expected a card in the hand of B"),
+]
+
 
 def test_pending_action_by_name_gets_its_place_and_player():
     """actions-and-cli.md: `card` and `from` name the same card; a hand-written pending giving the name only

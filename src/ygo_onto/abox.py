@@ -359,12 +359,16 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
                 ("linkCard", me, linked), *catalog_facts(card, linked)]
     if "chooseBattlePosition" in card.activation:  # rulebook p. 15: the position chosen on activation (default Attack)
         out.append(("summonPosition", linked, POSITION_INDIVIDUALS[link.get("extra", {}).get("summon_position", "attack")]))
-    for i, t in enumerate(link.get("targets", [])):
+    targets = link.get("targets", [])
+    for i, t in enumerate(targets):
         target = card_ind(t["player"], t["area"], t["index"])
         out.append(("linkTarget", me, target))
         # the targets keep the order they were selected in (state-format "Chain link"): the rules tell the
         # first one (the monster a Ritual Spell or a Fusion spell Summons) from the later ones (its tributes, materials)
         out.append(("linkFirstTarget" if i == 0 else "linkLaterTarget", me, target))
+    # a place a target was chosen in that is empty now (its card left: destroyed by a later link), read off the
+    # state as equipTargetGone is; what the card's resolution then does is the rules' (official/cards/effects.swrl)
+    out.append(("linkTargetGone", me, any(card_at(state, t) is None for t in targets)))
     if number == len(state["chain"]):
         out.append(("ChainTop", me))
         if transient.get("resolving"):

@@ -110,6 +110,27 @@ class Action:
     def id(self) -> str:
         return self["id"]
 
+    @property
+    def player(self) -> str:
+        return self["player"]
+
+    def keys(self):
+        """The keys of the action object, so that `dict(action)` is its JSON object."""
+        return [k for k, _ in self.data]
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __contains__(self, key) -> bool:
+        return any(k == key for k, _ in self.data)
+
+    def get(self, key, default=None):
+        """A key of the action object, or `default` (`action.get("card")`, as on the dict)."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
     def __repr__(self) -> str:
         return f"Action({self.id!r})"
 

@@ -9,7 +9,7 @@ from typing import Callable, Iterator
 from . import resources
 from .actions import check_action_object
 from .cards import catalog
-from .errors import ReplayMismatch, StateError, YgoError
+from .errors import IllegalActionError, ReplayMismatch, StateError, YgoError
 from .game import GameState, play_from
 from .state import FORMAT, decode_json_bytes, loads, normalize, show
 
@@ -117,6 +117,74 @@ def play_duel(state: GameState, agents: tuple[str, str], seed: int = 0, reasoner
         state = nxt
 
 
+class Duel:
+    """A duel as a stack of states, as python-chess's Board keeps its moves: `push` an action, `pop` it back.
+
+    States are immutable (`GameState.apply` returns a new one), so undoing is going back to the state
+    before: nothing is recomputed, and each state keeps its cached reasoning.
+
+    ``duel = Duel(new_duel("official", seed=1)); duel.push(duel.actions[0]); duel.pop()``
+    """
+
+    def __init__(self, start: GameState, reasoner: str = "fast"):
+        self.start = start
+        self.reasoner = reasoner
+        self.moves: list = []  # the actions pushed, oldest first: an Action, or an object apply read another way
+        self._states = [start]
+
+    @property
+    def state(self) -> GameState:
+        """The current state (a decision point, or a finished duel)."""
+        return self._states[-1]
+
+    @property
+    def actions(self) -> list:
+        """The actions allowed in the current state (one reasoner run, cached by the state)."""
+        return self.state.allowed_actions(self.reasoner)
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.winner
+
+    def push(self, action) -> GameState:
+        """Apply an action (an Action, an id or an action object) to the current state and keep the new one.
+
+        :raises IllegalActionError: the action is not allowed now; the duel is unchanged.
+        """
+        nxt = self.state.apply(action, self.reasoner)
+        try:  # the allowed action it named; an object apply read another way (script_input) is kept as written
+            action = self.state.find_action(action, self.reasoner, why=False)
+        except IllegalActionError:
+            pass
+        self.moves.append(action)
+        self._states.append(nxt)
+        return nxt
+
+    def pop(self):
+        """Undo the last push and return its action.
+
+        :raises IndexError: nothing was pushed.
+        """
+        if not self.moves:
+            raise IndexError("pop from a duel with no actions pushed")
+        self._states.pop()
+        return self.moves.pop()
+
+    def save_log(self, path: str | Path, meta: dict | None = None) -> None:
+        """The duel so far as a log that `ygo-onto replay` checks (see DuelLog)."""
+        write_log(Path(path), self.start, list(zip(self._states, self.moves, self._states[1:])),
+                  {"ruleset": self.start.ruleset, **(meta or {})})
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def __repr__(self) -> str:
+        return f"<Duel {len(self.moves)} actions, at {self.state!r}>"
+
+    def _repr_html_(self):
+        return self.state._repr_html_()
+
+
 def error_text(exc: BaseException) -> str:
     """An error as a duel log records it: a YgoError by its message, any other by its type too."""
     return str(exc) if isinstance(exc, YgoError) else f"{type(exc).__name__}: {exc}"
@@ -145,7 +213,7 @@ class DuelLog:
 
     def step(self, action, nxt: GameState) -> None:
         self.actions += 1
-        self._write({"action": action.to_dict(), "state": nxt.to_dict()})
+        self._write({"action": action.to_dict() if hasattr(action, "to_dict") else action, "state": nxt.to_dict()})
 
     def end(self, winner: str | None = None, error: str | None = None, action=None) -> None:
         end = {"actions": self.actions}

@@ -85,7 +85,11 @@ class GameState:
     def __repr__(self) -> str:
         d = self.data
         lp = "/".join(str(d["players"][p]["life_points"]) for p in ("A", "B"))
-        return f"<GameState {d['ruleset']} turn {d['turn']} {d['turn_player']} {d['phase']} LP {lp}>"
+        # who decides here when it is not the turn player, and why (a chain, or the window at a phase's end, p. 38)
+        asked = d.get("extra", {}).get("phase_end")
+        why = "" if not asked else " before the turn ends" if asked == "turn" else f" before {d['phase']} ends (to {asked})"
+        who = f", {d['priority']} to answer{why}" if d["priority"] != d["turn_player"] or asked else ""
+        return f"<GameState {d['ruleset']} turn {d['turn']} {d['turn_player']} {d['phase']} LP {lp}{who}>"
 
     def _repr_html_(self):
         from .display import state_html
@@ -143,6 +147,8 @@ class GameState:
             if len(matches) > 1 and script_input.alike(matches, self.data):
                 matches = matches[:1]  # copies of one card that the state does not tell apart: the first
             wanted = action.get("id") or action_id({**action})
+            if isinstance(action.get("card"), str) and not any(k in action for k in ("from", "ref")):
+                wanted += f" {action['card']}"  # the id names no card: "normal_summon" and its card
         else:
             raise StateError(f"action: expected an action id or object, got {show(action)}")
         if len(matches) == 1:
@@ -214,9 +220,13 @@ class GameState:
         def closeness(f):
             return f[1] / max(f[4], 1)
 
-        best = closeness(max(report.failed, key=closeness))
+        top = max(report.failed, key=closeness)
+        # a rule that fails at the same condition after as many that hold is as close: an attack in Main
+        # Phase 1 fails the attack rule and the Replay rule at openBattlePhase; naming the shorter alone
+        # (closer by share) told a student about replays
+        same = [f for f in report.failed if f[1] == top[1] and str(ground(f[2], f[3])) == str(ground(top[2], top[3]))]
         reasons = []
-        for failure in [f for f in report.failed if closeness(f) == best][:3]:
+        for failure in [f for f in report.failed if closeness(f) == closeness(top) or f in same][:3]:
             rule, count, atom, binding, total = failure
             why = f"rule {rule.name}: {count} of {total} conditions hold; {ground(atom, binding)} fails"
             reasons.append(why + (f"; {rule.comment}" if rule.comment else ""))

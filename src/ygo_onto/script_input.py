@@ -406,7 +406,9 @@ def main_phase_first(state, action, reasoner: str):
     (docs/decisions.md "Response windows": idle Draw and Standby Phases are passed by the engine, so a script cannot
     know the phase it stands in): a script that goes on with a Main Phase action (a summon, a Set, a Spell) means
     the turn player went on to Main Phase 1 (rulebook v6.0 p. 24), phase by phase as `next_phase_through`, letting
-    the opponent's windows go on the way.  The state after the object, or None (then the refusal stands)."""
+    the opponent's windows go on the way.  Not in an idle Draw or Standby Phase (only moving on allowed), which the
+    engine never stops in: there the phase was written by hand, and the object is refused as written.  The state
+    after the object, or None (then the refusal stands)."""
     kind = _kind(action)
     if isinstance(action, Action) or kind in (None, "pass", "select", "cancel", "next_phase", "end_turn"):
         return None
@@ -415,6 +417,11 @@ def main_phase_first(state, action, reasoner: str):
             or data["priority"] != data["turn_player"] or "main1" not in phases_of(state.ruleset):
         return None
     if isinstance(action, dict) and action.get("player", data["turn_player"]) != data["turn_player"]:
+        return None
+    # only where the engine stops: an idle Draw or Standby Phase (nothing allowed but moving on) is one the engine
+    # passes by itself (game._forced_move, ygo:skipWhenIdle), so such a state was written by hand in that phase on
+    # purpose, and a Main Phase action there is refused as the rulebook has it (p. 24)
+    if all(a.type in ("next_phase", "end_turn") for a in state.allowed_actions(reasoner)):
         return None
     in_main = next_phase_through(state, {"type": "next_phase", "to": "main1"}, reasoner)
     if in_main is None:

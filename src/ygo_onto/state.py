@@ -318,6 +318,20 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
     if action.get("player") in PLAYERS and state["priority"] != action["player"]:
         ck.fail("priority", f"the player of the pending action ({action['player']}), who makes its selections",
                 state["priority"])
+    own = action.get("from")
+    for j, r in enumerate(pending["chosen"]):
+        # state-format.md "Pending action": the card the action is built for is never its own tribute, material,
+        # cost or discard, and a card taken from the hand or the Extra Deck leaves that place as the action is
+        # made (seed 001, CR 903.2a: an activated card is placed on the field first), so such a place is never
+        # its own target; only a card on the field may choose itself (a FLIP effect's "1 monster on the field")
+        if own is not None and (r["player"], r["area"], r["index"]) == (own["player"], own["area"], own["index"]) \
+                and (pending["purpose"] != "target" or own["area"] in ("hand", "extra_deck")):
+            ck.fail(f"pending.chosen[{j}]", f"a card other than the one the {action['type']} is built for "
+                    f"(pending.action.from, {_place(own)}) as its {pending['purpose']}", r)
+        # rulebook v6.0 glossary "Discard" (p. 42): a discarded card is sent from the hand to the Graveyard
+        if pending["purpose"] == "discard" and (r["area"] != "hand" or r["player"] != action.get("player")):
+            ck.fail(f"pending.chosen[{j}]", f"a card in the hand of {action.get('player')}, who discards it "
+                    "(a discard is a card sent from the hand)", r)
 
 
 def _check_sizes(ck: _Checker, raw: dict) -> None:
