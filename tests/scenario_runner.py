@@ -2,7 +2,9 @@
 
 A scenario: {"name", "rule" (the rulebook passage it checks), "state", "allowed", "forbidden",
 "steps", "expect", "allowed_after", "forbidden_after"}, and optionally "checks": {"N": {"expect",
-"allowed", "forbidden"}}, checked after the first N steps (a script across turns, checked at each turn).  Actions are given by id
+"allowed", "forbidden"}}, checked after the first N steps (a script across turns, checked at each turn), and
+"refused": actions that `apply` must refuse after the steps (IllegalActionError, exit 1 on the command line),
+each tried on the state after the steps, which no reading of script_input.py may carry out.  Actions are given by id
 (`normal_summon@A.hand0`) or as partial action objects ({"type": "attack"}): an object
 matches every allowed action that has all its keys.
 """
@@ -12,6 +14,7 @@ import json
 from pathlib import Path
 
 from ygo_onto import GameState
+from ygo_onto.errors import IllegalActionError
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -69,4 +72,10 @@ def run(path: Path, reasoner: str) -> GameState:
         assert got == expected, f"after {sc.get('steps')}: {key}: expected {expected!r}, got {got!r}"
     if sc.get("allowed_after") or sc.get("forbidden_after"):
         check_actions(state, sc.get("allowed_after", []), sc.get("forbidden_after", []), reasoner, "after the steps")
+    for action in sc.get("refused", []):
+        try:
+            state.apply(action, reasoner)
+        except IllegalActionError:
+            continue
+        raise AssertionError(f"after the steps: expected {action} refused, but apply carried it out")
     return state

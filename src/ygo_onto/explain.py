@@ -264,14 +264,20 @@ def _locate_cards(state, action: dict) -> dict:
     if key not in action and "card" in action:
         # actions-and-cli.md: these act on a monster on the field, so a copy there is the one the object names
         areas = ("monster_zones", *(a for a in SEARCH_ORDER if a != "monster_zones")) if action.get("type") in ON_FIELD_MONSTER else SEARCH_ORDER
-        ref = (_find_card(state, action["card"], player, areas)
-               or _find_card(state, action["card"], "AB".replace(player, ""), areas))
+        # area by area, the priority holder's copy first: a Normal Summon named while the opponent holds a window is
+        # explained for the card in the turn player's hand, not a copy in the window holder's deck
+        other = "AB".replace(player, "")
+        ref = next((r for area in areas for r in (_find_card(state, action["card"], player, (area,)),
+                                                  _find_card(state, action["card"], other, (area,))) if r), None)
         if ref is None:
             raise IllegalActionError(f"action {action['type']} of {action['card']!r} is not allowed: "
                                      f"no card of that name is in this state")
         action[key] = ref
     if action.get("type") == "attack" and "target_ref" not in action and "target" in action:
-        ref = _find_card(state, action["target"], "AB".replace(player, ""), ("monster_zones",))
+        # the attacker's opponent (the attacker may be the other player's monster, named while its opponent holds
+        # priority in a window: its refusal says why the attack is not allowed, not that its target is missing)
+        attacker = (action.get("from") or {}).get("player", player)
+        ref = _find_card(state, action["target"], "AB".replace(attacker, ""), ("monster_zones",))
         if ref is None:
             raise IllegalActionError(f"action attack on {action['target']!r} is not allowed: the opponent has "
                                      f"no monster of that name on the field")

@@ -217,7 +217,15 @@ def next_phase_through(state, action, reasoner: str):
             state = state.apply({"type": "next_phase"}, reasoner)
         except IllegalActionError:
             return None
-        state = _window_let_go(state, reasoner) or state  # the opponent's window at that phase's end
+        # the opponent's window at that phase's end, and at the end of each idle phase the engine then passed by
+        # itself on the way (an idle Standby Phase after the Draw Phase: a window of the opponent at its end too)
+        for _ in PHASE_ORDER:
+            if state.data["turn"] != turn or state.data["priority"] == state.data["turn_player"]:
+                break
+            declined = _window_let_go(state, reasoner)
+            if declined is None:
+                break
+            state = declined
         if state.data["turn"] == turn and state.data["phase"] == action["to"] \
                 and state.data["priority"] == state.data["turn_player"]:
             return state
@@ -258,15 +266,17 @@ def flip_as_mode_change(state, action, reasoner: str):
 
 
 def window_declined(state, action, reasoner: str):
-    """An action object (not a `pass`, `select` or `cancel`) while the player holding priority has a window with
-    nothing on the chain: the opponent's window at a phase's end, after a summon or after an attack declaration
+    """An action object (not a `pass` or `cancel`) while the player holding priority has a window with nothing on
+    the chain: the opponent's window at a phase's end, after a summon or after an attack declaration
     (docs/decisions.md "Response windows", "The opponent's window at each phase end"), which that player could
     use (else the engine passes it).  actions-and-cli.md names `pass` for chains and attack declarations, and a
     script in the rulebook's words does not name the phase-end window at all: a script that goes on with another
     action means the window was let go.  The window's `pass`, then the object (with these readings too); None
-    when the object is refused after the pass as well (then the refusal of the object as written stands)."""
+    when the object is refused after the pass as well (then the refusal of the object as written stands).  A
+    `select` is read so too: the choice the pass leads to (the FLIP effect of a monster the attack flips, whose
+    target its controller selects once the attacker's own window on the declaration is let go)."""
     kind = _kind(action)
-    if isinstance(action, Action) or kind in (None, "pass", "select", "cancel"):
+    if isinstance(action, Action) or kind in (None, "pass", "cancel"):
         return None
     declined = _window_let_go(state, reasoner)
     if declined is None:
@@ -361,6 +371,35 @@ def own_link_let_resolve(state, action, reasoner: str):
         return None
 
 
+def monster_link_let_resolve(state, action, reasoner: str):
+    """An action object (not a `pass`, `select` or `cancel`) while the player holding priority is asked about a chain
+    whose links are all the other player's monster effects: the trigger and FLIP effects the engine opens by itself
+    when their monster is summoned or flipped (docs/decisions.md "Trigger effects stay a selection", and "Rulebook
+    audit (session 5, chain)": a Synchro Monster's trigger is a chain link; the catalog has no monster effect a player
+    activates at will).  actions-and-cli.md
+    counts "effects the rules apply by themselves" among the automatic things, so a script cannot name the window they
+    open (where the opponent has nothing to answer with, the engine passes it): a script that goes on with the next
+    action means it was let go, as window_declined reads a summon's window.  The priority holder's `pass` (the chain
+    resolves, or the link's player holds priority on its own link, read by own_link_let_resolve), then the object
+    (with these readings too); None when the object is refused after it as well (then the refusal stands).  A chain
+    with a Spell or Trap a script activated (written by the script, so is the answer to it) is never passed so."""
+    kind = _kind(action)
+    if isinstance(action, Action) or kind in (None, "pass", "select", "cancel"):
+        return None
+    data = state.data
+    if not data["chain"] or data["pending"] or data["winner"] is not None \
+            or any(link["player"] == data["priority"] or (link.get("zone") or {}).get("area") != "monster_zones"
+                   for link in data["chain"]):
+        return None
+    passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
+    if not passes:
+        return None
+    try:
+        return state.apply(passes[0], reasoner).apply(action, reasoner)
+    except IllegalActionError:
+        return None
+
+
 def main_phase_first(state, action, reasoner: str):
     """An action object (not a `pass`, `select`, `cancel`, `next_phase` or `end_turn`) in the turn player's Draw or
     Standby Phase with nothing open, where `apply` stopped because the turn player could activate a card there
@@ -407,6 +446,8 @@ READING_SAYS = {
                        "that player passes first",
     "own_link_let_resolve": "an action while its player holds priority on its own last link (the opponent passed): "
                             "that player passes, the chain resolves, then the action",
+    "monster_link_let_resolve": "an action while its player is asked about the other player's monster trigger or FLIP "
+                                "effect on the chain: that player passes, the chain resolves, then the action",
     "main_phase_first": "a Main Phase action in the turn player's Draw or Standby Phase: on to Main Phase 1 first",
     "end_phase_discard_first": "a discard select in the End Phase before the turn is ended: the end of the turn, whose "
                                "discard it is (the opponent's window on the way let go)",
@@ -434,7 +475,7 @@ def record(action: Action) -> None:
 
 READINGS = (after_implied_choice, choice_made_by_engine, activation_under_way, activate_then_target, pass_already_made,
             turn_end_named_as_phase, next_phase_through, flip_as_mode_change, window_declined,
-            own_link_let_resolve, main_phase_first, end_phase_discard_first)
+            own_link_let_resolve, monster_link_let_resolve, main_phase_first, end_phase_discard_first)
 
 
 def alike(matches: list, state: dict) -> bool:
