@@ -21,7 +21,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opSendToGraveyard", "opToHand", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opSendToGraveyard", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -205,9 +205,9 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         step.objects[card_ind] = tok
         if ("properlySummoned", card_ind, True) in step.facts:
             _remember_properly_summoned(step.state, _player(player_ind), name, True)
-    elif op == "opToHand":
+    elif op in ("opToHand", "opToExtraDeck"):
         tok = Token(name)
-        side["hand"].append(tok)
+        side["hand" if op == "opToHand" else "extra_deck"].append(tok)
         step.objects[card_ind] = tok
     elif op == "opToFieldZone":
         if side["field_zone"] is not None:
