@@ -90,9 +90,14 @@ NEW_CARDS = {
              "once flipped, its player selects the target and the effect goes on the chain.",
              "HaneHane(?c), justFlipped(?c, true), validTarget(?c, ?t), controlledBy(?c, ?p), Duel(?d), "
              "hasPending(?d, false) -> opTriggerEffect(?c, ?p)"),
-            ("Hane-Hane resolves: its target, if still in a Monster Zone, returns to its owner's hand.",
+            ("Hane-Hane resolves: its target, if still in a Monster Zone, returns to its owner's hand (rulebook v6.0 "
+             "p. 43 \"Control\": a card returned to the hand goes to its owner's).",
              "ResolvingLink(?l), linkNegated(?l, false), linkCard(?l, ?c), HaneHane(?c), linkTarget(?l, ?t), "
-             "placedIn(?t, ?z), MonsterZone(?z), ownerPlayer(?t, ?o) -> opToHand(?t, ?o)"),
+             "MainDeckCard(?t), placedIn(?t, ?z), MonsterZone(?z), ownerPlayer(?t, ?o) -> opToHand(?t, ?o)"),
+            ("Hane-Hane resolves on a Fusion or Synchro Monster: it returns to its owner's Extra Deck, where it is "
+             "kept (rulebook v6.0 p. 8: the Fusion Deck, not the Main Deck).",
+             "ResolvingLink(?l), linkNegated(?l, false), linkCard(?l, ?c), HaneHane(?c), linkTarget(?l, ?t), "
+             "ExtraDeckCard(?t), placedIn(?t, ?z), MonsterZone(?z), ownerPlayer(?t, ?o) -> opToExtraDeck(?t, ?o)"),
         ],
     },
 }

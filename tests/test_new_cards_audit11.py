@@ -108,7 +108,7 @@ def test_the_new_cards_are_only_in_the_edited_file(onto, rules):
         assert "Hinotama" not in f.read_text(encoding="utf-8")
     with pytest.raises(StateError, match="Hinotama"):
         GameState.from_dict(state({"hand": ["Hinotama"]}, {}))
-    assert len(rules.knowledge.rules) == len(Rules.load(onto.parent / "ygo.owl").knowledge.rules) + 10
+    assert len(rules.knowledge.rules) == len(Rules.load(onto.parent / "ygo.owl").knowledge.rules) + 11
 
 
 def test_import_owl_would_bring_the_cards_and_rules_into_the_sources(onto):
@@ -117,7 +117,7 @@ def test_import_owl_would_bring_the_cards_and_rules_into_the_sources(onto):
     summary = plan_import(onto)["summary"]  # a plan only: nothing is written
     assert sorted(summary["cards added"]) == ["Dian Keto the Cure Master", "Hane-Hane", "Hinotama",
                                               "Ring of Destruction"]
-    assert len(summary["rules added"]) == 10 and not summary["rules changed"] and not summary["rules removed"]
+    assert len(summary["rules added"]) == 11 and not summary["rules changed"] and not summary["rules removed"]
 
 
 # ---------------------------------------------------------------- Hinotama: 500 damage to the opponent
@@ -264,6 +264,21 @@ def test_hane_hane_flip_summoned_returns_a_monster_to_the_hand(rules):
     s = GameState.from_dict(state({"monster_zones": zones(hane)}, {"monster_zones": zones(taken)}), rules=rules)
     after = resolve(s.apply("flip_summon@A.mz0").apply("select@B.mz0")).data
     assert after["players"]["A"]["hand"] == ["Dark Magician"] and after["players"]["B"]["hand"] == []
+
+
+def test_hane_hane_returns_a_fusion_or_synchro_monster_to_the_extra_deck(rules):
+    hane = {"card": "Hane-Hane", "position": "face_down_defense"}
+    gaia = {"card": "Gaia the Dragon Champion", "position": "attack", "summoned_by": "fusion"}
+    junk = {"card": "Junk Warrior", "position": "attack", "summoned_by": "synchro"}
+    s = GameState.from_dict(state({"monster_zones": zones(hane)}, {"monster_zones": zones(gaia, junk)}), rules=rules)
+    s = s.apply("flip_summon@A.mz0")
+    after = resolve(s.apply("select@B.mz0")).data
+    assert after["players"]["B"]["extra_deck"] == ["Gaia the Dragon Champion"] and after["players"]["B"]["hand"] == []
+    s = GameState.from_dict(after, rules=rules)  # the state written loads again: no Fusion Monster in a hand
+    assert s.data["players"]["B"]["monster_zones"][1]["card"] == "Junk Warrior"
+    again = GameState.from_dict(state({"monster_zones": zones(hane)}, {"monster_zones": zones(junk)}), rules=rules)
+    after = resolve(again.apply("flip_summon@A.mz0").apply("select@B.mz0")).data
+    assert after["players"]["B"]["extra_deck"] == ["Junk Warrior"]
 
 
 def test_hane_hane_alone_returns_itself(rules):
