@@ -4,7 +4,7 @@ an exported ontology exactly as an ontology engineer adds them in Protégé (tes
 a card class with its annotations, its SWRL rules as swrl:Imp), and the engine runs the saved file
 (`--ontology FILE`, `Rules.load`) on hand-written states with the fast backend.
 
-What each card relies on (rulebook v6.0, /work/shared/seeds/003): a Normal Spell is activated in
+What each card relies on (the official rulebook v6.0): a Normal Spell is activated in
 your Main Phase and goes to the Graveyard once resolved (p. 16), even the turn it is Set (p. 20);
 a Normal Trap is Set first and cannot be activated the turn it was Set (p. 19), then whenever its
 player holds priority (pp. 35-38: in the opponent's turn too, e.g. in answer to a summon); a player
