@@ -120,6 +120,29 @@ def test_import_owl_would_bring_the_cards_and_rules_into_the_sources(onto):
     assert len(summary["rules added"]) == 11 and not summary["rules changed"] and not summary["rules removed"]
 
 
+def test_import_owl_writes_them_into_a_copy_of_the_sources_that_then_plays_them(onto, tmp_path):
+    import shutil
+
+    copy = tmp_path / "repo"
+    for part in ("ontology", "rules", "src"):
+        shutil.copytree(REPO / part, copy / part, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    env = {**os.environ, "PYTHONPATH": str(copy / "src")}
+
+    def cli(*args):
+        done = subprocess.run([sys.executable, "-m", "ygo_onto", *map(str, args)], cwd=copy, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    assert "cards added: 4" in cli("import-owl", onto)
+    imported = (copy / "rules" / "official" / "imported.swrl").read_text(encoding="utf-8")
+    assert "-> opGainLifePoints(?p, 1000)" in imported and "# Hinotama (LOB)" in imported
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(state({"hand": ["Hinotama"]}, {})), encoding="utf-8")
+    after = json.loads(cli("apply", path, "activate@A.hand0"))  # the sources now, no --ontology
+    assert after["players"]["B"]["life_points"] == 7500
+
+
 # ---------------------------------------------------------------- Hinotama: 500 damage to the opponent
 
 def test_hinotama_through_the_cli(onto, tmp_path):
