@@ -35,14 +35,14 @@ class Explanation:
             lines.append(f"  {self.wrong_player}")
         for rule, binding, atoms in self.fired:
             why = "allowed for them" if self.wrong_player and not self.allowed else ""
-            lines.append(f"  {why + ' ' if why else ''}because of rule {rule.name} ({rule.file}:{rule.line})")
+            lines.append(f"  {why + ' ' if why else ''}because of rule {rule.name} ({rule.where})")
             if rule.comment:
                 lines.append(f"    {rule.comment}")
             for atom in atoms:
                 lines.append(f"    matched {ground(atom, binding)}")
         shown: set = set()  # a derived condition is followed once (the first rule that needs it)
         for rule, count, atom, binding, total in self.failed:
-            lines.append(f"  rule {rule.name} ({rule.file}:{rule.line}) does not hold: "
+            lines.append(f"  rule {rule.name} ({rule.where}) does not hold: "
                          f"{count} of {total} conditions hold; this one fails: {ground_failing(rule, atom, binding)}")
             if rule.comment:
                 lines.append(f"    {rule.comment}")
@@ -61,7 +61,7 @@ class Explanation:
         shown.add(fact)
         lines = [f"{indent}{_show_fact(fact)} does not hold: no rule gives it here"]
         for rule, count, atom, binding, total in self.why[fact]:
-            lines.append(f"{indent}  rule {rule.name} ({rule.file}:{rule.line}) would: {count} of {total} conditions hold; "
+            lines.append(f"{indent}  rule {rule.name} ({rule.where}) would: {count} of {total} conditions hold; "
                          f"this one fails: {ground_failing(rule, atom, binding)}")
             if rule.comment:
                 lines.append(f"{indent}    {rule.comment}")

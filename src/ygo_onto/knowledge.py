@@ -190,7 +190,7 @@ class Knowledge:
         """Every name a rule uses is in the vocabulary (a typo names its rule)."""
         v = self.vocabulary
         for rule in self.rules:
-            where = f"rule {rule.name} ({rule.file}:{rule.line})"
+            where = f"rule {rule.name} ({rule.where})"
             try:
                 body, head = parse_rule_text(rule.text)
             except RuleSyntaxError as exc:

@@ -411,7 +411,7 @@ def _code_hash() -> str:
     """The readers' own code: a cache entry written by other code is not used."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for name in ("ontofile.py", "cards.py", "knowledge.py"):
+    for name in ("ontofile.py", "cards.py", "knowledge.py", "primitives.py"):  # primitives: _check_operations
         h.update((here / name).read_bytes())
     return h.hexdigest()[:16]
 
@@ -428,6 +428,7 @@ def _check(k: Knowledge, path) -> None:
     except VocabularyError as exc:
         raise StateError(f"{path}: {exc.args[0]}; declare it in the ontology or fix the rule") from None
     v = k.vocabulary
+    _check_operations(k, path)
     for card in k.catalog:
         if card.monster_type and "Type" + card.monster_type.replace("-", "").replace(" ", "") not in v.individuals:
             types = sorted(i[4:] for i in v.individuals if i.startswith("Type"))
@@ -446,6 +447,31 @@ def _check(k: Knowledge, path) -> None:
             if len(group & closure) > 1:
                 raise StateError(f"{path}: the TBox is inconsistent: class {c} is a subclass of the disjoint "
                                  f"classes {', '.join(sorted(group & closure))} (it can have no member)")
+
+
+def _check_operations(k: Knowledge, path) -> None:
+    """What the rules infer as operations can be carried out: every property annotated ygo:primitive names
+    a primitive of the driver (primitives.PRIMITIVES) and has its place in a step's order (primitives.ORDER),
+    and no rule concludes an `op...` property without that annotation (it would change nothing, silently:
+    the OWL API declares an unknown property a rule names, so a typo would load)."""
+    from .primitives import ORDER, PRIMITIVES
+    from .swrl import parse_rule_text
+
+    ops = k.vocabulary.annotated("primitive")
+    for prop, name in sorted(ops.items()):
+        if name not in PRIMITIVES:
+            raise StateError(f"{path}: property {prop}: ygo:primitive: expected one of the driver's primitives "
+                             f"({', '.join(sorted(PRIMITIVES))}), got {name!r}")
+        if prop not in ORDER:
+            raise StateError(f"{path}: property {prop}: expected an operation the driver knows (its place in a step "
+                             f"and what primitive {name!r} does with it are in primitives.py), got a new one; "
+                             f"infer an existing operation property instead (docs/decisions.md, session 8)")
+    for rule in k.rules:
+        for atom in parse_rule_text(rule.text)[1]:
+            if re.fullmatch(r"op[A-Z]\w*", atom.pred) and atom.pred not in ops:
+                raise StateError(f"{path}: rule {rule.name} ({rule.where}): {atom.pred} has no ygo:primitive "
+                                 f"annotation: nothing would carry the operation out; expected one of "
+                                 f"{', '.join(sorted(ops))}")
 
 
 def _disjoint_groups(g) -> list[frozenset]:

@@ -12,7 +12,7 @@ from typing import Callable
 from .abox import PHASE_NAMES, POSITION_NAMES
 from .cards import catalog
 from .errors import YgoError
-from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_MODIFIER, PLAYERS, new_field_card, opponent
+from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card, opponent
 
 PRIMITIVES: dict[str, Callable] = {}
 
@@ -21,7 +21,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opSendToGraveyard", "opToHand", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opSendToGraveyard", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -30,7 +30,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDraw", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
@@ -205,9 +205,9 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         step.objects[card_ind] = tok
         if ("properlySummoned", card_ind, True) in step.facts:
             _remember_properly_summoned(step.state, _player(player_ind), name, True)
-    elif op == "opToHand":
+    elif op in ("opToHand", "opToExtraDeck"):
         tok = Token(name)
-        side["hand"].append(tok)
+        side["hand" if op == "opToHand" else "extra_deck"].append(tok)
         step.objects[card_ind] = tok
     elif op == "opToFieldZone":
         if side["field_zone"] is not None:
@@ -313,6 +313,14 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
 def change_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
     side = step.state["players"][_player(player_ind)]
     side["life_points"] = max(0, side["life_points"] - amount)
+
+
+@primitive("gain_lp")
+def gain_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
+    """The player gains Life Points (a card's effect): no maximum in the rulebook, but the state's
+    bound (state-format.md: 0..MAX_LIFE_POINTS) holds, so every written state loads again."""
+    side = step.state["players"][_player(player_ind)]
+    side["life_points"] = max(0, min(MAX_LIFE_POINTS, side["life_points"] + int(amount)))
 
 
 @primitive("draw")

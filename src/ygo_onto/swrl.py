@@ -29,6 +29,14 @@ class Rule:
     file: str
     line: int
 
+    @property
+    def where(self) -> str:
+        """Where the rule is written: 'rules/official/battle.swrl:12', or, for a rule made in an ontology
+        file with no ygo:ruleFile (a new rule typed into SWRLTab), 'in the ontology file'."""
+        if not self.file:
+            return "in the ontology file"
+        return f"{self.file}:{self.line}" if self.line else self.file
+
 
 def parse_rule_file(path: Path, name_prefix: str) -> list[Rule]:
     """Rules are blocks of non-comment lines; the '#' lines right above a rule are its comment."""

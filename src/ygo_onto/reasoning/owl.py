@@ -52,7 +52,7 @@ def _build_world(k: Knowledge):
             try:
                 imp.set_as_rule(rule.text, namespaces=[ygo, cards])
             except Exception as exc:  # owlready2 raises plain errors for unknown names
-                raise ReasonerError(f"rule {rule.name} ({rule.file}:{rule.line}) does not parse: {exc}") from None
+                raise ReasonerError(f"rule {rule.name} ({rule.where}) does not parse: {exc}") from None
             imp.label = [owlready2.locstr(rule.name, "en")]
             if rule.comment:
                 imp.comment = [owlready2.locstr(rule.comment, "en")]

@@ -321,7 +321,7 @@ class _Compiler:
             try:
                 self.rule(index, rule)
             except (RuleSyntaxError, _Untranslatable) as exc:
-                raise ReasonerError(f"fast: rule {rule.name} ({rule.file}:{rule.line}): {exc}") from None
+                raise ReasonerError(f"fast: rule {rule.name} ({rule.where}): {exc}") from None
 
     def rule(self, index: int, rule) -> None:
         body, head = parse_rule_text(rule.text)
@@ -340,7 +340,7 @@ class _Compiler:
             if kind == "builtin":
                 raise _Untranslatable(f"builtin {atom.pred} in the head")
             heads.append((atom, kind))
-        where = f"{rule.name} ({rule.file}:{rule.line})"
+        where = f"{rule.name} ({rule.where})"
         # builtins: bind the first argument of a function once its other arguments are bound
         pending, never = list(builtins), None
         while pending and never is None:
