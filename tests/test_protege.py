@@ -26,6 +26,7 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
+from owlapi_edit import edit_in_a_process
 from ygo_onto.knowledge import YGO, knowledge
 from ygo_onto.ontofile import SWRL_IMP, rule_iri
 
@@ -184,16 +185,7 @@ def test_bad_ontology_files_exit_2_naming_what_is_wrong(exported, states, tmp_pa
 
 # ---------------------------------------------------------------- edits made with the OWL API
 
-def _owlapi_edit(src: Path, dst: Path, *edits):
-    done = subprocess.run([sys.executable, str(EDIT), str(src), str(dst), *edits], capture_output=True, text=True,
-                          timeout=600, env={**os.environ, "PYTHONPATH": str(REPO / "src")})
-    if done.returncode != 0 and ("is not installed" in done.stderr or "no dpkg-query" in done.stderr
-                                 or "No module named 'jpype'" in done.stderr):
-        if os.environ.get("YGO_REQUIRE_OWLAPI"):
-            pytest.fail(f"YGO_REQUIRE_OWLAPI is set but the OWL API cannot run: {done.stderr[-500:]}")
-        pytest.skip("the OWL API is not available: " + done.stderr.strip().splitlines()[-1])
-    assert done.returncode == 0, done.stderr[-3000:]
-    return dst
+_owlapi_edit = edit_in_a_process  # (tests/owlapi_edit.py: the edit script, and how the tests run it)
 
 
 def _repo_copy(tmp_path: Path) -> Path:
