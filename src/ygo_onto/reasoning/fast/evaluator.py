@@ -590,8 +590,18 @@ class _Evaluator:
             else:
                 raise _NotSupported("an operation in a position to match")
 
+        term_vars: dict[int, set] = {}  # id of a term of the rule -> its variables (the rule's terms live)
+
         def bound(t) -> bool:
-            return all(v in env for v in _vars(t))
+            kind = t[0]
+            if kind == "v":
+                return t[1] in env
+            if kind == "c":
+                return True
+            got = term_vars.get(id(t))
+            if got is None:
+                got = term_vars[id(t)] = _vars(t)
+            return all(v in env for v in got)
 
         def computed(t, conds: list[str]) -> str:
             """The expression of a bound term; arithmetic goes to a temporary that must be defined."""
@@ -681,8 +691,12 @@ class _Evaluator:
                     lit = body[i]
                     if lit[0] != "atom":
                         continue
-                    nb = sum(1 for t in lit[2] if bound(t))
-                    nv = sum(1 for t in lit[2] if t[0] != "c" and bound(t))
+                    nb = nv = 0
+                    for t in lit[2]:
+                        if bound(t):
+                            nb += 1
+                            if t[0] != "c":
+                                nv += 1
                     # a membership test, then a lookup by bound variables (a constant such as
                     # true is shared by many atoms), then by constants, then a scan
                     score = (nb == len(lit[2]), nv, nb)
