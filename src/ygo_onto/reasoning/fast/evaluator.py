@@ -467,6 +467,10 @@ class _Evaluator:
         self._extra_added: dict = {}
         self._recomputed: frozenset | None = None  # after a _recompute: the relations it computed again
         self._change: tuple | None = None  # after an _update: the atoms it removed and added (changed_model)
+        # after a run that went on from the previous model by adding atoms (and was not itself such a
+        # run after another): (the previous run's facts, its facts of predicates the program does not
+        # mention, the atoms added by (name, arity)), to take them out again before the next run
+        self._rollback: tuple | None = None
         # the caller's reading of the model as it was before the atoms of `_added` (or None): a
         # run from the program's facts drops it (see _read_evaluator)
         self.reading = None
@@ -726,14 +730,43 @@ class _Evaluator:
         facts as the delta: the program is positive, so the model only grows, and semi-naive
         evaluation from a model of some facts reaches the least model of more facts."""
         previous, self._input = self._input, None
+        rollback, self._rollback = self._rollback, None
         self._recomputed = self._change = None
         if previous is not None and not self._dirty and self._extends(previous, facts):
             self._dirty = True
             self._added = {}
+            extra = dict(self._extra)
             self._loop(self._insert_new(previous, facts), set())
             self._input = facts
+            if rollback is None and self.update == "dred":
+                self._rollback = (previous, extra, self.added_model())
             return
-        if previous is not None and not self._dirty and self.update != "scratch":
+        if rollback is not None and not self._dirty:
+            # the previous run went on from a model (of `previous`) by adding atoms only: taking
+            # them out gives that model back, where delete and rederive would find them again
+            # (an action's consequences: most of what the next state's run over-deleted)
+            previous, self._extra, taken = rollback
+            for key, atoms in taken.items():
+                p = self.preds.get(key)
+                if p is not None and atoms:
+                    self.remove(p, atoms)
+            if self._extends(previous, facts):
+                self._dirty = True
+                self._added = {}
+                self._loop(self._insert_new(previous, facts), set())
+                self._input = facts
+                self._change = self._after_rollback(taken, {}, self.added_model())
+                self._added = None
+                return
+            try:
+                done = self._update(previous, facts)
+            except _NotSupported:
+                done = False
+            if done:
+                self._input = facts
+                self._change = self._after_rollback(taken, *self._change)
+                return
+        elif previous is not None and not self._dirty and self.update != "scratch":
             try:
                 done = (self._recompute if self.update == "affected" else self._update)(previous, facts)
             except _NotSupported:
@@ -774,6 +807,25 @@ class _Evaluator:
             self._once_atoms = {p: set(self._pending[p]) for p in self._once_heads}
         self._loop(delta, set(self._once_heads))
         self._input = facts
+
+    @staticmethod
+    def _after_rollback(taken: dict, removed: dict, added: dict) -> tuple[dict, dict]:
+        """The change from the model before a rollback (that model less the atoms `taken`, then
+        `removed` taken out and `added` put in), by (name, arity): what changed_model gives."""
+        gone = dict(removed)
+        for key, atoms in taken.items():
+            back = added.get(key)
+            rest = atoms - back if back else atoms
+            if rest:
+                got = gone.get(key)
+                gone[key] = got | rest if got else rest
+        new = {}
+        for key, atoms in added.items():
+            was = taken.get(key)
+            rest = atoms - was if was else atoms
+            if rest:
+                new[key] = rest
+        return gone, new
 
     def _changes(self, previous: dict, facts: dict) -> tuple[dict, dict, dict, tuple[dict, dict]]:
         """What `facts` removes from and adds to `previous`, by predicate of the program; the facts
