@@ -55,6 +55,11 @@ if UPDATE not in UPDATES:
     raise ValueError(f"YGO_FAST_UPDATE: expected one of {', '.join(UPDATES)}, got {UPDATE!r}")
 
 
+# a run after one that only added atoms takes them out first (see run); False: the code path
+# before (delete and rederive from the extended model), for a side-by-side timing
+ROLLBACK = True
+
+
 class _NotSupported(Exception):
     pass
 
@@ -450,7 +455,7 @@ class _Evaluator:
         self._reach = [tuple(sorted(r)) for r in reach]
         self._once_heads = tuple(sorted(once_heads))
         self._once_atoms: dict[int, set] | None = None  # what the rules without atoms derive (constant)
-        self._checks: dict[int, list] = {}  # head predicate -> its rules' check functions (see _update)
+        self._checks: dict[int, object] = {}  # head predicate -> its rules' check function (see _update)
         # what a run does when its facts remove some of the previous run's (see UPDATE)
         self.update = UPDATE
         # _recompute runs from scratch when the affected relations hold more of the model than this (on
@@ -738,7 +743,7 @@ class _Evaluator:
             extra = dict(self._extra)
             self._loop(self._insert_new(previous, facts), set())
             self._input = facts
-            if rollback is None and self.update == "dred":
+            if rollback is None and self.update == "dred" and ROLLBACK:
                 self._rollback = (previous, extra, self.added_model())
             return
         if rollback is not None and not self._dirty:
@@ -1020,8 +1025,7 @@ class _Evaluator:
         self._extra = extra
         back: dict[int, set] = {}
         for p, tuples in gone_all.items():
-            checks = self.checks(p)
-            keep = {t for t in tuples if any(c(t) for c in checks)}
+            keep = set(filter(self.check(p), tuples))
             if keep:
                 back[p] = keep
         # 4. insert
@@ -1042,18 +1046,23 @@ class _Evaluator:
         self._change = ({k: v for k, v in removed_atoms.items() if v}, {k: v for k, v in added_atoms.items() if v})
         return True
 
-    def checks(self, p: int) -> list:
-        """The check functions of the rules with head predicate p (made on first use)."""
+    def check(self, p: int):
+        """The check function of predicate p (made on first use): whether an instance of one of the
+        rules with head p derives a head tuple `t` from the model as it is.  One function, the
+        checks of the rules one after the other (each block returns True where its rule derives
+        t), so that an atom no rule rederives costs one call."""
         got = self._checks.get(p)
         if got is None:
-            got = []
+            self._functions += 1
+            name = f"C{self._functions}"
+            blocks = []
             for head, body in self._by_head.get(p, ()):
-                self._functions += 1
-                name = f"C{self._functions}"
                 source = self.rule_source(name, head, body, None, check=True)
-                exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
-                got.append(self._ns[name])
-            self._checks[p] = got
+                # "def name(t):\n" + the block + " return False\n": the blocks in one function
+                blocks.append(source[source.index("\n") + 1:-len(" return False\n")])
+            source = f"def {name}(t):\n{''.join(blocks)} return False\n"
+            exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
+            got = self._checks[p] = self._ns[name]
         return got
 
     def remove(self, p: int, gone: set) -> None:
