@@ -107,12 +107,19 @@ def state_abox(state: dict, transient: dict | None = None) -> ABox:
     marks: list = []
     facts = state_facts(state, True, transient, marks)
     out = ABox(facts)
-    ends = [start for _, start in marks[1:]] + [len(facts)]
+    ends = [mark[1] for mark in marks[1:]] + [len(facts)]
+    value = operator.itemgetter(-1)
+    parts = {}
     try:
-        types = tuple(map(type, map(operator.itemgetter(-1), facts)))
+        for mark, end in zip(marks, ends):
+            if len(mark) == 3:  # a part as state_facts memoized it
+                parts[mark[0]] = mark[2]
+            else:
+                part = tuple(facts[mark[1]:end])
+                parts[mark[0]] = (part, tuple(map(type, map(value, part))))
     except (TypeError, IndexError):  # (not a fact: no parts)
         return out
-    out.parts = {slot: (tuple(facts[start:end]), types[start:end]) for (slot, start), end in zip(marks, ends)}
+    out.parts = parts
     return out
 
 
@@ -196,7 +203,25 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
                 add(("ownedBy", z, me))
     pending = state["pending"]
     chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else set()
+    list_parts = cat.__dict__.setdefault("_list_card_parts", {})
+    if len(list_parts) > 50_000:
+        list_parts.clear()
     for p, area, i, name, fc in iter_cards(state, lean):
+        if fc is None:  # a card in a list area (hand, Graveyard, ...): its facts depend on these alone
+            here = (p, area, i)
+            key = (name, p, area, i, here in chosen, area == "graveyard" and
+                   name in state.get("extra", {}).get("properly_summoned", {}).get(p, ()))
+            got = list_parts.get(key)
+            if got is None:
+                card, c, placed = placed_card_facts(cat, name, p, area, i, p)
+                part = (*placed, ("chosenForPending", c, key[4]))
+                if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
+                    part += (("properlySummoned", c, key[5]),)
+                got = list_parts[key] = (part, tuple(type(f[-1]) for f in part))
+            if marks is not None:
+                marks.append((here, len(facts), got))
+            facts.extend(got[0])
+            continue
         mark((p, area, i))
         card, c, placed = placed_card_facts(cat, name, p, area, i, fc["owner"] if fc else p)
         facts.extend(placed)
