@@ -109,21 +109,32 @@ def _abox_parts(comp: Compiled, knowledge, facts, parts: dict) -> dict:
     before are read.  Without a previous ABox, or where a fact is not what state_facts gives,
     the facts are read in full (with the messages of _read_facts)."""
     last, comp.last_parts = comp.last_parts, None
+    changed = None
     if last is not None:
         before, counts, out = last
+        # the parts that changed (the facts, and the types of their values: True == 1), or None
+        # where they hold many of the facts (another state than the next one: read in full)
+        changed = [slot for slot in parts if parts[slot] != before.get(slot)]
+        size = sum(len(parts[slot][0]) + len(before[slot][0] if slot in before else ()) for slot in changed)
+        left = [slot for slot in before if slot not in parts]
+        size += sum(len(before[slot][0]) for slot in left)
+        if size * 4 > len(facts):
+            changed = None
+    if changed is not None:
         try:
+            if counts is None:  # (counted when first needed: see below)
+                counts = {}
+                for part, _ in before.values():
+                    _counted(part, counts, 1, [])
             came: list = []
             went: list = []
-            for slot in parts:
-                new = parts[slot]
+            for slot in changed:
+                _counted(parts[slot][0], counts, 1, came)
                 old = before.get(slot)
-                if new != old:  # (the facts, and the types of their values: True == 1)
-                    _counted(new[0], counts, 1, came)
-                    if old:
-                        _counted(old[0], counts, -1, went)
-            for slot in before:
-                if slot not in parts:
-                    _counted(before[slot][0], counts, -1, went)
+                if old:
+                    _counted(old[0], counts, -1, went)
+            for slot in left:
+                _counted(before[slot][0], counts, -1, went)
             memo = comp.facts_memo
             gone: dict = {}
             for f in went:
@@ -152,15 +163,8 @@ def _abox_parts(comp: Compiled, knowledge, facts, parts: dict) -> dict:
             comp.last_parts = (parts, counts, out)
             return out
     out, plain = _read_facts(comp, knowledge, facts)
-    if plain:
-        counts: dict = {}
-        try:
-            for part, _ in parts.values():
-                _counted(part, counts, 1, [])
-        except (TypeError, IndexError):
-            pass
-        else:
-            comp.last_parts = (parts, counts, out)
+    if plain:  # (the facts by how many parts hold them are counted when a next ABox needs them)
+        comp.last_parts = (parts, None, out)
     return out
 
 
