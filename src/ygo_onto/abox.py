@@ -12,6 +12,8 @@ generic function, card_counts: no card is named here.  Deck cards are left out o
 """
 from __future__ import annotations
 
+import operator
+
 from .cards import catalog
 from .knowledge import Vocabulary, VocabularyError
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
@@ -75,15 +77,70 @@ def iter_cards(state: dict, lean: bool):
             yield p, "field_zone", 0, side["field_zone"]["card"], side["field_zone"]
 
 
-def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -> list[tuple]:
+class ABox(list):
+    """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel,
+    a player, a player's zones, a card where it lies, the pending action, a chain link, the
+    action), a dict part -> (tuple of facts, tuple of the types of their values), for the fast backend to see which parts changed from
+    the previous state (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
+
+    __slots__ = ("parts",)
+
+
+def _dropping_parts(name):
+    method = getattr(list, name)
+
+    def changed(self, *args):
+        self.parts = None
+        return method(self, *args)
+
+    changed.__name__ = name
+    return changed
+
+
+for _name in ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "extend", "insert", "pop", "remove",
+              "clear", "sort", "reverse"):
+    setattr(ABox, _name, _dropping_parts(_name))
+
+
+def state_abox(state: dict, transient: dict | None = None) -> ABox:
+    """state_facts(state, lean=True, transient) as an ABox (with its parts)."""
+    marks: list = []
+    facts = state_facts(state, True, transient, marks)
+    out = ABox(facts)
+    ends = [mark[1] for mark in marks[1:]] + [len(facts)]
+    value = operator.itemgetter(-1)
+    parts = {}
+    try:
+        for mark, end in zip(marks, ends):
+            if len(mark) == 3:  # a part as state_facts memoized it
+                parts[mark[0]] = mark[2]
+            else:
+                part = tuple(facts[mark[1]:end])
+                parts[mark[0]] = (part, tuple(map(type, map(value, part))))
+    except (TypeError, IndexError):  # (not a fact: no parts)
+        return out
+    out.parts = parts
+    return out
+
+
+def state_facts(state: dict, lean: bool = True, transient: dict | None = None, marks: list | None = None) -> list[tuple]:
     """The ABox of a state (plus the transient facts of an apply step: theAction, a new turn, a resolving chain).
 
     The action's facts come last: with transient {"action": a} the ABox is the state's own and
-    action_facts(a) (game.run_reasoner relies on it)."""
+    action_facts(a) (game.run_reasoner relies on it).  `marks`, if given, gets (part, index of its
+    first fact) for each part of the list (see ABox)."""
     cat = catalog(state["ruleset"])
     transient = transient or {}
-    facts: list[tuple] = [("Duel", DUEL)]
+    facts: list[tuple] = []
     add = facts.append
+    if marks is None:
+        def mark(part):
+            pass
+    else:
+        def mark(part):
+            marks.append((part, len(facts)))
+    mark("duel")
+    add(("Duel", DUEL))
     add(("currentPhase", DUEL, PHASE_INDIVIDUALS[state["phase"]]))
     add(("turnNumber", DUEL, state["turn"]))
     add(("duelOver", DUEL, state["winner"] is not None))
@@ -108,6 +165,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
     for p in PLAYERS:
         side = state["players"][p]
         me = player_ind(p)
+        mark(("player", p))
         add(("Player", me))
         add(("TurnPlayer" if state["turn_player"] == p else "NonTurnPlayer", me))
         if state["priority"] == p:
@@ -123,6 +181,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
         add(("deckCount", me, len(side["deck"])))
         for name, value in player_aggregates(state, p, cat).items():
             add((name, me, value))
+        mark(("zones", p))
         for area in AREAS:
             cls = ZONE_CLASSES[area]
             if area in ("monster_zones", "spell_trap_zones"):
@@ -144,7 +203,26 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("ownedBy", z, me))
     pending = state["pending"]
     chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else set()
+    list_parts = cat.__dict__.setdefault("_list_card_parts", {})
+    if len(list_parts) > 50_000:
+        list_parts.clear()
     for p, area, i, name, fc in iter_cards(state, lean):
+        if fc is None:  # a card in a list area (hand, Graveyard, ...): its facts depend on these alone
+            here = (p, area, i)
+            key = (name, p, area, i, here in chosen, area == "graveyard" and
+                   name in state.get("extra", {}).get("properly_summoned", {}).get(p, ()))
+            got = list_parts.get(key)
+            if got is None:
+                card, c, placed = placed_card_facts(cat, name, p, area, i, p)
+                part = (*placed, ("chosenForPending", c, key[4]))
+                if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
+                    part += (("properlySummoned", c, key[5]),)
+                got = list_parts[key] = (part, tuple(type(f[-1]) for f in part))
+            if marks is not None:
+                marks.append((here, len(facts), got))
+            facts.extend(got[0])
+            continue
+        mark((p, area, i))
         card, c, placed = placed_card_facts(cat, name, p, area, i, fc["owner"] if fc else p)
         facts.extend(placed)
         add(("chosenForPending", c, (p, area, i) in chosen))
@@ -180,6 +258,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
                 add(("turnsCounterGiven", c, "turns" in fc["counters"]))
                 if "turns" in fc["counters"]:
                     add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
+    mark("pending")
     if pending:
         action = pending["action"]
         add(("PendingAction", PENDING))
@@ -199,9 +278,11 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
             first = pending["chosen"][0]
             add(("pendingFirstChosen", PENDING, card_ind(first["player"], first["area"], first["index"])))
     for i, link in enumerate(state["chain"], 1):
+        mark(("link", i))
         facts.extend(link_facts(state, i, link, transient))
     action = transient.get("action")
     if action:
+        mark("action")
         facts.extend(action_facts(action))
     return facts
 

@@ -108,6 +108,9 @@ class Catalog:
         for card in cards:
             for n in (card.name, *card.aliases):
                 self._by_key[n.casefold()] = card
+        # the names as written, to the card their key gives (state_facts looks up every card of a state)
+        self._by_name: dict[str, Card] = {n: self._by_key[n.casefold()] for card in cards
+                                          for n in (card.name, *card.aliases)}
 
     def __iter__(self):
         return iter(self.cards)
@@ -123,7 +126,9 @@ class Catalog:
 
         :raises StateError: the name is not in this catalog; the message lists the closest names.
         """
-        card = self._by_key.get(str(name).casefold())
+        card = self._by_name.get(name) if type(name) is str else None
+        if card is None:
+            card = self._by_key.get(str(name).casefold())
         if card is None:
             names = [c.name for c in self.cards]
             close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)

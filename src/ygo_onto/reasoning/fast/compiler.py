@@ -102,6 +102,7 @@ class Compiled:
     related: dict | None = field(default=None, repr=False, compare=False)  # see _related
     facts_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _abox
     last_abox: tuple | None = field(default=None, repr=False, compare=False)  # see _abox
+    last_parts: tuple | None = field(default=None, repr=False, compare=False)  # see _abox_parts
     read_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _read_model
     fact_names: dict = field(default_factory=dict, repr=False, compare=False)  # see infer._fact_names
 

@@ -55,6 +55,11 @@ if UPDATE not in UPDATES:
     raise ValueError(f"YGO_FAST_UPDATE: expected one of {', '.join(UPDATES)}, got {UPDATE!r}")
 
 
+# a run after one that only added atoms takes them out first (see run); False: the code path
+# before (delete and rederive from the extended model), for a side-by-side timing
+ROLLBACK = True
+
+
 class _NotSupported(Exception):
     pass
 
@@ -450,7 +455,7 @@ class _Evaluator:
         self._reach = [tuple(sorted(r)) for r in reach]
         self._once_heads = tuple(sorted(once_heads))
         self._once_atoms: dict[int, set] | None = None  # what the rules without atoms derive (constant)
-        self._checks: dict[int, list] = {}  # head predicate -> its rules' check functions (see _update)
+        self._checks: dict[int, object] = {}  # head predicate -> its rules' check function (see _update)
         # what a run does when its facts remove some of the previous run's (see UPDATE)
         self.update = UPDATE
         # _recompute runs from scratch when the affected relations hold more of the model than this (on
@@ -467,6 +472,10 @@ class _Evaluator:
         self._extra_added: dict = {}
         self._recomputed: frozenset | None = None  # after a _recompute: the relations it computed again
         self._change: tuple | None = None  # after an _update: the atoms it removed and added (changed_model)
+        # after a run that went on from the previous model by adding atoms (and was not itself such a
+        # run after another): (the previous run's facts, its facts of predicates the program does not
+        # mention, the atoms added by (name, arity)), to take them out again before the next run
+        self._rollback: tuple | None = None
         # the caller's reading of the model as it was before the atoms of `_added` (or None): a
         # run from the program's facts drops it (see _read_evaluator)
         self.reading = None
@@ -590,8 +599,18 @@ class _Evaluator:
             else:
                 raise _NotSupported("an operation in a position to match")
 
+        term_vars: dict[int, set] = {}  # id of a term of the rule -> its variables (the rule's terms live)
+
         def bound(t) -> bool:
-            return all(v in env for v in _vars(t))
+            kind = t[0]
+            if kind == "v":
+                return t[1] in env
+            if kind == "c":
+                return True
+            got = term_vars.get(id(t))
+            if got is None:
+                got = term_vars[id(t)] = _vars(t)
+            return all(v in env for v in got)
 
         def computed(t, conds: list[str]) -> str:
             """The expression of a bound term; arithmetic goes to a temporary that must be defined."""
@@ -681,8 +700,12 @@ class _Evaluator:
                     lit = body[i]
                     if lit[0] != "atom":
                         continue
-                    nb = sum(1 for t in lit[2] if bound(t))
-                    nv = sum(1 for t in lit[2] if t[0] != "c" and bound(t))
+                    nb = nv = 0
+                    for t in lit[2]:
+                        if bound(t):
+                            nb += 1
+                            if t[0] != "c":
+                                nv += 1
                     # a membership test, then a lookup by bound variables (a constant such as
                     # true is shared by many atoms), then by constants, then a scan
                     score = (nb == len(lit[2]), nv, nb)
@@ -712,14 +735,43 @@ class _Evaluator:
         facts as the delta: the program is positive, so the model only grows, and semi-naive
         evaluation from a model of some facts reaches the least model of more facts."""
         previous, self._input = self._input, None
+        rollback, self._rollback = self._rollback, None
         self._recomputed = self._change = None
         if previous is not None and not self._dirty and self._extends(previous, facts):
             self._dirty = True
             self._added = {}
+            extra = dict(self._extra)
             self._loop(self._insert_new(previous, facts), set())
             self._input = facts
+            if rollback is None and self.update == "dred" and ROLLBACK:
+                self._rollback = (previous, extra, self.added_model())
             return
-        if previous is not None and not self._dirty and self.update != "scratch":
+        if rollback is not None and not self._dirty:
+            # the previous run went on from a model (of `previous`) by adding atoms only: taking
+            # them out gives that model back, where delete and rederive would find them again
+            # (an action's consequences: most of what the next state's run over-deleted)
+            previous, self._extra, taken = rollback
+            for key, atoms in taken.items():
+                p = self.preds.get(key)
+                if p is not None and atoms:
+                    self.remove(p, atoms)
+            if self._extends(previous, facts):
+                self._dirty = True
+                self._added = {}
+                self._loop(self._insert_new(previous, facts), set())
+                self._input = facts
+                self._change = self._after_rollback(taken, {}, self.added_model())
+                self._added = None
+                return
+            try:
+                done = self._update(previous, facts)
+            except _NotSupported:
+                done = False
+            if done:
+                self._input = facts
+                self._change = self._after_rollback(taken, *self._change)
+                return
+        elif previous is not None and not self._dirty and self.update != "scratch":
             try:
                 done = (self._recompute if self.update == "affected" else self._update)(previous, facts)
             except _NotSupported:
@@ -760,6 +812,25 @@ class _Evaluator:
             self._once_atoms = {p: set(self._pending[p]) for p in self._once_heads}
         self._loop(delta, set(self._once_heads))
         self._input = facts
+
+    @staticmethod
+    def _after_rollback(taken: dict, removed: dict, added: dict) -> tuple[dict, dict]:
+        """The change from the model before a rollback (that model less the atoms `taken`, then
+        `removed` taken out and `added` put in), by (name, arity): what changed_model gives."""
+        gone = dict(removed)
+        for key, atoms in taken.items():
+            back = added.get(key)
+            rest = atoms - back if back else atoms
+            if rest:
+                got = gone.get(key)
+                gone[key] = got | rest if got else rest
+        new = {}
+        for key, atoms in added.items():
+            was = taken.get(key)
+            rest = atoms - was if was else atoms
+            if rest:
+                new[key] = rest
+        return gone, new
 
     def _changes(self, previous: dict, facts: dict) -> tuple[dict, dict, dict, tuple[dict, dict]]:
         """What `facts` removes from and adds to `previous`, by predicate of the program; the facts
@@ -954,8 +1025,7 @@ class _Evaluator:
         self._extra = extra
         back: dict[int, set] = {}
         for p, tuples in gone_all.items():
-            checks = self.checks(p)
-            keep = {t for t in tuples if any(c(t) for c in checks)}
+            keep = set(filter(self.check(p), tuples))
             if keep:
                 back[p] = keep
         # 4. insert
@@ -976,18 +1046,23 @@ class _Evaluator:
         self._change = ({k: v for k, v in removed_atoms.items() if v}, {k: v for k, v in added_atoms.items() if v})
         return True
 
-    def checks(self, p: int) -> list:
-        """The check functions of the rules with head predicate p (made on first use)."""
+    def check(self, p: int):
+        """The check function of predicate p (made on first use): whether an instance of one of the
+        rules with head p derives a head tuple `t` from the model as it is.  One function, the
+        checks of the rules one after the other (each block returns True where its rule derives
+        t), so that an atom no rule rederives costs one call."""
         got = self._checks.get(p)
         if got is None:
-            got = []
+            self._functions += 1
+            name = f"C{self._functions}"
+            blocks = []
             for head, body in self._by_head.get(p, ()):
-                self._functions += 1
-                name = f"C{self._functions}"
                 source = self.rule_source(name, head, body, None, check=True)
-                exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
-                got.append(self._ns[name])
-            self._checks[p] = got
+                # "def name(t):\n" + the block + " return False\n": the blocks in one function
+                blocks.append(source[source.index("\n") + 1:-len(" return False\n")])
+            source = f"def {name}(t):\n{''.join(blocks)} return False\n"
+            exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
+            got = self._checks[p] = self._ns[name]
         return got
 
     def remove(self, p: int, gone: set) -> None:

@@ -54,6 +54,12 @@ def _abox(comp: Compiled, knowledge, facts) -> dict[tuple[str, int], set]:
     game.run_reasoner), only the rest is read; when it differs from the previous call's facts in
     a few facts (the next state of a duel: a median of five), only those are read or taken out
     (_abox_change).  The sets left unchanged are the previous call's, so the evaluator skips them."""
+    parts = getattr(facts, "parts", None)
+    if parts is not None:
+        out = _abox_parts(comp, knowledge, facts, parts)
+        # (the facts as sets are not computed: a list that extends these is read from the prefix)
+        comp.last_abox = (tuple(facts), out, None)
+        return out
     last = comp.last_abox
     out = sets = None
     plain = True
@@ -73,6 +79,92 @@ def _abox(comp: Compiled, knowledge, facts) -> dict[tuple[str, int], set]:
     # a snapshot of immutable facts only: a list the caller changes later, or a fact that is a
     # list, must not look like the same facts
     comp.last_abox = (tuple(facts), out, sets) if plain and type(facts) is list else None
+    return out
+
+
+_BOOL = object()  # (a key of _abox_parts' counts: a fact with a boolean value, which a set does not tell from 1 or 0)
+
+
+def _counted(facts, counts: dict, step: int, changed: list) -> None:
+    """Count the facts in (step 1) or out (step -1) of `counts` (fact -> how many parts hold it;
+    a fact with a boolean value under (_BOOL, fact)), listing in `changed` those whose count was 0
+    (in) or came to 0 (out)."""
+    get = counts.get
+    for f in facts:
+        key = (_BOOL, f) if type(f[-1]) is bool else f
+        n = get(key, 0) + step
+        if n:
+            counts[key] = n
+            if n == 1 and step == 1:
+                changed.append(f)
+        else:
+            del counts[key]
+            changed.append(f)
+
+
+def _abox_parts(comp: Compiled, knowledge, facts, parts: dict) -> dict:
+    """_abox of an abox.ABox: from the reading of the previous ABox, by its parts that are not equal
+    to the previous ABox's (a next state of a duel changes a few parts of ~40); its facts in no
+    part that is left and in no other part are taken out, those of the new parts in no part of
+    before are read.  Without a previous ABox, or where a fact is not what state_facts gives,
+    the facts are read in full (with the messages of _read_facts)."""
+    last, comp.last_parts = comp.last_parts, None
+    changed = None
+    if last is not None:
+        before, counts, out = last
+        # the parts that changed (the facts, and the types of their values: True == 1), or None
+        # where they hold many of the facts (another state than the next one: read in full)
+        changed = [slot for slot in parts if parts[slot] != before.get(slot)]
+        size = sum(len(parts[slot][0]) + len(before[slot][0] if slot in before else ()) for slot in changed)
+        left = [slot for slot in before if slot not in parts]
+        size += sum(len(before[slot][0]) for slot in left)
+        if size * 4 > len(facts):
+            changed = None
+    if changed is not None:
+        try:
+            if counts is None:  # (counted when first needed: see below)
+                counts = {}
+                for part, _ in before.values():
+                    _counted(part, counts, 1, [])
+            came: list = []
+            went: list = []
+            for slot in changed:
+                _counted(parts[slot][0], counts, 1, came)
+                old = before.get(slot)
+                if old:
+                    _counted(old[0], counts, -1, went)
+            for slot in left:
+                _counted(before[slot][0], counts, -1, went)
+            memo = comp.facts_memo
+            gone: dict = {}
+            for f in went:
+                if ((_BOOL, f) if type(f[-1]) is bool else f) in counts:
+                    continue  # (in another part: moved)
+                hit = memo.get(f)
+                if hit is None or type(f[-1]) is not hit[2]:
+                    raise LookupError(f)
+                gone.setdefault(hit[0], set()).add(hit[1])
+            new = [f for f in came if ((_BOOL, f) if type(f[-1]) is bool else f) in counts]
+            more, plain = _read_facts(comp, knowledge, new)
+            if not plain:
+                raise LookupError(new)
+            out = dict(out)
+            for key, values in gone.items():
+                rest = out[key] - values
+                if rest:
+                    out[key] = rest
+                else:
+                    del out[key]
+        except (TypeError, IndexError, LookupError, ReasonerError):
+            pass  # read in full
+        else:
+            for key, values in more.items():
+                _union_into(out, key, values)
+            comp.last_parts = (parts, counts, out)
+            return out
+    out, plain = _read_facts(comp, knowledge, facts)
+    if plain:  # (the facts by how many parts hold them are counted when a next ABox needs them)
+        comp.last_parts = (parts, None, out)
     return out
 
 

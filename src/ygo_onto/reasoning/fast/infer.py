@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .clingo_backend import _clingo_model
+from .. import Facts
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported
 from .facts import _CLASS, _OBJECT, _abox, _data, _plan, _read_model, _union_into
@@ -56,13 +57,11 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
         merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
         if not merges:
             gone = _facts_of(comp, knowledge, removed)
-            result.groups = _groups_after(base[1], result.groups, gone)
-            result |= base[0] - gone
+            result = _on_base(base[0], gone, result, _groups_after(base[1], result.groups, gone))
     elif base is not None and added is not None:
         merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
         if not merges:
-            result.groups = _groups_after(base[1], result.groups)
-            result |= base[0]
+            result = _on_base(base[0], frozenset(), result, _groups_after(base[1], result.groups))
     elif base is not None and recomputed is not None:
         merges, result = _read_model(knowledge, comp, check_merges,
                                      _related(comp, knowledge, ev, recomputed))
@@ -77,6 +76,16 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     if not merges:
         ev.reading = (frozenset(result), result.groups)
     return merges, result
+
+
+def _on_base(base: frozenset, gone, read: set, groups: dict) -> Facts:
+    """The facts of the previous reading (`base`) less those `gone`, with those just `read`: a
+    copy of base changed in a few facts (cheaper than adding base to the few)."""
+    result = Facts(base)
+    result -= gone
+    result |= read
+    result.groups = groups
+    return result
 
 
 def _groups_after(base: dict, read: dict, gone: set = frozenset()) -> dict:
