@@ -169,9 +169,9 @@ def pass_already_made(state, action, reasoner: str):
         # answer with, "Response windows"), while the turn player holds the declaration's window with a card it could
         # use: the script's pass for the declaration means it goes unanswered (actions-and-cli.md: "when both players
         # pass"), so the turn player's pass follows (the step goes on to damage)
-        passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
-        if passes:
-            return state.apply(passes[0], reasoner)
+        passed = _passed(state, reasoner)
+        if passed is not None:
+            return passed
     if kind != "pass" or state.data["pending"] is not None or (chain and state.winner is None):
         return None
     if any(a.type == "pass" for a in state.allowed_actions(reasoner)):  # a pass is the other player's to make
@@ -287,13 +287,19 @@ def window_declined(state, action, reasoner: str):
         return None
 
 
+def _passed(state, reasoner: str):
+    """The state after the allowed `pass` of the player holding priority, or None where no pass is allowed (the
+    step every reading that passes for a player takes; each reading says when)."""
+    passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
+    return state.apply(passes[0], reasoner) if passes else None
+
+
 def _window_let_go(state, reasoner: str):
     """The state after the `pass` of a window with nothing on the chain and no pending action, or None."""
     data = state.data
     if data["chain"] or data["pending"] or data["winner"] is not None:
         return None
-    passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
-    return state.apply(passes[0], reasoner) if passes else None
+    return _passed(state, reasoner)
 
 
 def end_phase_discard_first(state, action, reasoner: str):
@@ -347,11 +353,10 @@ def own_link_let_resolve(state, action, reasoner: str):
     if not data["chain"] or data["pending"] or data["winner"] is not None \
             or data["chain"][-1]["player"] != data["priority"]:
         return None
-    passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
-    if not passes:
-        return None
     request = (data.get("extra") or {}).get("phase_end")  # the turn player's move the opponent's chain answered
-    resolved = state.apply(passes[0], reasoner)
+    resolved = _passed(state, reasoner)
+    if resolved is None:
+        return None
     if resolved.data["chain"]:
         return None  # the pass did not resolve the chain (the opponent is asked again): not implied
     try:
@@ -391,11 +396,11 @@ def monster_link_let_resolve(state, action, reasoner: str):
             or any(link["player"] == data["priority"] or (link.get("zone") or {}).get("area") != "monster_zones"
                    for link in data["chain"]):
         return None
-    passes = [a for a in state.allowed_actions(reasoner) if a.type == "pass"]
-    if not passes:
+    passed = _passed(state, reasoner)
+    if passed is None:
         return None
     try:
-        return state.apply(passes[0], reasoner).apply(action, reasoner)
+        return passed.apply(action, reasoner)
     except IllegalActionError:
         return None
 
