@@ -76,3 +76,23 @@ def test_explain_reads_an_end_phase_discard_before_end_turn():
     state = GameState.from_dict(sc["state"]).apply({"type": "next_phase", "to": "end"}, "fast")
     report = explain_action(state, {"type": "select", "card": "Petit Dragon"}, "fast")
     assert "end of the turn" in report.reading
+
+
+ATTACK = {"format": "ygo-onto.state/1", "turn": 4, "phase": "battle", "players": {
+    "A": {"monster_zones": [{"card": "Summoned Skull"}, None, None, None, None], "hand": ["Pot of Greed"]},
+    "B": {"monster_zones": [{"card": "Celtic Guardian"}, None, None, None, None],
+          "spell_trap_zones": [{"card": "Sakuretsu Armor", "position": "face_down"}, None, None, None, None]}}}
+
+
+def test_the_attackers_pass_in_the_opponents_window_is_made_and_its_spell_still_refused():
+    """Rulebook v6.0 p. 38: the turn player's pass hands priority to the opponent, as the engine did on the attack
+    declaration: "attack; A passes; B passes" deals the damage; A's own card there is still refused (docs/decisions.md
+    "Rulebook audit (session 9, windows9)")."""
+    attack = {"type": "attack", "card": "Summoned Skull", "target": "Celtic Guardian"}
+    declared = GameState.from_dict(ATTACK).apply(attack, "fast")
+    assert declared.to_dict()["priority"] == "B"
+    assert declared.apply({"type": "pass", "player": "A"}, "fast").to_dict() == declared.to_dict()
+    done = declared.apply({"type": "pass", "player": "A"}, "fast").apply({"type": "pass", "player": "B"}, "fast")
+    assert done.to_dict()["players"]["B"]["life_points"] == 6900
+    with pytest.raises(IllegalActionError):
+        declared.apply({"type": "activate", "card": "Pot of Greed", "player": "A"}, "fast")

@@ -132,7 +132,8 @@ def pass_already_made(state, action, reasoner: str):
     a decision point).  The same state, or None (then the refusal stands).  A pass while a monster's
     optional trigger waits for its target (nothing chosen, `cancel` offered) declines it, as `cancel` does; a pass
     that names the other player (`player`) while a pending action waits for its player's choices declines nothing
-    and answers nothing yet: the same state."""
+    and answers nothing yet: the same state; so does the turn player's pass while the opponent holds the window of
+    the turn player's own move with nothing on the chain (rulebook p. 38: that pass handed it priority)."""
     # (an Action, taken from an `allowed` list, is held to that list: only a script's id or object is read so)
     kind = action.strip() if isinstance(action, str) else action.get("type") if isinstance(action, dict) else None
     pending = state.data["pending"]
@@ -172,6 +173,14 @@ def pass_already_made(state, action, reasoner: str):
         passed = _passed(state, reasoner)
         if passed is not None:
             return passed
+    if kind == "pass" and isinstance(action, dict) and not chain and pending is None and state.winner is None \
+            and action.get("player") == state.data["turn_player"] != state.data["priority"]:
+        # the turn player's pass written while the opponent holds the window of the turn player's own move (an attack
+        # declaration, a summon, a phase's end) with nothing on the chain: rulebook p. 38, the turn player holds
+        # priority first and its pass hands priority to the opponent, which the engine did when it opened the
+        # window ("attack; A passes; B passes", the rulebook's order): already made, the same state (the opponent's
+        # answer comes next)
+        return state.copy()
     if kind != "pass" or state.data["pending"] is not None or (chain and state.winner is None):
         return None
     if any(a.type == "pass" for a in state.allowed_actions(reasoner)):  # a pass is the other player's to make
@@ -443,7 +452,8 @@ READING_SAYS = {
     "choice_made_by_engine": "a select of the monster the engine already selected (its candidates were copies of one card): no change",
     "activation_under_way": "the activation the pending action already is",
     "activate_then_target": "the activation, then the select of the target it names",
-    "pass_already_made": "a pass where the window it declines is already closed (or declining a pending trigger)",
+    "pass_already_made": "a pass where the window it declines is already closed, or the turn player's pass the engine "
+                         "made when it gave the opponent its window (or declining a pending trigger)",
     "turn_end_named_as_phase": "a move to the End Phase in a ruleset whose turns have none: the end of the turn",
     "next_phase_through": "a move to a later phase of this turn: phase by phase to it",
     "flip_as_mode_change": "a Flip Summon where the rules offer that change as a change of battle position",
