@@ -154,3 +154,46 @@ def test_the_key_covers_every_source_file(tmp_path, monkeypatch):
     seen.add(kn._sources_key("official"))
     (tmp_path / "rules" / "official" / "cards" / "extra.swrl").rename(tmp_path / "rules" / "official" / "extra2.swrl")
     assert kn._sources_key("official") not in seen
+
+
+# ---------------------------------------------------------------- the CLI's plain calls (cli._plain_call)
+
+PLAIN = [["allowed", EXAMPLE], ["allowed", EXAMPLE, "--json"], ["allowed", "--json", EXAMPLE],
+         ["allowed", EXAMPLE, "--reasoner=fast", "--json"], ["allowed", EXAMPLE, "--ruleset", "simplified"],
+         ["allowed", "no-such-state.json"], ["allowed", EXAMPLE, "--reasoner", "no-such"],
+         ["allowed", EXAMPLE, "--ontology", "no-such.owl"],
+         ["apply", EXAMPLE, "end_turn"], ["apply", EXAMPLE, "no-such-action"], ["apply", EXAMPLE, '{"type": "end_turn"}'],
+         ["apply", EXAMPLE, "tribute_summon@A.hand0", "-o", "OUT"], ["apply", EXAMPLE, "end_turn", "--output=OUT"],
+         ["apply", EXAMPLE, "end_turn", "-o", "no-such-dir/out.json"]]
+
+
+@pytest.mark.parametrize("argv", PLAIN, ids=lambda a: " ".join(a)[:60])
+def test_a_plain_call_answers_as_typer_does(argv, tmp_path):
+    """main() calls `allowed`/`apply` itself for their plain forms: the same output, files and exit code as typer's."""
+    from ygo_onto.cli import _plain_call
+
+    assert _plain_call([a.replace("OUT", "x") for a in argv]) is not None
+    environ = {**os.environ, "PYTHONPATH": str(REPO / "src"), "COLUMNS": "120"}
+    results = []
+    for how, code in (("plain", "from ygo_onto.cli import main; main()"), ("typer", "from ygo_onto.cli import app; app()")):
+        out = tmp_path / f"{how}.json"
+        args = [str(out) if a == "OUT" else a.replace("--output=OUT", f"--output={out}") for a in argv]
+        args = [a.replace("OUT", str(out)) for a in args]
+        done = subprocess.run([sys.executable, "-c", code, *args], cwd=REPO, env=environ, capture_output=True,
+                              text=True, timeout=600)
+        stdout = re.sub(r'(\(fast, )\d+( ms\))|("elapsed_ms": )[\d.]+', r"\1\2\3", done.stdout)  # (timings)
+        results.append((done.returncode, stdout, done.stderr.replace(str(out), "OUT"),
+                        out.read_text() if out.exists() else None))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["allowed"], ["allowed", "--help"], ["allowed", "a", "b"],
+                                  ["allowed", "a", "--reasoner"], ["allowed", "a", "--json=1"],
+                                  ["allowed", "a", "--json", "--json"], ["allowed", "--", "a"], ["allowed", "a", "-o", "x"],
+                                  ["apply", "a"], ["apply", "a", "b", "-o"], ["apply", "a", "b", "-o=x"],
+                                  ["apply", "a", "b", "--reasoner", "--json"], ["apply", "a", ""], ["explain", "a", "b"],
+                                  ["duel"]])
+def test_anything_else_is_typers(argv):
+    from ygo_onto.cli import _plain_call
+
+    assert _plain_call(argv) is None

@@ -272,17 +272,10 @@ CACHE_VERSION = 1
 def _sources_key(ruleset: str) -> str | None:
     """sha256 of everything the source knowledge of a ruleset is derived from: every file of
     ontology/ (TBox, card catalogs, catalog-v001.xml), every rules/**/*.swrl, the card data
-    (data/), the package's code and the Python version, the rdflib and clingo versions.  None
+    (data/), the package's code and the Python version, the rdflib and clingo installs.  None
     when a file cannot be read (no cache then)."""
     try:
-        from importlib import metadata
-
-        libs = []
-        for dist in ("rdflib", "clingo"):
-            try:
-                libs.append(f"{dist}={metadata.version(dist)}")
-            except Exception:
-                libs.append(f"{dist}=?")
+        libs = [_library_stamp(name) for name in ("rdflib", "clingo")]
         h = hashlib.sha256(f"{ruleset}|{CACHE_VERSION}|{diskcache.package_code()}|{'|'.join(libs)}".encode())
         data_dir = resources.data_dir()
         for root, files in ((ONTOLOGY_DIR, sorted(p for p in ONTOLOGY_DIR.iterdir() if p.is_file())),
@@ -292,6 +285,23 @@ def _sources_key(ruleset: str) -> str | None:
         return h.hexdigest()
     except OSError:
         return None
+
+
+def _library_stamp(name: str) -> str:
+    """Where a library is installed, its __init__'s size and time and the version in the name of its
+    dist-info folder (an upgrade changes them), found without importing it (importlib.metadata costs
+    a CLI call 40 ms)."""
+    import importlib.util
+    import os
+
+    try:
+        origin = importlib.util.find_spec(name).origin
+        st = os.stat(origin)
+        site = os.path.dirname(os.path.dirname(origin))
+        infos = sorted(d for d in os.listdir(site) if d.lower().startswith(name + "-") and d.endswith(".dist-info"))
+    except Exception:
+        return f"{name}=?"
+    return f"{name}={origin}:{st.st_size}:{st.st_mtime_ns}:{','.join(infos)}"
 
 
 def _entry(k: Knowledge, code_entry: str) -> dict:
