@@ -197,3 +197,19 @@ def test_anything_else_is_typers(argv):
     from ygo_onto.cli import _plain_call
 
     assert _plain_call(argv) is None
+
+
+def test_old_entries_are_pruned(tmp_path, monkeypatch):
+    from ygo_onto import diskcache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("YGO_NO_CACHE", raising=False)
+    for i in range(12):
+        diskcache.store(f"knowledge-official-{i:02d}.pickle", i)
+        path = tmp_path / "ygo-onto" / f"knowledge-official-{i:02d}.pickle"
+        os.utime(path, ns=(i * 10**9, i * 10**9))
+    diskcache.store("knowledge-simplified-x.pickle", 0)
+    diskcache.prune("knowledge-official-")
+    assert sorted(p.name for p in (tmp_path / "ygo-onto").iterdir()) == \
+        [f"knowledge-official-{i:02d}.pickle" for i in range(4, 12)] + ["knowledge-simplified-x.pickle"]
+    assert diskcache.load("knowledge-official-11.pickle") == 11

@@ -10,6 +10,8 @@ What is cached, each entry named by a digest of everything it is derived from:
 * `fastcode-<digest>.marshal`: the code objects of the fast evaluator's generated rule
   functions, by their source text (reasoning/fast/evaluator.py), added to as runs need new ones.
 
+The last two are made again after each edit of the sources: the 8 newest of each ruleset are kept.
+
 An entry is written whole to a temporary file and renamed (an interrupted or concurrent write
 never leaves half an entry under the final name); an entry that cannot be read (truncated,
 corrupt, written by another version) is built again.  The folder is $XDG_CACHE_HOME/ygo-onto
@@ -100,3 +102,19 @@ def store(name: str, obj) -> None:
     """Pickle `obj` as the entry `name` (see write_bytes)."""
     if enabled():
         write_bytes(name, pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def prune(prefix: str, keep: int = 8) -> None:
+    """Delete all but the `keep` newest entries whose names start with `prefix` (each edit of the
+    sources makes new ones; several checkouts may share the folder, hence more than one kept)."""
+    if not enabled():
+        return
+    try:
+        found = [(p.stat().st_mtime_ns, p) for p in cache_dir().glob(prefix + "*") if not p.name.endswith(".tmp")]
+    except OSError:
+        return
+    for _, path in sorted(found, reverse=True)[keep:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass

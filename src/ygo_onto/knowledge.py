@@ -262,6 +262,8 @@ def _source_knowledge(ruleset: str) -> Knowledge:
     k.check_rules()
     if key is not None:
         diskcache.store(entry, _entry(k, f"fastcode-{ruleset}-{key}.marshal"))
+        for prefix in ("knowledge-", "fastcode-"):
+            diskcache.prune(f"{prefix}{ruleset}-")
     return k
 
 
