@@ -39,6 +39,14 @@ def cache_dir() -> Path:
     return Path(base) / "ygo-onto"
 
 
+def _path(name: str) -> Path | None:
+    """The entry's path; None when there is no cache folder to use (no home directory)."""
+    try:
+        return cache_dir() / name
+    except (RuntimeError, KeyError, OSError):
+        return None
+
+
 def files_digest(files, root: Path | None = None) -> str:
     """sha256 of the files' names (relative to `root`) and contents, in the order given: a file
     edited, added, removed or renamed changes it."""
@@ -61,10 +69,11 @@ def package_code() -> str:
 
 def read_bytes(name: str) -> bytes | None:
     """The bytes of an entry, or None (cache off, no such entry, unreadable)."""
-    if not enabled():
+    path = _path(name) if enabled() else None
+    if path is None:
         return None
     try:
-        return (cache_dir() / name).read_bytes()
+        return path.read_bytes()
     except OSError:
         return None
 
@@ -83,9 +92,9 @@ def load(name: str):
 def write_bytes(name: str, data: bytes) -> None:
     """Write an entry atomically (a temporary file of this process, then a rename); errors are
     ignored (a read-only home only costs the next run the build)."""
-    if not enabled():
+    path = _path(name) if enabled() else None
+    if path is None:
         return
-    path = cache_dir() / name
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -107,10 +116,11 @@ def store(name: str, obj) -> None:
 def prune(prefix: str, keep: int = 8) -> None:
     """Delete all but the `keep` newest entries whose names start with `prefix` (each edit of the
     sources makes new ones; several checkouts may share the folder, hence more than one kept)."""
-    if not enabled():
+    folder = _path("") if enabled() else None
+    if folder is None:
         return
     try:
-        found = [(p.stat().st_mtime_ns, p) for p in cache_dir().glob(prefix + "*") if not p.name.endswith(".tmp")]
+        found = [(p.stat().st_mtime_ns, p) for p in folder.glob(prefix + "*") if not p.name.endswith(".tmp")]
     except OSError:
         return
     for _, path in sorted(found, reverse=True)[keep:]:

@@ -389,6 +389,8 @@ class CodeCache:
         self.read = 0
 
     def get(self, source: str, name: str):
+        if self.entry is None:  # (a program not from the sources: compiled as its evaluator needs them)
+            return compile(source, f"<fast evaluator: {name}>", "exec")
         codes = self.codes
         if codes is None:
             codes = self.codes = self._load()
@@ -398,7 +400,7 @@ class CodeCache:
         return code
 
     def _load(self) -> dict:
-        if self.entry is None or not diskcache.enabled():
+        if not diskcache.enabled():
             return {}
         import atexit
 
@@ -434,7 +436,7 @@ _CODE_CACHES: dict = {}
 
 
 def code_cache(entry: str | None) -> CodeCache:
-    """The CodeCache of a disk cache entry (None: in memory only)."""
+    """The CodeCache of a disk cache entry (None: none, every function compiled)."""
     got = _CODE_CACHES.get(entry)
     if got is None:
         got = _CODE_CACHES[entry] = CodeCache(entry)
