@@ -11,16 +11,31 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from . import reasoning
 from .errors import IllegalActionError, ReplayMismatch, StateError, YgoError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="ygo-onto: a Yu-Gi-Oh! duel engine whose rules are SWRL rules run by an OWL reasoner.")
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+
+
+class _Console:
+    """A rich Console made on first use: `apply` and `allowed --json` print plain text and do not import rich (~30 ms)."""
+
+    def __init__(self, **options):
+        self._options = options
+        self._console = None
+
+    def __getattr__(self, name):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
+out = _Console(soft_wrap=True)
+err = _Console(stderr=True, soft_wrap=True)
 
 REASONER_HELP = ("pellet (the reference: Pellet through owlready2), fast (the same rules compiled for clingo), "
                  "pellet-jvm (Pellet in one JVM kept alive), hermit (TBox only: refuses SWRL builtins)")
@@ -140,6 +155,8 @@ def allowed(state: Path = typer.Argument(..., help="a state file (state-format.m
         print(json.dumps({"actions": [a.to_dict() for a in actions], "reasoner": reasoner,
                           "elapsed_ms": round(inference.elapsed_ms, 1)}, indent=2))
         return
+    from rich.table import Table
+
     table = Table(title=f"{st!r}: {len(actions)} allowed actions ({reasoner}, {inference.elapsed_ms:.0f} ms)")
     # ids are copied into `apply`: their column never truncates nor wraps (the others wrap instead)
     table.add_column("id", no_wrap=True, min_width=max((len(a.id) for a in actions), default=2))
@@ -409,6 +426,8 @@ def cards(query: str = typer.Argument("", help="a part of a name, kind, type, at
                            "attribute": c.attribute, "type": c.monster_type, "description": c.description}
                           for c in found], indent=2))
         return
+    from rich.table import Table
+
     table = Table(title=f"{ruleset} catalog: {len(found)} cards" + (f" matching {query!r}" if query else ""))
     for col in ("name", "kind", "facts", "description"):
         table.add_column(col)
