@@ -6,11 +6,13 @@ import operator
 import os
 import re
 import types
-
-import clingo
+from typing import TYPE_CHECKING
 
 from ... import diskcache
 from .names import INT_MAX, INT_MIN
+
+if TYPE_CHECKING:
+    import clingo
 
 # ---------------------------------------------------------------------------------------------
 # The evaluator: the compiled program's least model, computed in Python
@@ -109,6 +111,8 @@ def _b_abs(a):
 
 
 def _symbol(v) -> clingo.Symbol:
+    import clingo  # (on first use: a run that compares only integers or only strings never needs it)
+
     if type(v) is int:
         return clingo.Number(v)
     if type(v) is str:
@@ -117,6 +121,8 @@ def _symbol(v) -> clingo.Symbol:
 
 
 def _value(sym: clingo.Symbol):
+    import clingo
+
     t = sym.type
     if t == clingo.SymbolType.Number:
         return sym.number
@@ -153,6 +159,7 @@ _ORDERINGS = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 def _read_program(program: str):
     """The rules of a program as (head atom, body literals); raises _NotSupported on anything
     but the positive normal rules, #show directives and comments the compiler writes."""
+    import clingo
     from clingo import ast
 
     T = ast.ASTType
