@@ -530,9 +530,10 @@ class _Evaluator:
                 calls[self.pred(body[0][1])].append(projection)
                 continue
             atoms = [i for i, lit in enumerate(body) if lit[0] == "atom"]
+            body_preds = {self.pred(body[i][1]) for i in atoms}
             for i in atoms:
                 q = self.pred(body[i][1])
-                others = sorted({self.pred(lit[1]) for lit in body if lit[0] == "atom"} - {q})
+                others = sorted(body_preds - {q})
                 call = f"{self.stub(head, body, i)}(delta)"
                 calls[q].append(f"if {' and '.join(f'S{o}' for o in others)}: {call}" if others else call)
             if not atoms:
