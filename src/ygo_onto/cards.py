@@ -171,7 +171,7 @@ def catalog(ruleset: str = "official") -> Catalog:
 def _source_catalog(ruleset: str) -> Catalog:
     if ruleset not in RULESETS:
         raise StateError(f"ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")
-    return Catalog(ruleset, read_catalog_file(catalog_file(ruleset), ruleset)[0])
+    return Catalog(ruleset, read_catalog_cards(catalog_file(ruleset), ruleset))
 
 
 # ---------------------------------------------------------------- the catalog files (ontology/cards-RULESET.owl)
@@ -196,17 +196,9 @@ def _card_order(text: str, ns: str) -> dict[str, int]:
     return order
 
 
-def read_catalog_file(path, ruleset: str, cache: bool = True) -> tuple[list[Card], list[tuple]]:
-    """(the cards, every triple about them) of a catalog file, in the file's order.
-
-    rdflib parses the file once; the result is cached on disk by the file's content hash
-    (parsing costs a few tenths of a second, the cache a few milliseconds).
-
-    :raises StateError: the file is not RDF/XML, or a card class lacks a fact the engine needs.
-    """
+def _catalog_entry(path, ruleset: str) -> tuple[bytes, str]:
+    """(the file's bytes, the name of its disk cache entry: a digest of the file, the ruleset and the readers' code)."""
     import hashlib
-    import os
-    import pickle
     from pathlib import Path
 
     path = Path(path)
@@ -216,13 +208,39 @@ def read_catalog_file(path, ruleset: str, cache: bool = True) -> tuple[list[Card
         raise StateError(f"{path}: expected the card catalog of the {ruleset} ruleset, got {exc.strerror}") from None
     here = Path(__file__).resolve().parent
     code = hashlib.sha256((here / "cards.py").read_bytes() + (here / "ontofile.py").read_bytes()).hexdigest()[:16]
-    digest = hashlib.sha256(data + f"|{ruleset}|{CACHE_VERSION}|{code}".encode()).hexdigest()
-    cache_file = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ygo-onto" / f"cards-{digest}.pickle"
-    if cache and cache_file.is_file():
-        try:
-            return pickle.loads(cache_file.read_bytes())
-        except Exception:  # a broken cache entry is read again
-            pass
+    return data, "cards-" + hashlib.sha256(data + f"|{ruleset}|{CACHE_VERSION}|{code}".encode()).hexdigest()
+
+
+def read_catalog_cards(path, ruleset: str) -> list[Card]:
+    """The cards of a catalog file (read_catalog_file's first half), from a disk cache entry of their
+    own: reading them back does not import rdflib (the triples are rdflib terms)."""
+    from . import diskcache
+
+    _, entry = _catalog_entry(path, ruleset)
+    hit = diskcache.load(entry + ".cards.pickle")
+    if isinstance(hit, list):
+        return hit
+    return read_catalog_file(path, ruleset)[0]
+
+
+def read_catalog_file(path, ruleset: str, cache: bool = True) -> tuple[list[Card], list[tuple]]:
+    """(the cards, every triple about them) of a catalog file, in the file's order.
+
+    rdflib parses the file once; the result is cached on disk by the file's content hash
+    (parsing costs a few tenths of a second, the cache a few milliseconds).
+
+    :raises StateError: the file is not RDF/XML, or a card class lacks a fact the engine needs.
+    """
+    from pathlib import Path
+
+    from . import diskcache
+
+    path = Path(path)
+    data, entry = _catalog_entry(path, ruleset)
+    if cache:
+        hit = diskcache.load(entry + ".pickle")  # None: no entry, or a broken one (read again)
+        if hit is not None:
+            return hit
     from rdflib import Graph
     from rdflib.namespace import OWL, RDF
 
@@ -244,13 +262,8 @@ def read_catalog_file(path, ruleset: str, cache: bool = True) -> tuple[list[Card
     triples = sorted((t for t in g if t[0] not in headers), key=lambda t: tuple(str(x) for x in t))
     result = (cards, triples)
     if cache:
-        try:
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(pickle.dumps(result))
-            tmp.replace(cache_file)
-        except OSError:
-            pass
+        diskcache.store(entry + ".pickle", result)
+        diskcache.store(entry + ".cards.pickle", cards)
     return result
 
 

@@ -11,16 +11,31 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from . import reasoning
 from .errors import IllegalActionError, ReplayMismatch, StateError, YgoError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="ygo-onto: a Yu-Gi-Oh! duel engine whose rules are SWRL rules run by an OWL reasoner.")
-out = Console(soft_wrap=True)
-err = Console(stderr=True, soft_wrap=True)
+
+
+class _Console:
+    """A rich Console made on first use: `apply` and `allowed --json` print plain text and do not import rich (~30 ms)."""
+
+    def __init__(self, **options):
+        self._options = options
+        self._console = None
+
+    def __getattr__(self, name):
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
+out = _Console(soft_wrap=True)
+err = _Console(stderr=True, soft_wrap=True)
 
 REASONER_HELP = ("pellet (the reference: Pellet through owlready2), fast (the same rules compiled for clingo), "
                  "pellet-jvm (Pellet in one JVM kept alive), hermit (TBox only: refuses SWRL builtins)")
@@ -140,6 +155,8 @@ def allowed(state: Path = typer.Argument(..., help="a state file (state-format.m
         print(json.dumps({"actions": [a.to_dict() for a in actions], "reasoner": reasoner,
                           "elapsed_ms": round(inference.elapsed_ms, 1)}, indent=2))
         return
+    from rich.table import Table
+
     table = Table(title=f"{st!r}: {len(actions)} allowed actions ({reasoner}, {inference.elapsed_ms:.0f} ms)")
     # ids are copied into `apply`: their column never truncates nor wraps (the others wrap instead)
     table.add_column("id", no_wrap=True, min_width=max((len(a.id) for a in actions), default=2))
@@ -409,6 +426,8 @@ def cards(query: str = typer.Argument("", help="a part of a name, kind, type, at
                            "attribute": c.attribute, "type": c.monster_type, "description": c.description}
                           for c in found], indent=2))
         return
+    from rich.table import Table
+
     table = Table(title=f"{ruleset} catalog: {len(found)} cards" + (f" matching {query!r}" if query else ""))
     for col in ("name", "kind", "facts", "description"):
         table.add_column(col)
@@ -461,8 +480,84 @@ def check(ruleset: str = typer.Option("official", help="official or simplified")
     out.print(report)
 
 
+# The two commands a harness calls once per step: their plain forms (the arguments, each option at most once,
+# as `--name value`, `--name=value` or, for -o, `-o value`) are read here and the command is called as typer
+# would call it.  typer reads everything else (help, the other commands, anything unusual), with its messages.
+# (typer 0.2x coerces every parameter that is not a flag through pydantic: ~0.1 s of a call's start-up.)
+_PLAIN = {
+    "allowed": (("state",), {"--json": "json_out", "--reasoner": "reasoner", "--ruleset": "ruleset",
+                             "--ontology": "ontology"}),
+    "apply": (("state", "action"), {"-o": "output", "--output": "output", "--reasoner": "reasoner",
+                                    "--ruleset": "ruleset", "--ontology": "ontology"}),
+}
+_PLAIN_FLAGS = {"--json"}
+_PLAIN_PATHS = {"state", "ontology", "output"}
+
+
+def _plain_call(argv: list[str]):
+    """(the command, its keyword arguments) for a plain call of `allowed` or `apply`, else None."""
+    if not argv or argv[0] not in _PLAIN:
+        return None
+    names, options = _PLAIN[argv[0]]
+    positional, values, i = [], {}, 1
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if not token or token == "-":
+            return None
+        if not token.startswith("-"):
+            positional.append(token)
+            continue
+        name, eq, value = token.partition("=")
+        dest = options.get(name)
+        if dest is None or dest in values or (eq and name == "-o"):
+            return None
+        if name in _PLAIN_FLAGS:
+            if eq:
+                return None
+            values[dest] = True
+            continue
+        if not eq:
+            if i >= len(argv):
+                return None
+            value = argv[i]
+            i += 1
+        if not value or value.startswith("-"):
+            return None
+        values[dest] = value
+    if len(positional) != len(names):
+        return None
+    values.update(zip(names, positional))
+    kwargs = {"reasoner": reasoning.DEFAULT, "ruleset": None, "ontology": None,
+              **({"json_out": False} if argv[0] == "allowed" else {"output": None})}
+    kwargs.update((k, Path(v) if k in _PLAIN_PATHS else v) for k, v in values.items())
+    return (allowed if argv[0] == "allowed" else apply), kwargs
+
+
+def _run_plain(command, kwargs) -> None:
+    """Run a command as typer's standalone mode would: typer.Exit is the exit code, ^C 130, a closed pipe 1."""
+    import errno
+
+    try:
+        command(**kwargs)
+        sys.stdout.flush()
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+
+
 def main() -> None:
     try:
+        plain = _plain_call(sys.argv[1:])
+        if plain is not None:
+            _run_plain(*plain)
+            return
         app()
     except YgoError as exc:  # pragma: no cover - commands catch their own
         err.print(f"error: {exc}", markup=False)

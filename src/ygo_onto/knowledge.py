@@ -7,16 +7,15 @@ is an error at once (rdflib's DefinedNamespace habit).
 """
 from __future__ import annotations
 
+import hashlib
+import warnings
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
-from rdflib import Graph, Literal, Namespace, URIRef
-from rdflib.collection import Collection
-from rdflib.namespace import OWL, RDF, RDFS
-
-from . import resources
-from .cards import catalog
+from . import diskcache, resources
+from .cards import RULESETS, Catalog, catalog
 from .swrl import BUILTIN_NAMES, Rule, RuleSyntaxError, parse_rule_file, parse_rule_text  # noqa: F401  (Rule: re-exported)
 
 # Where the files live (a source checkout or an installed wheel): resources.py.
@@ -24,10 +23,31 @@ ONTOLOGY_DIR = resources.ontology_dir()
 RULES_DIR = resources.rules_dir()
 TBOX_FILE = resources.tbox_file()
 
+if TYPE_CHECKING:
+    from rdflib import Graph
+
 BASE = "http://ygo-onto.org/ontology"
-YGO = Namespace(BASE + "#")
-CARDS = {r: Namespace(f"http://ygo-onto.org/cards/{r}#") for r in ("official", "simplified")}
-ABOX = Namespace("http://ygo-onto.org/state#")
+_NAMESPACES = {"YGO": BASE + "#", "ABOX": "http://ygo-onto.org/state#"}
+_CARDS_NS = {r: f"http://ygo-onto.org/cards/{r}#" for r in ("official", "simplified")}
+
+
+def __getattr__(name: str):
+    """YGO, ABOX (rdflib Namespaces) and CARDS (ruleset -> Namespace), made on first use: rdflib is
+    not imported by a run whose knowledge comes from the disk cache."""
+    if name in _NAMESPACES or name == "CARDS":
+        from rdflib import Namespace
+
+        value = {r: Namespace(ns) for r, ns in _CARDS_NS.items()} if name == "CARDS" else Namespace(_NAMESPACES[name])
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _ns(name: str):
+    """YGO, ABOX or CARDS (see __getattr__), made once."""
+    value = globals().get(name)
+    return value if value is not None else __getattr__(name)
+
 SWRLB_BUILTINS = {"add", "subtract", "multiply", "divide", "mod", "abs", "equal", "notEqual", "lessThan",
                   "lessThanOrEqual", "greaterThan", "greaterThanOrEqual", "booleanNot"}
 
@@ -103,7 +123,6 @@ class Knowledge:
                  source: str | None = None):
         self.ruleset = ruleset
         self.catalog = catalog_ if catalog_ is not None else catalog(ruleset)
-        self.cards_ns = CARDS[ruleset]
         self.source = source
         if tbox is not None:
             self.__dict__["tbox"] = tbox  # the cached_property's slot
@@ -115,17 +134,24 @@ class Knowledge:
             for path in sorted((RULES_DIR / folder).rglob("*.swrl")):
                 self.rules.extend(parse_rule_file(path, path.relative_to(RULES_DIR).as_posix()))
 
+    @property
+    def cards_ns(self):
+        """The rdflib Namespace of the ruleset's card classes."""
+        return _ns("CARDS")[self.ruleset]
+
     @cached_property
     def tbox(self) -> Graph:
         """The TBox plus one class per catalog card (labels in English and Italian, a description,
         and the catalog's facts as annotations: see ontofile.card_triples): ontology/ygo-onto.owl
         and ontology/cards-RULESET.owl, whatever Protégé saved in them about the cards."""
+        from rdflib import Graph
+
         from .cards import catalog_file, read_catalog_file
 
         g = Graph()
         g.parse(TBOX_FILE, format="xml")
         ns = self.cards_ns
-        g.bind("ygo", YGO)
+        g.bind("ygo", _ns("YGO"))
         g.bind("card", ns)
         for triple in read_catalog_file(catalog_file(self.ruleset), self.ruleset)[1]:
             g.add(triple)
@@ -134,10 +160,16 @@ class Knowledge:
     @cached_property
     def core_names(self) -> frozenset:
         """Local names of the terms in the ygo: namespace (the rest of the classes are cards)."""
-        return frozenset(str(s)[len(str(YGO)):] for s in self.tbox.subjects() if str(s).startswith(str(YGO)))
+        ygo = _NAMESPACES["YGO"]
+        return frozenset(str(s)[len(ygo):] for s in self.tbox.subjects() if str(s).startswith(ygo))
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
+        from rdflib import Literal, URIRef
+        from rdflib.collection import Collection
+        from rdflib.namespace import OWL, RDF, RDFS
+
+        YGO = _ns("YGO")
         g = self.tbox
         v = Vocabulary()
         for s in g.subjects(RDF.type, OWL.Class):
@@ -215,9 +247,134 @@ def knowledge(ruleset: str = "official") -> Knowledge:
 
 @lru_cache(maxsize=None)
 def _source_knowledge(ruleset: str) -> Knowledge:
+    """The knowledge of the sources (ontology/, rules/), checked; through the disk cache (see
+    _sources_key), which also holds the fast backend's compiled program."""
+    key = _sources_key(ruleset) if ruleset in RULESETS and diskcache.enabled() else None
+    entry = f"knowledge-{ruleset}-{key}.pickle"
+    if key is not None:
+        data = diskcache.load(entry)
+        if data is not None:
+            try:
+                return _from_entry(data, ruleset)
+            except Exception:  # an entry of another shape: built again
+                pass
     k = Knowledge(ruleset)
     k.check_rules()
+    if key is not None:
+        diskcache.store(entry, _entry(k, f"fastcode-{ruleset}-{key}.marshal"))
+        for prefix in ("knowledge-", "fastcode-"):
+            diskcache.prune(f"{prefix}{ruleset}-")
     return k
+
+
+# bump when the shape of a knowledge entry changes (the package's code is in the key anyway)
+CACHE_VERSION = 1
+
+
+def _sources_key(ruleset: str) -> str | None:
+    """sha256 of everything the source knowledge of a ruleset is derived from: every file of
+    ontology/ (TBox, card catalogs, catalog-v001.xml), every rules/**/*.swrl, the card data
+    (data/), the package's code and the Python version, the rdflib and clingo installs.  None
+    when a file cannot be read (no cache then)."""
+    try:
+        libs = [_library_stamp(name) for name in ("rdflib", "clingo")]
+        h = hashlib.sha256(f"{ruleset}|{CACHE_VERSION}|{diskcache.package_code()}|{'|'.join(libs)}".encode())
+        data_dir = resources.data_dir()
+        for root, files in ((ONTOLOGY_DIR, sorted(p for p in ONTOLOGY_DIR.iterdir() if p.is_file())),
+                            (RULES_DIR, sorted(RULES_DIR.rglob("*.swrl"))),
+                            (data_dir, sorted(p for p in data_dir.iterdir() if p.is_file()))):
+            h.update(f"|{root.name}:{diskcache.files_digest(files, root)}".encode())
+        return h.hexdigest()
+    except OSError:
+        return None
+
+
+def _library_stamp(name: str) -> str:
+    """Where a library is installed, its __init__'s size and time and the version in the name of its
+    dist-info folder (an upgrade changes them), found without importing it (importlib.metadata costs
+    a CLI call 40 ms)."""
+    import importlib.util
+    import os
+
+    try:
+        origin = importlib.util.find_spec(name).origin
+        st = os.stat(origin)
+        site = os.path.dirname(os.path.dirname(origin))
+        infos = sorted(d for d in os.listdir(site) if d.lower().startswith(name + "-") and d.endswith(".dist-info"))
+    except Exception:
+        return f"{name}=?"
+    return f"{name}={origin}:{st.st_size}:{st.st_mtime_ns}:{','.join(infos)}"
+
+
+def _entry(k: Knowledge, code_entry: str) -> dict:
+    """What the cache keeps of a source knowledge: its tables, rules and TBox (N-Triples), and the
+    fast backend's compiled program with its parsed form and the name of the entry of its
+    generated functions' code (None if the program does not compile: the error comes again on use)."""
+    from .errors import ReasonerError
+    from .reasoning.fast.compiler import compiled
+    from .reasoning.fast.evaluator import parse_program
+
+    try:
+        comp = compiled(k)
+    except ReasonerError:
+        comp = None
+    else:
+        comp.parsed[0] = parse_program(comp.program_without_eq)
+        comp.code_entry = code_entry
+    return {"ruleset": k.ruleset, "cards": list(k.catalog), "rules": k.rules,
+            "tbox": k.tbox.serialize(format="nt", encoding="utf-8"), "vocabulary": k.vocabulary,
+            "compiled": comp}
+
+
+def _from_entry(data: dict, ruleset: str) -> Knowledge:
+    if data["ruleset"] != ruleset:
+        raise ValueError(ruleset)
+    k = Knowledge(ruleset, catalog_=Catalog(ruleset, data["cards"]), rules=data["rules"],
+                  tbox=_LazyGraph(data["tbox"]))
+    k.__dict__["vocabulary"] = data["vocabulary"]
+    comp = data["compiled"]
+    if comp is not None:
+        # compiler.compiled takes it for as long as the rules are these (its fingerprint)
+        k.preset_compiled = ((k.vocabulary, k.rules, list(k.rules)), comp)
+        for message in comp.never:  # as compiling them would warn
+            warnings.warn(f"fast: {message}", stacklevel=2)
+    return k
+
+
+class _LazyGraph:
+    """A TBox graph kept as N-Triples (a cache entry's), parsed only when something reads it
+    (fast's compiler, explain's comments; the vocabulary tables come from the cache)."""
+
+    def __init__(self, nt: bytes):
+        self._nt = nt
+        self._g = None
+
+    def _graph(self) -> Graph:
+        if self._g is None:
+            from rdflib import Graph
+
+            self._g = Graph()
+            self._g.parse(data=self._nt.decode("utf-8"), format="nt")
+        return self._g
+
+    def serialize(self, *args, **kwargs):
+        if kwargs.get("format") == "nt" and kwargs.get("encoding") == "utf-8" and not args:
+            return self._nt
+        return self._graph().serialize(*args, **kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):  # (pickle, copy: not the graph's)
+            raise AttributeError(name)
+        return getattr(self._graph(), name)
+
+    def __iter__(self):
+        return iter(self._graph())
+
+    def __len__(self):
+        return len(self._graph())
+
+    def __contains__(self, t):
+        return t in self._graph()
 
 
 # ruleset -> Knowledge loaded from an ontology file (ontofile.Rules.use): knowledge() and

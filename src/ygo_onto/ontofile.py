@@ -21,8 +21,6 @@ import dataclasses
 import hashlib
 import io
 import json
-import os
-import pickle
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -31,9 +29,10 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
+from . import diskcache
 from .cards import MONSTER_CLASSES, SPELL_CLASSES, TRAP_CLASSES, Card, Catalog, class_name
 from .errors import ReasonerError, StateError
-from .knowledge import ABOX, ACTIVE, BASE, CARDS, RULES_DIR, YGO, Knowledge, Rule, VocabularyError
+from .knowledge import ABOX, ACTIVE, BASE, CARDS, RULES_DIR, YGO, Knowledge, Rule, VocabularyError, _LazyGraph
 
 RULES_BASE = "http://ygo-onto.org/rules/"
 SWRL = "http://www.w3.org/2003/11/swrl#"
@@ -417,8 +416,7 @@ def _code_hash() -> str:
 
 
 def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ygo-onto"
+    return diskcache.cache_dir()
 
 
 def _check(k: Knowledge, path) -> None:
@@ -515,11 +513,11 @@ class Rules:
         if not path.is_file():
             raise StateError(f"{path}: expected an ontology file, got no such file")
         digest = hashlib.sha256(path.read_bytes() + f"|{CACHE_VERSION}|{_code_hash()}".encode()).hexdigest()
-        cache_file = _cache_dir() / f"{digest}.pickle"
+        entry = f"{digest}.pickle"
         k = None
-        if cache and cache_file.is_file():
+        data = diskcache.load(entry) if cache else None
+        if data is not None:
             with contextlib.suppress(Exception):  # a stale or broken cache entry is read again
-                data = pickle.loads(cache_file.read_bytes())
                 if data["files"] and all(Path(f).is_file() and hashlib.sha256(Path(f).read_bytes()).hexdigest() == h
                                          for f, h in data["files"][1:]):
                     k = _from_cached(data, path)
@@ -536,16 +534,13 @@ class Rules:
                 raise StateError(f"{path}: {exc}") from None
             k = Knowledge(ruleset, catalog_=cat, rules=rules, tbox=tbox, source=str(path))
             _check(k, path)
-            if cache:
+            if cache and diskcache.enabled():
                 with contextlib.suppress(OSError):
-                    cache_file.parent.mkdir(parents=True, exist_ok=True)
-                    data = {"ruleset": ruleset, "cards": list(cat), "rules": rules,
-                            "tbox": tbox.serialize(format="nt", encoding="utf-8"),
-                            "vocabulary": k.vocabulary,
-                            "files": [(str(f), hashlib.sha256(Path(f).read_bytes()).hexdigest()) for f in files]}
-                    tmp = cache_file.with_suffix(".tmp")
-                    tmp.write_bytes(pickle.dumps(data))
-                    tmp.replace(cache_file)
+                    diskcache.store(entry, {
+                        "ruleset": ruleset, "cards": list(cat), "rules": rules,
+                        "tbox": tbox.serialize(format="nt", encoding="utf-8"),
+                        "vocabulary": k.vocabulary,
+                        "files": [(str(f), hashlib.sha256(Path(f).read_bytes()).hexdigest()) for f in files]})
         rules_obj = cls(k, path, digest, cached)
         if reasoner == "fast":
             rules_obj.compile()
@@ -575,44 +570,10 @@ class Rules:
 
 
 def _from_cached(data: dict, path: Path) -> Knowledge:
-    tbox = Graph()
-    tbox.bind("ygo", YGO)
     k = Knowledge(data["ruleset"], catalog_=Catalog(data["ruleset"], data["cards"]), rules=data["rules"],
                   tbox=_LazyGraph(data["tbox"]), source=str(path))
     k.__dict__["vocabulary"] = data["vocabulary"]
     return k
-
-
-class _LazyGraph:
-    """The TBox graph of a cached file, parsed only when something reads it (fast's compiler does;
-    the vocabulary tables come from the cache)."""
-
-    def __init__(self, nt: bytes):
-        self._nt = nt
-        self._g = None
-
-    def _graph(self) -> Graph:
-        if self._g is None:
-            self._g = Graph()
-            self._g.parse(data=self._nt.decode("utf-8"), format="nt")
-        return self._g
-
-    def serialize(self, *args, **kwargs):
-        if kwargs.get("format") == "nt" and kwargs.get("encoding") == "utf-8" and not args:
-            return self._nt
-        return self._graph().serialize(*args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._graph(), name)
-
-    def __iter__(self):
-        return iter(self._graph())
-
-    def __len__(self):
-        return len(self._graph())
-
-    def __contains__(self, t):
-        return t in self._graph()
 
 
 # ------------------------------------------------------------------------------------------ export

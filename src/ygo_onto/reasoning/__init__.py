@@ -52,6 +52,11 @@ def register(name: str):
     return deco
 
 
+# backend name -> the module that registers it: `get` imports only that one (owlready2, which the
+# Pellet backends import, costs a CLI call on the fast backend a few tenths of a second)
+_MODULES = {"fast": "fast", "pellet": "pellet", "pellet-jvm": "pellet_jvm", "hermit": "hermit"}
+
+
 def names() -> list[str]:
     _load_all()
     return sorted(_REGISTRY)
@@ -62,7 +67,12 @@ def get(name: str) -> Backend:
 
     :raises ReasonerError: no such backend.
     """
-    _load_all()
+    if name not in _REGISTRY and name in _MODULES:
+        import importlib
+
+        importlib.import_module(f"{__name__}.{_MODULES[name]}")
+    if name not in _REGISTRY:
+        _load_all()
     if name not in _REGISTRY:
         raise ReasonerError(f"reasoner: expected one of {', '.join(sorted(_REGISTRY))}, got {name!r}")
     if name not in _INSTANCES:

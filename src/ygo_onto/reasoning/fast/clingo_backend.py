@@ -1,11 +1,15 @@
 """clingo runs the same program: the fallback and the cross-check of the evaluator."""
 from __future__ import annotations
 
-import clingo
+from typing import TYPE_CHECKING
 
 from ...errors import ReasonerError
 from .compiler import Compiled
 from .names import _literal, _qstr, cpred, ppred
+
+if TYPE_CHECKING:
+    import clingo
+
 
 def facts_program(knowledge, facts) -> str:
     """The ABox facts as ASP facts."""
@@ -41,6 +45,8 @@ def facts_program(knowledge, facts) -> str:
 
 
 def solve(program: str, facts_text: str) -> list[clingo.Symbol]:
+    import clingo  # (imported when clingo runs: ~12 ms of a CLI call that the evaluator answers)
+
     ctl = clingo.Control(["--warn=none"])
     ctl.add("base", [], program)
     ctl.add("base", [], facts_text)
@@ -59,6 +65,8 @@ def solve(program: str, facts_text: str) -> list[clingo.Symbol]:
 def _any_value(sym: clingo.Symbol):
     """A symbol of clingo's model as an evaluator value.  A negative function term (-true: the
     unaryMinus of a boolean) reads as its name and arguments, as the backend always read it."""
+    import clingo
+
     t = sym.type
     if t == clingo.SymbolType.Number:
         return sym.number

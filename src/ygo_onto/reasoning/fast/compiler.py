@@ -96,6 +96,10 @@ class Compiled:
     # built on first use: the evaluators of program_without_eq and program (False: clingo runs it),
     # and the predicates of the vocabulary's names (see _names)
     evaluators: list = field(default_factory=lambda: [None, None], repr=False, compare=False)
+    # evaluator.parse_program of program_without_eq and program, if known (the disk cache keeps the first)
+    parsed: list = field(default_factory=lambda: [None, None], repr=False, compare=False)
+    # the disk cache entry of the generated functions' code (evaluator.CodeCache), for a program from the sources
+    code_entry: str | None = field(default=None, repr=False, compare=False)
     names: tuple | None = field(default=None, repr=False, compare=False)
     plan: dict | None = field(default=None, repr=False, compare=False)
     merge_preds: list | None = field(default=None, repr=False, compare=False)
@@ -639,6 +643,7 @@ def _fingerprint(knowledge) -> tuple:
 def forget(knowledge) -> None:
     """Drop the compiled program of a knowledge (compiled again on next use)."""
     _CACHE.pop(knowledge, None)
+    vars(knowledge).pop("preset_compiled", None)
 
 
 def compiled(knowledge) -> Compiled:
@@ -647,6 +652,12 @@ def compiled(knowledge) -> Compiled:
         hit = _CACHE.get(knowledge)
     except TypeError:  # not weak-referenceable: compile every time
         return _Compiler(knowledge).compile()
+    if hit is None:
+        # the program the disk cache kept for a source knowledge (knowledge._from_entry), with the
+        # fingerprint of the knowledge as it was loaded
+        hit = getattr(knowledge, "preset_compiled", None)
+        if hit is not None:
+            _CACHE[knowledge] = hit
     rules = knowledge.rules
     # (list == list compares the same objects by identity first: a fraction of a microsecond)
     if hit is not None and hit[0][0] is knowledge.vocabulary and hit[0][1] is rules and rules == hit[0][2]:

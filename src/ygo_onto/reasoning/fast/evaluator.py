@@ -1,13 +1,18 @@
 """The compiled program's least model, computed in Python (semi-naive evaluation)."""
 from __future__ import annotations
 
+import marshal
 import operator
 import os
 import re
+import types
+from typing import TYPE_CHECKING
 
-import clingo
-
+from ... import diskcache
 from .names import INT_MAX, INT_MIN
+
+if TYPE_CHECKING:
+    import clingo
 
 # ---------------------------------------------------------------------------------------------
 # The evaluator: the compiled program's least model, computed in Python
@@ -106,6 +111,8 @@ def _b_abs(a):
 
 
 def _symbol(v) -> clingo.Symbol:
+    import clingo  # (on first use: a run that compares only integers or only strings never needs it)
+
     if type(v) is int:
         return clingo.Number(v)
     if type(v) is str:
@@ -114,6 +121,8 @@ def _symbol(v) -> clingo.Symbol:
 
 
 def _value(sym: clingo.Symbol):
+    import clingo
+
     t = sym.type
     if t == clingo.SymbolType.Number:
         return sym.number
@@ -150,6 +159,7 @@ _ORDERINGS = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 def _read_program(program: str):
     """The rules of a program as (head atom, body literals); raises _NotSupported on anything
     but the positive normal rules, #show directives and comments the compiler writes."""
+    import clingo
     from clingo import ast
 
     T = ast.ASTType
@@ -364,6 +374,82 @@ def _parse_program(program: str):
     return rules
 
 
+def parse_program(program: str):
+    """The rules of a program as the evaluator reads them (_parse_program, or clingo's parser for
+    what it does not read)."""
+    try:
+        return _parse_program(program)
+    except _NotSupported:
+        return _read_program(program)
+
+
+class CodeCache:
+    """The code objects of the generated functions, by source text (the same source always
+    compiles to the same code), shared by the evaluators of one program.  With a disk cache entry
+    (diskcache: `fastcode-<digest of the sources>.marshal`), the entry is read on the first
+    function needed, and the codes compiled since are added to it when the process exits: a
+    later process compiles only the functions no earlier run needed."""
+
+    def __init__(self, entry: str | None):
+        self.entry = entry
+        self.codes: dict | None = None
+        self.read = 0
+
+    def get(self, source: str, name: str):
+        if self.entry is None:  # (a program not from the sources: compiled as its evaluator needs them)
+            return compile(source, f"<fast evaluator: {name}>", "exec")
+        codes = self.codes
+        if codes is None:
+            codes = self.codes = self._load()
+        code = codes.get(source)
+        if code is None:
+            code = codes[source] = compile(source, f"<fast evaluator: {name}>", "exec")
+        return code
+
+    def _load(self) -> dict:
+        if not diskcache.enabled():
+            return {}
+        import atexit
+
+        atexit.register(self.save)
+        codes = self._read()
+        self.read = len(codes)
+        return codes
+
+    def _read(self) -> dict:
+        data = diskcache.read_bytes(self.entry)
+        if not data:
+            return {}
+        try:
+            codes = marshal.loads(data)
+        except Exception:  # a broken entry: compiled again
+            return {}
+        if not isinstance(codes, dict) or not all(type(k) is str and type(v) is types.CodeType
+                                                  for k, v in codes.items()):
+            return {}
+        return codes
+
+    def save(self) -> None:
+        """Add the codes compiled in this process to the entry (with any another process added)."""
+        if self.codes is None or len(self.codes) <= self.read or len(self.codes) > 100_000:
+            return
+        codes = self._read()
+        codes.update(self.codes)
+        self.read = len(self.codes)
+        diskcache.write_bytes(self.entry, marshal.dumps(codes))
+
+
+_CODE_CACHES: dict = {}
+
+
+def code_cache(entry: str | None) -> CodeCache:
+    """The CodeCache of a disk cache entry (None: none, every function compiled)."""
+    got = _CODE_CACHES.get(entry)
+    if got is None:
+        got = _CODE_CACHES[entry] = CodeCache(entry)
+    return got
+
+
 def _vars(t) -> set:
     if t[0] == "v":
         return {t[1]}
@@ -393,15 +479,16 @@ class _Evaluator:
     previous run's (see `run`).  Not reentrant: `run` and the reading of `model` happen under
     `lock`."""
 
-    def __init__(self, program: str):
+    def __init__(self, program: str, rules=None, codes: CodeCache | None = None):
+        """`rules`: parse_program(program), if known; `codes`: where the generated functions'
+        code objects are kept (see CodeCache)."""
         import threading
 
         self.lock = threading.Lock()
         self._extra: dict = {}
-        try:
-            rules = _parse_program(program)
-        except _NotSupported:
-            rules = _read_program(program)
+        self._codes = codes if codes is not None else code_cache(None)
+        if rules is None:
+            rules = parse_program(program)
         self.preds: dict[tuple[str, int], int] = {}
         for head, body in rules:
             self.pred(head[1])
@@ -443,9 +530,10 @@ class _Evaluator:
                 calls[self.pred(body[0][1])].append(projection)
                 continue
             atoms = [i for i, lit in enumerate(body) if lit[0] == "atom"]
+            body_preds = {self.pred(body[i][1]) for i in atoms}
             for i in atoms:
                 q = self.pred(body[i][1])
-                others = sorted({self.pred(lit[1]) for lit in body if lit[0] == "atom"} - {q})
+                others = sorted(body_preds - {q})
                 call = f"{self.stub(head, body, i)}(delta)"
                 calls[q].append(f"if {' and '.join(f'S{o}' for o in others)}: {call}" if others else call)
             if not atoms:
@@ -510,7 +598,7 @@ class _Evaluator:
 
         def stub(delta):
             source = f"def D{q}(delta):\n" + "".join(f" {line}\n" for line in lines)
-            exec(compile(source, f"<fast evaluator: D{q}>", "exec"), self._ns)  # noqa: S102 (generated)
+            exec(self._codes.get(source, f"D{q}"), self._ns)  # noqa: S102 (generated)
             fn = self._dispatch[q] = self._ns[f"D{q}"]
             fn(delta)
 
@@ -546,7 +634,7 @@ class _Evaluator:
             self._functions += 1
             name = f"R{self._functions}"
         source = self.rule_source(name, head, body, first)
-        exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
+        exec(self._codes.get(source, name), self._ns)  # noqa: S102 (generated)
         return self._ns[name]
 
     # -- code generation
@@ -1061,7 +1149,7 @@ class _Evaluator:
                 # "def name(t):\n" + the block + " return False\n": the blocks in one function
                 blocks.append(source[source.index("\n") + 1:-len(" return False\n")])
             source = f"def {name}(t):\n{''.join(blocks)} return False\n"
-            exec(compile(source, f"<fast evaluator: {name}>", "exec"), self._ns)  # noqa: S102 (generated)
+            exec(self._codes.get(source, name), self._ns)  # noqa: S102 (generated)
             got = self._checks[p] = self._ns[name]
         return got
 

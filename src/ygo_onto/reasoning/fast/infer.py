@@ -4,7 +4,7 @@ from __future__ import annotations
 from .clingo_backend import _clingo_model
 from .. import Facts
 from .compiler import Compiled, compiled
-from .evaluator import _Evaluator, _NotSupported
+from .evaluator import _Evaluator, _NotSupported, code_cache
 from .facts import _CLASS, _OBJECT, _abox, _data, _plan, _read_model, _union_into
 from .names import cpred, ppred
 
@@ -15,7 +15,8 @@ def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
     ev = comp.evaluators[slot]
     if ev is None:
         try:
-            ev = _Evaluator(comp.program if equality else comp.program_without_eq)
+            ev = _Evaluator(comp.program if equality else comp.program_without_eq, comp.parsed[slot],
+                            code_cache(comp.code_entry))
         except _NotSupported:
             ev = False
         comp.evaluators[slot] = ev
