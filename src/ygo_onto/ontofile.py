@@ -467,7 +467,8 @@ def _check_operations(k: Knowledge, path) -> None:
             area = ann.get("destinationArea")
             if area not in MOVE_AREAS:
                 raise StateError(f"{path}: property {prop}: ygo:destinationArea: expected one of "
-                                 f"{', '.join(MOVE_AREAS)} (where the primitive move puts the card), got {area!r}")
+                                 f"{', '.join(MOVE_AREAS)} (where the primitive move puts the card), "
+                                 f"got {'none' if area is None else repr(area)}")
             place = ann.get("destinationPlace")
             if place is not None and (place not in PLACES or area not in LIST_AREAS):
                 raise StateError(f"{path}: property {prop}: ygo:destinationPlace: expected one of {', '.join(PLACES)} "
