@@ -19,10 +19,9 @@ The cards (their texts as printed):
 """
 from __future__ import annotations
 
+from newcards_onto import YGO, add_card, add_rule, class_of
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
-
-from newcards_onto import YGO, add_card, add_rule, class_of
 
 # name -> (comment, destinationArea, destinationPlace or None)
 NEW_MOVES = {

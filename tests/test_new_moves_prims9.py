@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from rdflib import Graph, Literal, URIRef
-
 from newcards9_onto import NEW_CARDS, NEW_MOVES, with_new_moves
 from owlapi_edit import edit_in_a_process
+from rdflib import Graph, Literal, URIRef
+
 from ygo_onto import GameState, Rules
 from ygo_onto.errors import StateError
 from ygo_onto.knowledge import knowledge
