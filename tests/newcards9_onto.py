@@ -16,6 +16,8 @@ The cards (their texts as printed):
   attacking monster; banish that target."
 - The Transmigration Prophecy (Quick-Play Spell): "Target 2 cards in any Graveyard(s); shuffle them
   into the Deck."
+- Rush Recklessly (Quick-Play Spell): "Target 1 face-up monster on the field; it gains 700 ATK until
+  the End Phase." (no new operation: the TBox's opSetAtkUntilEndPhase, primitive set_counter)
 """
 from __future__ import annotations
 
@@ -79,6 +81,25 @@ NEW_CARDS = {
              "ResolvingLink(?l), linkNegated(?l, false), linkCard(?l, ?c), TheTransmigrationProphecy(?c), "
              "linkTarget(?l, ?t), ExtraDeckCard(?t), placedIn(?t, ?z), Graveyard(?z), ownerPlayer(?t, ?o) "
              "-> opToExtraDeck(?t, ?o)"),
+        ],
+    },
+    "Rush Recklessly": {
+        "kind": "QuickPlaySpell",
+        "description": "Target 1 face-up monster on the field; it gains 700 ATK until the End Phase.",
+        "activation": "chooseOneTarget",
+        "rules": [
+            ("Rush Recklessly (card text: \"Target 1 face-up monster on the field\"): a face-up monster on either "
+             "side (rulebook v6.0 p. 17 \"Quick-Play Spell Cards\": from the hand in your own turn, in the Battle "
+             "Phase too, p. 26; Set ones in either turn, official/chain.swrl).",
+             "RushRecklessly(?c), Monster(?t), FaceUp(?t), placedIn(?t, ?z), MonsterZone(?z) -> validTarget(?c, ?t)"),
+            ("Rush Recklessly: it can be activated when there is a target.",
+             "RushRecklessly(?c), validTarget(?c, ?t) -> ActivationConditionMet(?c)"),
+            ("Rush Recklessly resolves (card text: \"it gains 700 ATK until the End Phase\"): its target, if still "
+             "face-up in a Monster Zone, gains 700 ATK that last until the End Phase (the TBox's atkUntilEndPhase, "
+             "added to its ATK by official/derived.swrl, gone when the next turn starts).",
+             "ResolvingLink(?l), linkNegated(?l, false), linkCard(?l, ?c), RushRecklessly(?c), linkTarget(?l, ?t), "
+             "FaceUp(?t), placedIn(?t, ?z), MonsterZone(?z), atkUntilEndPhase(?t, ?u), add(?r, ?u, 700) "
+             "-> opSetAtkUntilEndPhase(?t, ?r)"),
         ],
     },
 }

@@ -104,12 +104,13 @@ def test_the_moves_and_cards_are_only_in_the_edited_file(onto, rules):
     # the sources know none of them: the catalog, the docs, the TBox, the rules and the driver are untouched
     source = knowledge("official")
     assert not set(NEW_MOVES) & (source.vocabulary.object_properties | set(source.vocabulary.annotations))
-    assert not {"Dimensional Prison", "The Transmigration Prophecy"} & {c.name for c in source.catalog}
+    assert not {"Dimensional Prison", "The Transmigration Prophecy", "Rush Recklessly"} & {c.name for c in source.catalog}
     for f in (REPO / "ontology" / "cards-official.owl", REPO / "ontology" / "ygo-onto.owl", REPO / "docs" / "cards.md",
               *sorted((REPO / "rules").rglob("*.swrl")), *sorted((REPO / "src").rglob("*.py"))):
         text = f.read_text(encoding="utf-8")
         assert "opBanish" not in text and "Dimensional Prison" not in text and "Transmigration" not in text, f
-    assert len(rules.knowledge.rules) == len(Rules.load(onto.parent / "ygo.owl").knowledge.rules) + 8
+        assert "Rush Recklessly" not in text and "RushRecklessly" not in text, f
+    assert len(rules.knowledge.rules) == len(Rules.load(onto.parent / "ygo.owl").knowledge.rules) + 11
     listed = {c["name"]: c for c in json.loads(run("cards", "--json", "--ontology", onto).stdout)}
     assert listed["Dimensional Prison"]["kind"] == "Normal Trap"
     assert listed["The Transmigration Prophecy"]["kind"] == "Quick-Play Spell"
@@ -214,6 +215,55 @@ def test_the_transmigration_prophecy_needs_two_targets(rules, graveyards):
     two = GameState.from_dict(state({"hand": ["The Transmigration Prophecy"], "graveyard": gy_a + ["Mystical Elf"]},
                                     {"graveyard": gy_b}), rules=rules)
     assert ("activate@A.hand0" in ids(two)) == bool(gy_a or gy_b)
+
+
+# ---------------------------------------------------------------- Rush Recklessly: +700 ATK until the End Phase
+
+LUSTER = {"card": "Luster Dragon", "position": "attack"}  # 1900 ATK
+
+
+def battle_over(s: GameState) -> GameState:
+    """Both players pass until the attack is over (no one holds an answer here)."""
+    for _ in range(6):
+        if not any(fc and "attack" in fc["extra"] for p in "AB" for fc in s.data["players"][p]["monster_zones"]):
+            return s
+        s = s.apply("pass")
+    raise AssertionError("the attack did not end")
+
+
+def test_rush_recklessly_gains_700_atk_until_the_end_phase(rules):
+    s = GameState.from_dict(state({"hand": ["Rush Recklessly"], "monster_zones": zones(CG)},
+                                  {"monster_zones": zones(LUSTER)}), rules=rules)
+    picking = s.apply("activate@A.hand0")
+    assert [a for a in ids(picking) if a.startswith("select")] == ["select@A.mz0", "select@B.mz0"]
+    boosted = resolve(picking.apply("select@A.mz0"))
+    cg = boosted.data["players"]["A"]["monster_zones"][0]
+    assert cg["counters"] == {"atk_until_end_phase": 700} and cg["atk_modifier"] == 0
+    assert boosted.data["players"]["A"]["graveyard"] == ["Rush Recklessly"]
+    # 1400 + 700 = 2100 against 1900: the attacker wins and B takes 200 (rulebook p. 27)
+    after = battle_over(boosted.apply("next_phase:battle").apply("attack@A.mz0>B.mz0")).data
+    assert after["players"]["B"]["life_points"] == 7800 and after["players"]["B"]["graveyard"] == ["Luster Dragon"]
+    assert after["players"]["A"]["monster_zones"][0]["card"] == "Celtic Guardian"
+    # the End Phase ends it: the next turn starts without it (a written state keeps it until then, and loads again)
+    again = GameState.from_dict(after, rules=rules)
+    ended = again.apply("end_turn").data
+    assert ended["turn"] == 4 and ended["players"]["A"]["monster_zones"][0]["counters"] == {}
+
+
+def test_rush_recklessly_without_it_the_attack_loses_and_two_add_up(rules):
+    s = GameState.from_dict(state({"monster_zones": zones(CG)}, {"monster_zones": zones(LUSTER)}, phase="battle"),
+                            rules=rules)
+    lost = battle_over(s.apply("attack@A.mz0>B.mz0")).data  # 1400 against 1900
+    assert lost["players"]["A"]["life_points"] == 7500 and lost["players"]["A"]["graveyard"] == ["Celtic Guardian"]
+    two = GameState.from_dict(state({"hand": ["Rush Recklessly", "Rush Recklessly"], "monster_zones": zones(CG)}, {}),
+                              rules=rules)
+    two = resolve(resolve(two.apply("activate@A.hand0").apply("select@A.mz0")).apply("activate@A.hand0")
+                  .apply("select@A.mz0"))
+    assert two.data["players"]["A"]["monster_zones"][0]["counters"] == {"atk_until_end_phase": 1400}
+    # a target that left the field or is face-down: nothing to gain; no face-up monster: no activation
+    none = GameState.from_dict(state({"hand": ["Rush Recklessly"], "monster_zones": zones(
+        {"card": "Celtic Guardian", "position": "face_down_defense"})}, {}), rules=rules)
+    assert "activate@A.hand0" not in ids(none) and "set_spell_trap@A.hand0" in ids(none)
 
 
 # ---------------------------------------------------------------- the primitive reads the place: top of the Deck

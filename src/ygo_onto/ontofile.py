@@ -480,10 +480,20 @@ def _check_operations(k: Knowledge, path) -> None:
                                  f"and _) on a move to monster_zones or spell_trap_zones, got {mark!r} "
                                  f"(destinationArea {area})")
             continue  # a new move operation has its place in a step by its destination (primitives.step_place)
+        if name == "set_counter":  # which counter is the property's data (primitives.set_counter)
+            key = k.vocabulary.annotations[prop].get("counterKey")
+            if key is None or not re.fullmatch(r"[a-z][a-z_]*", key):
+                raise StateError(f"{path}: property {prop}: ygo:counterKey: expected the key of the card's counter "
+                                 f"it sets (lower case and _), got {'none' if key is None else repr(key)}")
+            continue  # a new counter operation is carried out with the cards' values (primitives.step_place)
         if prop not in ORDER:
             raise StateError(f"{path}: property {prop}: expected an operation the driver knows (its place in a step "
                              f"and what primitive {name!r} does with it are in primitives.py), got a new one; "
                              f"infer an existing operation property instead (docs/decisions.md, session 8)")
+    for prop, key in sorted(k.vocabulary.annotated("counterKey").items()):
+        if prop not in ops and not (prop in k.vocabulary.data_properties and re.fullmatch(r"[a-z][a-z_]*", key)):
+            raise StateError(f"{path}: property {prop}: ygo:counterKey: expected on a data property (a card's "
+                             f"counter, read as a fact) the key of the counter (lower case and _), got {key!r}")
     for rule in k.rules:
         for atom in parse_rule_text(rule.text)[1]:
             if re.fullmatch(r"op[A-Z]\w*", atom.pred) and atom.pred not in ops:

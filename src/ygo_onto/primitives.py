@@ -12,7 +12,8 @@ from typing import Callable
 from .abox import PHASE_NAMES, POSITION_NAMES
 from .cards import catalog
 from .errors import YgoError
-from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card, opponent
+from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card,
+                    opponent)
 
 PRIMITIVES: dict[str, Callable] = {}
 
@@ -27,7 +28,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
          "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetAtkModifier",
-         "opSetDefModifier", "opSetTurnsLeft",
+         "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opRollDie",
@@ -45,15 +46,21 @@ ORDER_INDEX = {op: i for i, op in enumerate(ORDER)}
 # with the moves onto it; two such operations by their names.
 MOVES_OFF_FIELD_END = ORDER_INDEX["opToExtraDeck"] + 0.5
 MOVES_ONTO_FIELD_END = ORDER_INDEX["opToFieldZone"] + 0.5
+# A new counter operation (primitive set_counter) is carried out with the cards' own values.
+COUNTERS_END = ORDER_INDEX["opSetTurnsLeft"] + 0.5
 
 
 def step_place(op: str, vocabulary) -> tuple:
     """Where an operation is carried out in a step: ORDER, or for a new move operation its
-    destination's group (a new operation of any other primitive is refused on load: ontofile)."""
+    destination's group, for a new counter operation the cards' values (a new operation of any other
+    primitive is refused on load: ontofile)."""
     i = ORDER_INDEX.get(op)
     if i is not None:
         return (i, "")
-    area = vocabulary.annotations[op]["destinationArea"]
+    ann = vocabulary.annotations[op]
+    if ann["primitive"] == "set_counter":
+        return (COUNTERS_END, op)
+    area = ann["destinationArea"]
     return (MOVES_OFF_FIELD_END if area in LIST_AREAS else MOVES_ONTO_FIELD_END, op)
 
 
@@ -339,6 +346,19 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         raise YgoError(f"internal: no setter for {op}")
 
 
+@primitive("set_counter")
+def set_counter(step: Step, op: str, card_ind: str, value) -> None:
+    """Set a counter of a card on the field (state: its `counters`): which one is the operation property's
+    data (ygo:counterKey); 0 removes it, and a value stays within the state's bounds (0..MAX_COUNT)."""
+    key = step.vocabulary.annotations[op]["counterKey"]
+    counters = step.objects[card_ind]["counters"]
+    value = max(0, min(MAX_COUNT, int(value)))
+    if value:
+        counters[key] = value
+    else:
+        counters.pop(key, None)
+
+
 @primitive("change_lp")
 def change_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
     side = step.state["players"][_player(player_ind)]
@@ -491,6 +511,9 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
     state["priority"] = state["turn_player"]
     resets = {ann["stateKey"]: ann["resetEachTurn"] for ann in step.vocabulary.annotations.values()
               if "resetEachTurn" in ann and "stateKey" in ann}
+    # counters that last until the End Phase (ygo:counterKey with ygo:resetEachTurn): gone
+    counters = [ann["counterKey"] for ann in step.vocabulary.annotations.values()
+                if "resetEachTurn" in ann and "counterKey" in ann and "primitive" not in ann]
     for p in PLAYERS:
         side = state["players"][p]
         side["normal_summon_used"] = False
@@ -499,5 +522,7 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
                 continue
             for key, value in resets.items():
                 fc[key] = type(FIELD_CARD_DEFAULTS[key])(0 if value in ("0", "false") else 1)
+            for key in counters:
+                fc["counters"].pop(key, None)
             fc["extra"].pop("replay", None)  # a replay's right to attack again lasts this turn only (rulebook p. 28)
     step.transient["turn_started"] = True
