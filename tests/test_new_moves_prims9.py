@@ -283,8 +283,8 @@ def test_a_move_to_the_top_of_the_deck_is_the_files_data(rules):
 
 # ---------------------------------------------------------------- what a move needs is checked on load
 
-@pytest.mark.parametrize("case", ["no_area", "unknown_area", "place_in_a_zone", "unknown_place"])
-def test_a_move_without_a_destination_is_refused_on_load(onto, tmp_path, case):
+@pytest.mark.parametrize("case", ["no_area", "unknown_area", "place_in_a_zone", "unknown_place", "counter_without_key"])
+def test_a_move_without_a_destination_or_a_counter_without_its_key_is_refused_on_load(onto, tmp_path, case):
     g = Graph().parse(onto, format="xml")
     op, area, place = URIRef(YGO + "opBanish"), URIRef(YGO + "destinationArea"), URIRef(YGO + "destinationPlace")
     if case == "no_area":
@@ -294,15 +294,18 @@ def test_a_move_without_a_destination_is_refused_on_load(onto, tmp_path, case):
     elif case == "place_in_a_zone":
         g.set((op, area, Literal("monster_zones")))
         g.add((op, place, Literal("start")))
-    else:
+    elif case == "unknown_place":
         g.set((URIRef(YGO + "opShuffleIntoDeck"), place, Literal("bottom")))
+    else:  # a counter operation must name its counter
+        g.remove((URIRef(YGO + "opSetAtkUntilEndPhase"), URIRef(YGO + "counterKey"), None))
     path = tmp_path / "edited.owl"
     g.serialize(path, format="xml")
     with pytest.raises(StateError) as err:
         Rules.load(path, cache=False)
     expected = {"no_area": "property opBanish: ygo:destinationArea: expected one of deck, hand", "unknown_area": "(where the primitive move puts the card), got 'exile'",
                 "place_in_a_zone": "property opBanish: ygo:destinationPlace: expected one of end, start, shuffled",
-                "unknown_place": "property opShuffleIntoDeck: ygo:destinationPlace"}[case]
+                "unknown_place": "property opShuffleIntoDeck: ygo:destinationPlace",
+                "counter_without_key": "property opSetAtkUntilEndPhase: ygo:counterKey: expected the key"}[case]
     assert expected in str(err.value), str(err.value)
     if case == "no_area":
         assert str(err.value).endswith("got none")
@@ -329,7 +332,7 @@ def test_import_owl_writes_the_moves_into_a_copy_of_the_sources_that_then_plays_
     env = {**os.environ, "PYTHONPATH": str(copy_ / "src")}
     done = subprocess.run([sys.executable, "-m", "ygo_onto", "import-owl", str(onto)], cwd=copy_, env=env,
                           capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0 and "cards added: 2" in done.stdout, done.stdout + done.stderr
+    assert done.returncode == 0 and "cards added: 3" in done.stdout, done.stdout + done.stderr
     tbox = Graph().parse(copy_ / "ontology" / "ygo-onto.owl", format="xml")
     assert str(tbox.value(URIRef(YGO + "opBanish"), URIRef(YGO + "destinationArea"))) == "banished"
     assert str(tbox.value(URIRef(YGO + "opToDeckTop"), URIRef(YGO + "destinationPlace"))) == "start"
