@@ -351,7 +351,10 @@ def set_counter(step: Step, op: str, card_ind: str, value) -> None:
     """Set a counter of a card on the field (state: its `counters`): which one is the operation property's
     data (ygo:counterKey); 0 removes it, and a value stays within the state's bounds (0..MAX_COUNT)."""
     key = step.vocabulary.annotations[op]["counterKey"]
-    counters = step.objects[card_ind]["counters"]
+    card = step.objects[card_ind]
+    if not isinstance(card, dict):  # it left the field earlier in this step: its counters went with it
+        return
+    counters = card["counters"]
     value = max(0, min(MAX_COUNT, int(value)))
     if value:
         counters[key] = value
