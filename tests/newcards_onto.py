@@ -116,7 +116,8 @@ def add_card(g: Graph, name: str, card: dict) -> URIRef:
     if card.get("flip"):
         g.add((c, RDFS.subClassOf, URIRef(YGO + "FlipEffectMonster")))
     g.add((c, RDFS.label, Literal(name, lang="en")))
-    label = {"NormalSpell": "Normal Spell", "NormalTrap": "Normal Trap", "EffectMonster": "Flip Effect Monster"}[kind]
+    label = {"NormalSpell": "Normal Spell", "NormalTrap": "Normal Trap", "EffectMonster": "Flip Effect Monster",
+             "QuickPlaySpell": "Quick-Play Spell"}[kind]
     g.add((c, RDFS.comment, Literal(f"{label}. {card['description']}", lang="en")))
     for key, prop in (("level", "cardLevel"), ("atk", "cardAtk"), ("def", "cardDef")):
         if key in card:
@@ -125,7 +126,8 @@ def add_card(g: Graph, name: str, card: dict) -> URIRef:
         if key in card:
             g.add((c, URIRef(YGO + prop), Literal(card[key])))
     g.add((c, URIRef(YGO + "cardDescription"), Literal(card["description"])))
-    g.add((c, URIRef(YGO + "cardPasscode"), Literal(card["passcode"], datatype=XSD.integer)))
+    if "passcode" in card:
+        g.add((c, URIRef(YGO + "cardPasscode"), Literal(card["passcode"], datatype=XSD.integer)))
     g.add((c, URIRef(YGO + "cardActivation"), Literal(card["activation"])))
     return c
 

@@ -233,6 +233,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
             add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
             add(("atkModifier", c, fc["atk_modifier"]))
             add(("defModifier", c, fc["def_modifier"]))
+            for prop, key in counter_declarations(state["ruleset"]):  # the ontology's counters (ygo:counterKey)
+                add((prop, c, fc["counters"].get(key, 0)))
             if card.is_monster:
                 add(("summonedThisTurn", c, fc["summoned_this_turn"]))
                 add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
@@ -327,6 +329,21 @@ def count_declarations(ruleset: str) -> tuple:
             opts = dict(pair.split("=", 1) for pair in pairs)
             out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true"))
         parsed = k.__dict__["_count_declarations"] = tuple(out)
+    return parsed
+
+
+def counter_declarations(ruleset: str) -> tuple:
+    """The card counters the ontology in use declares: (data property, counter key) for each data property
+    annotated ygo:counterKey (an operation property with the annotation sets one: primitives.set_counter)."""
+    from .knowledge import knowledge
+
+    k = knowledge(ruleset)
+    parsed = k.__dict__.get("_counter_declarations")
+    if parsed is None:
+        v = k.vocabulary
+        parsed = k.__dict__["_counter_declarations"] = tuple(
+            (prop, key) for prop, key in sorted(v.annotated("counterKey").items())
+            if prop in v.data_properties and "primitive" not in v.annotations[prop])
     return parsed
 
 
@@ -536,6 +553,9 @@ def facts_to_state(facts: list[tuple] | set[tuple], vocabulary: Vocabulary, rule
               "attacks_declared": one(ind, "attacksDeclared", 0), "set_this_turn": one(ind, "setThisTurn", False),
               "equipped_to": None, "atk_modifier": one(ind, "atkModifier", 0),
               "def_modifier": one(ind, "defModifier", 0), "counters": {}, "extra": {}}
+        for prop, key in counter_declarations(ruleset):
+            if one(ind, prop, 0):
+                fc["counters"][key] = one(ind, prop)
         del card
         if ref["area"] == "field_zone":
             side["field_zone"] = fc

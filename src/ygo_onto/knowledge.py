@@ -205,7 +205,8 @@ class Knowledge:
                     conjuncts.append(("some", _local(g.value(member, OWL.onProperty)),
                                       _local(g.value(member, OWL.someValuesFrom))))
             v.definitions[_local(s)] = conjuncts
-        for key in ("actionType", "primitive", "stateKey", "resetEachTurn", "countsCards"):
+        for key in ("actionType", "primitive", "stateKey", "resetEachTurn", "countsCards", "destinationArea",
+                    "destinationPlace", "marksCard", "counterKey"):
             for s, o in g.subject_objects(YGO[key]):
                 v.annotations.setdefault(_local(s), {})[key] = str(o)
         for s, o in g.subject_objects(RDFS.label):

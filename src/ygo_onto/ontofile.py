@@ -452,7 +452,7 @@ def _check_operations(k: Knowledge, path) -> None:
     a primitive of the driver (primitives.PRIMITIVES) and has its place in a step's order (primitives.ORDER),
     and no rule concludes an `op...` property without that annotation (it would change nothing, silently:
     the OWL API declares an unknown property a rule names, so a typo would load)."""
-    from .primitives import ORDER, PRIMITIVES
+    from .primitives import LIST_AREAS, MOVE_AREAS, ORDER, PLACES, PRIMITIVES
     from .swrl import parse_rule_text
 
     ops = k.vocabulary.annotated("primitive")
@@ -460,10 +460,38 @@ def _check_operations(k: Knowledge, path) -> None:
         if name not in PRIMITIVES:
             raise StateError(f"{path}: property {prop}: ygo:primitive: expected one of the driver's primitives "
                              f"({', '.join(sorted(PRIMITIVES))}), got {name!r}")
+        if name == "move":  # where the card goes is the property's data (primitives.move)
+            ann = k.vocabulary.annotations[prop]
+            area = ann.get("destinationArea")
+            if area not in MOVE_AREAS:
+                raise StateError(f"{path}: property {prop}: ygo:destinationArea: expected one of "
+                                 f"{', '.join(MOVE_AREAS)} (where the primitive move puts the card), "
+                                 f"got {'none' if area is None else repr(area)}")
+            place = ann.get("destinationPlace")
+            if place is not None and (place not in PLACES or area not in LIST_AREAS):
+                raise StateError(f"{path}: property {prop}: ygo:destinationPlace: expected one of {', '.join(PLACES)} "
+                                 f"on a move to a list of cards ({', '.join(LIST_AREAS)}), got {place!r} "
+                                 f"(destinationArea {area})")
+            mark = ann.get("marksCard")
+            if mark is not None and not (re.fullmatch(r"[a-z][a-z_]*", mark) and area in ("monster_zones", "spell_trap_zones")):
+                raise StateError(f"{path}: property {prop}: ygo:marksCard: expected a bookkeeping key (lower case "
+                                 f"and _) on a move to monster_zones or spell_trap_zones, got {mark!r} "
+                                 f"(destinationArea {area})")
+            continue  # a new move operation has its place in a step by its destination (primitives.step_place)
+        if name == "set_counter":  # which counter is the property's data (primitives.set_counter)
+            key = k.vocabulary.annotations[prop].get("counterKey")
+            if key is None or not re.fullmatch(r"[a-z][a-z_]*", key):
+                raise StateError(f"{path}: property {prop}: ygo:counterKey: expected the key of the card's counter "
+                                 f"it sets (lower case and _), got {'none' if key is None else repr(key)}")
+            continue  # a new counter operation is carried out with the cards' values (primitives.step_place)
         if prop not in ORDER:
             raise StateError(f"{path}: property {prop}: expected an operation the driver knows (its place in a step "
                              f"and what primitive {name!r} does with it are in primitives.py), got a new one; "
                              f"infer an existing operation property instead (docs/decisions.md, session 8)")
+    for prop, key in sorted(k.vocabulary.annotated("counterKey").items()):
+        if prop not in ops and not (prop in k.vocabulary.data_properties and re.fullmatch(r"[a-z][a-z_]*", key)):
+            raise StateError(f"{path}: property {prop}: ygo:counterKey: expected on a data property (a card's "
+                             f"counter, read as a fact) the key of the counter (lower case and _), got {key!r}")
     for rule in k.rules:
         for atom in parse_rule_text(rule.text)[1]:
             if re.fullmatch(r"op[A-Z]\w*", atom.pred) and atom.pred not in ops:

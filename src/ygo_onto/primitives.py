@@ -12,7 +12,8 @@ from typing import Callable
 from .abox import PHASE_NAMES, POSITION_NAMES
 from .cards import catalog
 from .errors import YgoError
-from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card, opponent
+from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card,
+                    opponent)
 
 PRIMITIVES: dict[str, Callable] = {}
 
@@ -27,7 +28,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          # the cards' own values
          "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
          "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetAtkModifier",
-         "opSetDefModifier", "opSetTurnsLeft",
+         "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opRollDie",
@@ -37,6 +38,30 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
+
+
+ORDER_INDEX = {op: i for i, op in enumerate(ORDER)}
+# A move operation the driver does not list has its place by its destination (ygo:destinationArea):
+# to a list of cards with the moves off the field (after the last of them), to a zone of the field
+# with the moves onto it; two such operations by their names.
+MOVES_OFF_FIELD_END = ORDER_INDEX["opToExtraDeck"] + 0.5
+MOVES_ONTO_FIELD_END = ORDER_INDEX["opToFieldZone"] + 0.5
+# A new counter operation (primitive set_counter) is carried out with the cards' own values.
+COUNTERS_END = ORDER_INDEX["opSetTurnsLeft"] + 0.5
+
+
+def step_place(op: str, vocabulary) -> tuple:
+    """Where an operation is carried out in a step: ORDER, or for a new move operation its
+    destination's group, for a new counter operation the cards' values (a new operation of any other
+    primitive is refused on load: ontofile)."""
+    i = ORDER_INDEX.get(op)
+    if i is not None:
+        return (i, "")
+    ann = vocabulary.annotations[op]
+    if ann["primitive"] == "set_counter":
+        return (COUNTERS_END, op)
+    area = ann["destinationArea"]
+    return (MOVES_OFF_FIELD_END if area in LIST_AREAS else MOVES_ONTO_FIELD_END, op)
 
 
 def primitive(name: str):
@@ -181,7 +206,7 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
     """Carry out the operations of one step, in ORDER; returns the transient facts of the next step."""
     step = Step(state, transient, vocabulary, rng)
     step.facts = facts
-    for op in sorted(ops, key=lambda o: (ORDER.index(o[0]), str(o[1]), str(o[2]))):
+    for op in sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2]))):
         name = vocabulary.annotations[op[0]]["primitive"]
         PRIMITIVES[name](step, *op)
     return step.finish()
@@ -191,39 +216,51 @@ def _player(ind: str) -> str:
     return ind[-1]
 
 
+# The areas a move may send a card to (ygo:destinationArea, named as in the state format): lists of
+# cards, the zones of five, the Field Zone; a card entering a zone with no field card yet gets the
+# state format's default position there (state-format.md "A card on the field").
+ZONE_AREAS = ("monster_zones", "spell_trap_zones", "field_zone")
+MOVE_AREAS = LIST_AREAS + ZONE_AREAS
+DEFAULT_POSITION = {"monster_zones": "attack", "spell_trap_zones": "face_up", "field_zone": "face_up"}
+PLACES = ("end", "start", "shuffled")  # ygo:destinationPlace, in a list area; end is the default
+
+
 @primitive("move")
 def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """Move the card to an area of the player given: which area, and where in it, is the operation
+    property's data (ygo:destinationArea, ygo:destinationPlace, ygo:marksCard in the ontology)."""
+    ann = step.vocabulary.annotations[op]
+    area = ann["destinationArea"]
     obj = step.objects[card_ind]
     ref = step.locate(obj)
     name, fc, owner = step.remove(obj, ref)
     side = step.state["players"][_player(player_ind)]
     if ref["area"] == "graveyard":
         _remember_properly_summoned(step.state, ref["player"], name, False)
-    if op in ("opSendToGraveyard", "opDestroy"):
+    if area in LIST_AREAS:
         tok = Token(name)
-        side["graveyard"].append(tok)
+        place = ann.get("destinationPlace", "end")
+        side[area].insert(0 if place == "start" else len(side[area]), tok)
+        if place == "shuffled":  # from the duel's seeded RNG; the state keeps the next seed (as roll_die)
+            step.rng.shuffle(side[area])
+            step.state["rng_seed"] = step.rng.randrange(2**31)
         step.objects[card_ind] = tok
-        if ("properlySummoned", card_ind, True) in step.facts:
+        if area == "graveyard" and ("properlySummoned", card_ind, True) in step.facts:
             _remember_properly_summoned(step.state, _player(player_ind), name, True)
-    elif op in ("opToHand", "opToExtraDeck"):
-        tok = Token(name)
-        side["hand" if op == "opToHand" else "extra_deck"].append(tok)
-        step.objects[card_ind] = tok
-    elif op == "opToFieldZone":
+        return
+    if fc is not None and area != "field_zone":  # a card changing zones on the field (control): its bookkeeping starts again
+        fc["extra"] = {ann["marksCard"]: True} if "marksCard" in ann else {}
+    new = fc if fc is not None else new_field_card(name, owner, DEFAULT_POSITION[area])
+    if area == "field_zone":
         if side["field_zone"] is not None:
             raise YgoError("internal: the Field Zone is taken; the old Field Spell must be destroyed first")
-        side["field_zone"] = fc if fc is not None else new_field_card(name, owner, "face_up")
-        step.objects[card_ind] = side["field_zone"]
+        side["field_zone"] = new
     else:
-        area = "spell_trap_zones" if op == "opToSpellTrapZone" else "monster_zones"
         free = [i for i, z in enumerate(side[area]) if z is None]
         if not free:
             raise YgoError(f"internal: no free {area} for {name}: a rule allowed what the board cannot hold")
-        new = fc if fc is not None else new_field_card(name, owner, "attack" if area == "monster_zones" else "face_up")
-        if fc is not None:  # a card changing zones on the field (control): its bookkeeping starts again
-            fc["extra"] = {"control_until_end": True} if op == "opTakeControlUntilEnd" else {}
         side[area][free[0]] = new
-        step.objects[card_ind] = new
+    step.objects[card_ind] = new
 
 
 def _remember_properly_summoned(state: dict, player: str, name: str, present: bool) -> None:
@@ -307,6 +344,22 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         pass  # an attack with no target is a direct attack
     else:
         raise YgoError(f"internal: no setter for {op}")
+
+
+@primitive("set_counter")
+def set_counter(step: Step, op: str, card_ind: str, value) -> None:
+    """Set a counter of a card on the field (state: its `counters`): which one is the operation property's
+    data (ygo:counterKey); 0 removes it, and a value stays within the state's bounds (0..MAX_COUNT)."""
+    key = step.vocabulary.annotations[op]["counterKey"]
+    card = step.objects[card_ind]
+    if not isinstance(card, dict):  # it left the field earlier in this step: its counters went with it
+        return
+    counters = card["counters"]
+    value = max(0, min(MAX_COUNT, int(value)))
+    if value:
+        counters[key] = value
+    else:
+        counters.pop(key, None)
 
 
 @primitive("change_lp")
@@ -461,6 +514,9 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
     state["priority"] = state["turn_player"]
     resets = {ann["stateKey"]: ann["resetEachTurn"] for ann in step.vocabulary.annotations.values()
               if "resetEachTurn" in ann and "stateKey" in ann}
+    # counters that last until the End Phase (ygo:counterKey with ygo:resetEachTurn): gone
+    counters = [ann["counterKey"] for ann in step.vocabulary.annotations.values()
+                if "resetEachTurn" in ann and "counterKey" in ann and "primitive" not in ann]
     for p in PLAYERS:
         side = state["players"][p]
         side["normal_summon_used"] = False
@@ -469,5 +525,7 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
                 continue
             for key, value in resets.items():
                 fc[key] = type(FIELD_CARD_DEFAULTS[key])(0 if value in ("0", "false") else 1)
+            for key in counters:
+                fc["counters"].pop(key, None)
             fc["extra"].pop("replay", None)  # a replay's right to attack again lasts this turn only (rulebook p. 28)
     step.transient["turn_started"] = True
