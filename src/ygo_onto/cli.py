@@ -20,17 +20,21 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 
 
 class _Console:
-    """A rich Console made on first use: `apply` and `allowed --json` print plain text and do not import rich (~30 ms)."""
+    """A rich Console made on first use: `apply` and `allowed --json` print plain text and do not import rich (~30 ms).
+    Made again when COLUMNS changed since (rich reads the width it is given there once, when it is made: a command
+    run in process, as by typer's CliRunner, would otherwise keep the width of an earlier run)."""
 
     def __init__(self, **options):
         self._options = options
         self._console = None
+        self._columns = None
 
     def __getattr__(self, name):
-        if self._console is None:
+        columns = os.environ.get("COLUMNS")
+        if self._console is None or columns != self._columns:
             from rich.console import Console
 
-            self._console = Console(**self._options)
+            self._console, self._columns = Console(**self._options), columns
         return getattr(self._console, name)
 
 
