@@ -41,7 +41,7 @@ class _Console:
 out = _Console(soft_wrap=True)
 err = _Console(stderr=True, soft_wrap=True)
 
-REASONER_HELP = ("pellet (the reference: Pellet through owlready2), fast (the same rules compiled for clingo), "
+REASONER_HELP = ("pellet (the reference: Pellet through owlready2), fast (the same rules compiled to Python functions, clingo where they cannot run), "
                  "pellet-jvm (Pellet in one JVM kept alive), hermit (TBox only: refuses SWRL builtins)")
 
 

@@ -7,7 +7,7 @@ What is cached, each entry named by a digest of everything it is derived from:
 * `knowledge-<ruleset>-<digest>.pickle`: the knowledge of a ruleset built from the sources
   (knowledge._source_knowledge: the TBox, the vocabulary tables, the cards, the parsed rules,
   checked) with the fast backend's compiled program and its parsed form;
-* `fastcode-<digest>.marshal`: the code objects of the fast evaluator's generated rule
+* `fastcode-<ruleset>-<key>.marshal`: the code objects of the fast evaluator's generated rule
   functions, by their source text (reasoning/fast/evaluator.py), added to as runs need new ones.
 
 The last two are made again after each edit of the sources: the 8 newest of each ruleset are kept.

@@ -386,7 +386,7 @@ def parse_program(program: str):
 class CodeCache:
     """The code objects of the generated functions, by source text (the same source always
     compiles to the same code), shared by the evaluators of one program.  With a disk cache entry
-    (diskcache: `fastcode-<digest of the sources>.marshal`), the entry is read on the first
+    (diskcache: `fastcode-<ruleset>-<key of the sources>.marshal`), the entry is read on the first
     function needed, and the codes compiled since are added to it when the process exits: a
     later process compiles only the functions no earlier run needed."""
 
