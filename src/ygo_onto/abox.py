@@ -130,6 +130,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
     action_facts(a) (game.run_reasoner relies on it).  `marks`, if given, gets (part, index of its
     first fact) for each part of the list (see ABox)."""
     cat = catalog(state["ruleset"])
+    counters = counter_declarations(state["ruleset"])  # the ontology's counters (ygo:counterKey), once per state
     transient = transient or {}
     facts: list[tuple] = []
     add = facts.append
@@ -233,7 +234,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
             add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
             add(("atkModifier", c, fc["atk_modifier"]))
             add(("defModifier", c, fc["def_modifier"]))
-            for prop, key in counter_declarations(state["ruleset"]):  # the ontology's counters (ygo:counterKey)
+            for prop, key in counters:
                 add((prop, c, fc["counters"].get(key, 0)))
             if card.is_monster:
                 add(("summonedThisTurn", c, fc["summoned_this_turn"]))
