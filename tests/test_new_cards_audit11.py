@@ -22,32 +22,15 @@ from pathlib import Path
 import pytest
 
 from newcards_onto import NEW_CARDS, with_new_cards
+from ontofile_cards import NONE5, REPO, run, state, zones  # noqa: F401 (not all in each)
+from ontofile_cards import cache as own_cache
 from owlapi_edit import edit_in_a_process
 from ygo_onto import GameState, Rules
 from ygo_onto.errors import StateError
 
-REPO = Path(__file__).resolve().parent.parent
+cache = own_cache  # the module's own disk cache folder (a fixture, used by name)
+
 EDIT = Path(__file__).resolve().parent / "owlapi_edit.py"
-NONE5 = [None] * 5
-
-
-def run(*args, check=True):
-    done = subprocess.run([sys.executable, "-m", "ygo_onto", *map(str, args)], cwd=REPO, capture_output=True,
-                          text=True, timeout=600, env={**os.environ, "PYTHONPATH": str(REPO / "src")})
-    if check:
-        assert done.returncode == 0, f"ygo-onto {' '.join(map(str, args))}: {done.returncode}\n{done.stdout}\n{done.stderr}"
-    return done
-
-
-@pytest.fixture(scope="module")
-def cache(tmp_path_factory):
-    old = os.environ.get("XDG_CACHE_HOME")
-    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
-    yield
-    if old is None:
-        os.environ.pop("XDG_CACHE_HOME")
-    else:
-        os.environ["XDG_CACHE_HOME"] = old
 
 
 @pytest.fixture(scope="module")
@@ -61,17 +44,6 @@ def onto(cache, tmp_path_factory):
 @pytest.fixture(scope="module")
 def rules(onto):
     return Rules.load(onto)
-
-
-def state(a: dict, b: dict, phase="main1", turn=3, turn_player="A", **extra) -> dict:
-    return {"format": "ygo-onto.state/1", "ruleset": "official", "turn": turn, "turn_player": turn_player,
-            "phase": phase, **extra,
-            "players": {"A": {"life_points": 8000, "deck": ["Dark Magician"] * 3, **a},
-                        "B": {"life_points": 8000, "deck": ["Pot of Greed"] * 3, **b}}}
-
-
-def zones(*cards) -> list:
-    return [*cards, *NONE5[len(cards):]]
 
 
 def face_down(card, set_this_turn=False) -> dict:
