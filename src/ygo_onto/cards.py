@@ -201,13 +201,14 @@ def _catalog_entry(path, ruleset: str) -> tuple[bytes, str]:
     import hashlib
     from pathlib import Path
 
+    from . import diskcache
+
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise StateError(f"{path}: expected the card catalog of the {ruleset} ruleset, got {exc.strerror}") from None
-    here = Path(__file__).resolve().parent
-    code = hashlib.sha256((here / "cards.py").read_bytes() + (here / "ontofile.py").read_bytes()).hexdigest()[:16]
+    code = diskcache.modules_digest("cards.py", "ontofile.py")
     return data, "cards-" + hashlib.sha256(data + f"|{ruleset}|{CACHE_VERSION}|{code}".encode()).hexdigest()
 
 

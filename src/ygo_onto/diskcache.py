@@ -60,6 +60,13 @@ def files_digest(files, root: Path | None = None) -> str:
     return h.hexdigest()
 
 
+def modules_digest(*names: str) -> str:
+    """A short digest of some of the package's own modules (file names under ygo_onto/): a reader's
+    cache entry written by other code of those modules is not used, and an edit elsewhere keeps it."""
+    here = Path(__file__).resolve().parent
+    return files_digest([here / name for name in names], here)[:16]
+
+
 def package_code() -> str:
     """The package's own code (every .py file of ygo_onto) and the Python version: an entry
     written by other code, or pickled/marshalled by another Python, is not used."""

@@ -408,11 +408,7 @@ def _source_lines(rules: list[Rule], ruleset: str) -> None:
 
 def _code_hash() -> str:
     """The readers' own code: a cache entry written by other code is not used."""
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for name in ("ontofile.py", "cards.py", "knowledge.py", "primitives.py"):  # primitives: _check_operations
-        h.update((here / name).read_bytes())
-    return h.hexdigest()[:16]
+    return diskcache.modules_digest("ontofile.py", "cards.py", "knowledge.py", "primitives.py")  # primitives: _check_operations
 
 
 def _cache_dir() -> Path:
