@@ -21,7 +21,7 @@ The cards (their texts as printed):
 """
 from __future__ import annotations
 
-from newcards_onto import YGO, add_card, add_rule, class_of
+from newcards_onto import YGO, add_cards
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
@@ -141,9 +141,6 @@ def with_new_moves(exported, out, cards=NEW_CARDS):
         add_move(g, name, comment, area, place)
     for name, (comment, count) in NEW_REQUIREMENTS.items():
         add_requirement(g, name, comment, count)
-    for name, card in cards.items():
-        add_card(g, name, card)
-        for i, (comment, text) in enumerate(card["rules"], 1):
-            add_rule(g, f"newmoves/{class_of(name)}#{i}", comment, text)
+    add_cards(g, cards, "newmoves")
     g.serialize(out, format="xml")
     return out

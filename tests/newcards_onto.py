@@ -188,12 +188,17 @@ def add_rule(g: Graph, label: str, comment: str, text: str) -> BNode:
     return imp
 
 
-def with_new_cards(exported, out, cards=NEW_CARDS):
-    """The exported file with the new cards' classes and rules added, saved as RDF/XML."""
-    g = Graph().parse(exported, format="xml")
+def add_cards(g: Graph, cards: dict, folder: str) -> None:
+    """Each card's class and its rules (labelled FOLDER/CLASS#i, as rules/ names a file's rules)."""
     for name, card in cards.items():
         add_card(g, name, card)
         for i, (comment, text) in enumerate(card["rules"], 1):
-            add_rule(g, f"newcards/{class_of(name)}#{i}", comment, text)
+            add_rule(g, f"{folder}/{class_of(name)}#{i}", comment, text)
+
+
+def with_new_cards(exported, out, cards=NEW_CARDS):
+    """The exported file with the new cards' classes and rules added, saved as RDF/XML."""
+    g = Graph().parse(exported, format="xml")
+    add_cards(g, cards, "newcards")
     g.serialize(out, format="xml")
     return out
