@@ -77,6 +77,12 @@ def iter_cards(state: dict, lean: bool):
             yield p, "field_zone", 0, side["field_zone"]["card"], side["field_zone"]
 
 
+# state_facts memoizes the facts of a player's zones by which zones are free (False: built each time,
+# the code path before, for a side-by-side timing; the facts are the same)
+ZONE_PARTS = True
+_ZONE_PARTS: dict = {}
+
+
 class ABox(list):
     """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel,
     a player, a player's zones, a card where it lies, the pending action, a chain link, the
@@ -182,26 +188,20 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
         add(("deckCount", me, len(side["deck"])))
         for name, value in player_aggregates(state, p, cat).items():
             add((name, me, value))
-        mark(("zones", p))
-        for area in AREAS:
-            cls = ZONE_CLASSES[area]
-            if area in ("monster_zones", "spell_trap_zones"):
-                for i in range(5):
-                    z = zone_ind(p, area, i)
-                    add((cls, z))
-                    add(("ownedBy", z, me))
-                    add(("zoneIndex", z, i))
-                    add(("free", z, side[area][i] is None))
-            elif area == "field_zone":
-                if state["ruleset"] == "official":
-                    z = zone_ind(p, area)
-                    add((cls, z))
-                    add(("ownedBy", z, me))
-                    add(("free", z, side[area] is None))
-            else:
-                z = zone_ind(p, area)
-                add((cls, z))
-                add(("ownedBy", z, me))
+        if ZONE_PARTS:  # the zones of a player: the same facts for the same free zones (memoized)
+            key = (p, state["ruleset"] == "official", tuple(z is None for z in side["monster_zones"]),
+                   tuple(z is None for z in side["spell_trap_zones"]), side["field_zone"] is None)
+            got = _ZONE_PARTS.get(key)
+            if got is None:
+                part: list = []
+                _zone_facts(part.append, state, side, p, me)
+                got = _ZONE_PARTS[key] = (tuple(part), tuple(type(f[-1]) for f in part))
+            if marks is not None:
+                marks.append((("zones", p), len(facts), got))
+            facts.extend(got[0])
+        else:
+            mark(("zones", p))
+            _zone_facts(add, state, side, p, me)
     pending = state["pending"]
     chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else set()
     list_parts = cat.__dict__.setdefault("_list_card_parts", {})
@@ -288,6 +288,29 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
         mark("action")
         facts.extend(action_facts(action))
     return facts
+
+
+def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
+    """The facts of a player's zones (state_facts' part ("zones", p))."""
+    for area in AREAS:
+        cls = ZONE_CLASSES[area]
+        if area in ("monster_zones", "spell_trap_zones"):
+            for i in range(5):
+                z = zone_ind(p, area, i)
+                add((cls, z))
+                add(("ownedBy", z, me))
+                add(("zoneIndex", z, i))
+                add(("free", z, side[area][i] is None))
+        elif area == "field_zone":
+            if state["ruleset"] == "official":
+                z = zone_ind(p, area)
+                add((cls, z))
+                add(("ownedBy", z, me))
+                add(("free", z, side[area] is None))
+        else:
+            z = zone_ind(p, area)
+            add((cls, z))
+            add(("ownedBy", z, me))
 
 
 # ---------------------------------------------------------------- closure facts

@@ -83,6 +83,25 @@ def ref_text(ref: dict) -> str:
     return f"{ref['player']}.{AREA_SHORT[ref['area']]}{ref['index']}"
 
 
+# Action.from_dict writes a string, an integer or a boolean value as json.dumps does, without making
+# an encoder for each (json.dumps with sort_keys does); False: json.dumps for every value (the code
+# path before; the same text)
+SCALAR_JSON = True
+_encode_str = json.encoder.encode_basestring_ascii  # (what json.dumps uses for a str, ensure_ascii)
+
+
+def _json(value) -> str:
+    """json.dumps(value, sort_keys=True)."""
+    t = type(value)
+    if t is str:
+        return _encode_str(value)
+    if t is bool:
+        return "true" if value else "false"
+    if t is int:
+        return int.__repr__(value)
+    return json.dumps(value, sort_keys=True)
+
+
 @dataclass(frozen=True)
 class Action:
     """One allowed action: its contract object and a short id that `apply` accepts."""
@@ -91,7 +110,9 @@ class Action:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Action":
-        return cls(tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in d.items())))
+        if not SCALAR_JSON:
+            return cls(tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in d.items())))
+        return cls(tuple(sorted((k, _json(v)) for k, v in d.items())))
 
     def to_dict(self) -> dict:
         return {k: json.loads(v) for k, v in self.data}
