@@ -6,4 +6,7 @@ set -euo pipefail
 python -m pytest -q -p no:cacheprovider tests/test_export.py "$@"
 # The rest on two processes (pytest-xdist; YGO_TEST_WORKERS to change): the Pellet tests are most of
 # the time and run on one core each; tests/conftest.py keeps the tests sharing a costly fixture together.
-python -m pytest -q -p no:cacheprovider -n "${YGO_TEST_WORKERS:-2}" --dist loadgroup --ignore=tests/test_export.py "$@"
+# --max-worker-restart 0: a crashed worker fails the run at once (pytest-xdist replaces it otherwise,
+# and with --dist loadgroup the run can then wait forever).
+python -m pytest -q -p no:cacheprovider -n "${YGO_TEST_WORKERS:-2}" --dist loadgroup --max-worker-restart 0 \
+  --ignore=tests/test_export.py "$@"
