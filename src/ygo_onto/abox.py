@@ -108,21 +108,27 @@ for _name in ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "e
     setattr(ABox, _name, _dropping_parts(_name))
 
 
+def typed_part(part: tuple) -> tuple[tuple, tuple]:
+    """An ABox part as ABox.parts holds it: (its facts, the types of their values)."""
+    return part, tuple(map(type, map(_VALUE, part)))
+
+
+_VALUE = operator.itemgetter(-1)
+
+
 def state_abox(state: dict, transient: dict | None = None) -> ABox:
     """state_facts(state, lean=True, transient) as an ABox (with its parts)."""
     marks: list = []
     facts = state_facts(state, True, transient, marks)
     out = ABox(facts)
     ends = [mark[1] for mark in marks[1:]] + [len(facts)]
-    value = operator.itemgetter(-1)
     parts = {}
     try:
         for mark, end in zip(marks, ends):
             if len(mark) == 3:  # a part as state_facts memoized it
                 parts[mark[0]] = mark[2]
             else:
-                part = tuple(facts[mark[1]:end])
-                parts[mark[0]] = (part, tuple(map(type, map(value, part))))
+                parts[mark[0]] = typed_part(tuple(facts[mark[1]:end]))
     except (TypeError, IndexError):  # (not a fact: no parts)
         return out
     out.parts = parts
@@ -195,7 +201,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
             if got is None:
                 part: list = []
                 _zone_facts(part.append, state, side, p, me)
-                got = _ZONE_PARTS[key] = (tuple(part), tuple(type(f[-1]) for f in part))
+                got = _ZONE_PARTS[key] = typed_part(tuple(part))
             if marks is not None:
                 marks.append((("zones", p), len(facts), got))
             facts.extend(got[0])
@@ -218,7 +224,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
                 part = (*placed, ("chosenForPending", c, key[4]))
                 if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
                     part += (("properlySummoned", c, key[5]),)
-                got = list_parts[key] = (part, tuple(type(f[-1]) for f in part))
+                got = list_parts[key] = typed_part(part)
             if marks is not None:
                 marks.append((here, len(facts), got))
             facts.extend(got[0])
