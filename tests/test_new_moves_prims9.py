@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 import pytest
-from newcards9_onto import NEW_CARDS, NEW_MOVES, with_new_moves
+from newcards9_onto import NEW_CARDS, NEW_MOVES, YGO, with_new_moves
 from ontofile_cards import NONE5, REPO, run, state, zones  # noqa: F401 (not all in each)
 from ontofile_cards import cache as own_cache
 from owlapi_edit import edit_in_a_process
@@ -30,8 +30,6 @@ from ygo_onto.errors import StateError
 from ygo_onto.knowledge import knowledge
 
 cache = own_cache  # the module's own disk cache folder (a fixture, used by name)
-
-YGO = "http://ygo-onto.org/ontology#"
 
 
 @pytest.fixture(scope="module")
