@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DOCS = ("state-format.md", "actions-and-cli.md", "rulesets.md", "cards.md", "decisions.md")
+DOCS = ("state-format.md", "actions-and-cli.md", "rulesets.md", "cards.md", "decisions.md", "env.md", "performance.md")
 
 
 def _cards_doc():
