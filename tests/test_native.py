@@ -77,7 +77,8 @@ def test_what_it_does_not_reproduce_raises_and_a_later_run_starts_again():
         native.NativeEvaluator("p(X) :- q(Y), X < Y.")  # a comparison whose variables no atom binds
 
 
-def test_changes_reported_are_the_differences_of_the_models():
+@pytest.mark.parametrize("update", ["dred", "scratch"])
+def test_changes_reported_are_the_differences_of_the_models(update):
     """After each run: added_model (nothing removed) or changed_model (removed, added) is exactly
     the difference from the previous model, and facts of predicates the program does not mention
     are carried as given."""
@@ -86,6 +87,8 @@ def test_changes_reported_are_the_differences_of_the_models():
     steps = [base, {**base, ("v", 2): {("z", 4), ("y", 1)}}, {**base, ("a", 1): {("z",)}},
              {**base, ("a", 1): set(), ("b", 1): {("q",)}}, {**base, ("b", 1): {("q",), ("r",)}}, base]
     ev, py = native.NativeEvaluator(program), _Evaluator(program)
+    ev.update = update
+    ev.set_unlike(0)  # (delete and rederive even where most of these few facts change)
     before: dict = {}
     for i, facts in enumerate(steps):
         with ev.lock:
@@ -105,6 +108,43 @@ def test_changes_reported_are_the_differences_of_the_models():
             assert {k: before.get(k, frozenset()) - now.get(k, frozenset()) for k in keys} == \
                 {k: removed.get(k, frozenset()) for k in keys}
         before = now
+
+
+@pytest.mark.parametrize("program,steps", [
+    # a cycle that loses its support goes; what another derivation supports stays
+    ("k1(X) :- a(X). k2(Y) :- k1(X), rel(X,Y). k1(Y) :- k2(X), rel(X,Y). "
+     "w(X,M) :- k1(X), v(X,N), M=N+1. both(X) :- k1(X), k2(X).",
+     [{("a", 1): {("x",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}},
+      {("a", 1): {("z",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}},
+      {("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}},
+      {("a", 1): {("x",)}, ("rel", 2): {("x", "y")}, ("b", 1): {("q",)}},
+      {("a", 1): {("x",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}}]),
+    # an input fact that is also derived stays when its derivation goes, and what it supports
+    ("c(X) :- p(X,Y). d(X) :- c(X), e(X). f(Y) :- p(X,Y). c(Y) :- f(Y), e(Y). g(1) :- 1 < 2. h(X) :- g(X), e(_).",
+     [{("c", 1): {("x",)}, ("p", 2): {("x", "y")}, ("e", 1): {("x",), ("y",)}},
+      {("c", 1): {("x",)}, ("e", 1): {("x",), ("y",)}},
+      {("p", 2): {("x", "y")}, ("e", 1): {("x",), ("y",)}, ("g", 1): {(1,)}},
+      {("e", 1): {("x",)}},
+      {("c", 1): {("x",)}, ("p", 2): {("x", "y")}, ("e", 1): {("x",), ("y",)}},
+      {("c", 1): {("x",)}, ("p", 2): {("x", "y"), ("y", "x")}, ("e", 1): {("x",), ("y",)}},
+      {}]),
+])
+def test_delete_and_rederive_gives_the_model_from_scratch(program, steps):
+    ev, scratch = native.NativeEvaluator(program), native.NativeEvaluator(program)
+    ev.set_unlike(0)
+    scratch.update = "scratch"
+    for _ in range(3):  # (again and again: rows taken out stay behind as dead rows, then are compacted)
+        for facts in steps:
+            ev.run(facts)
+            scratch.run(facts)
+            assert _frozen(ev) == _frozen(scratch) == _frozen_py(program, facts)
+    assert ev.stats()["dred"] >= 3
+
+
+def _frozen_py(program: str, facts: dict) -> dict:
+    py = _Evaluator(program)
+    py.run(facts)
+    return {key: frozenset(v) for key, v in py.model().items() if v}
 
 
 def _duel_inputs(ruleset: str, seed: int, cap: int) -> list[list]:
@@ -144,13 +184,21 @@ def test_the_same_models_as_the_python_evaluator_on_every_input_of_a_duel(rulese
     random.Random(seed).shuffle(shuffled)
     for slot, program in ((0, comp.program_without_eq), (1, comp.program)):
         nat, py = native.NativeEvaluator(program, comp.parsed[slot]), _Evaluator(program, comp.parsed[slot])
+        scratch = native.NativeEvaluator(program, comp.parsed[slot])
+        scratch.update = "scratch"
         extended = 0
         for abox in aboxes + shuffled[:60]:
             nat.run(abox)
             py.run(abox)
-            assert _frozen(nat) == {key: frozenset(v) for key, v in py.model().items() if v}
+            expected = {key: frozenset(v) for key, v in py.model().items() if v}
+            assert _frozen(nat) == expected
             extended += nat.added_model() is not None
+            if slot == 0:
+                scratch.run(abox)
+                assert _frozen(scratch) == expected
         assert extended > len(aboxes) // 4
+        stats = nat.stats()  # every way a run goes was taken
+        assert stats["dred"] > len(aboxes) // 4 and stats["extend"] > len(aboxes) // 4 and stats["scratch"] > 0
 
 
 def test_infer_uses_the_native_evaluator_and_falls_back_to_python(monkeypatch):

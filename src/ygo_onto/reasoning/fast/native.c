@@ -37,7 +37,7 @@ typedef int64_t val;
 enum { ERR_NONE = 0, ERR_NEGFUN = 1, ERR_NOMEM = 2, ERR_CODE = 3 };
 
 /* step opcodes (each step: [op, length, ...]) */
-enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT };
+enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND };
 /* expressions */
 enum { E_CONST = 1, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS };
 /* patterns */
@@ -72,10 +72,20 @@ typedef struct {
     val *rows;
     uint64_t *hash;    /* per row */
     int64_t n, cap;
+    uint8_t *flags;    /* per row: F_ */
     int32_t *set;      /* open addressing over row numbers, -1 empty; load <= 1/2 */
     int64_t scap;
     int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start) */
+    int64_t ndead;
+    /* delete and rederive: this round's over-deleted rows (the delta), the next round's, all of them */
+    int32_t *dl, *nl, *gl;
+    int64_t ndl, nnl, ngl, capdl, capnl, capgl;
 } Rel;
+
+/* row flags.  A row taken out of the model stays where it is, DEAD (skipped by every scan and
+   lookup; the hash set still finds it, and an insertion of the same tuple appends a new row):
+   rows are only ever appended, so a round's delta stays a range of rows. */
+enum { F_DEAD = 1, F_INPUT = 2, F_FACT = 4, F_GONE = 8, F_BACK = 16, F_WAS = 32 };
 
 typedef struct {
     Rel *rels;
@@ -100,7 +110,15 @@ typedef struct {
     int64_t *mark;    /* per predicate: its rows before the current extension */
     int64_t *out;
     int64_t nout, outcap;
-    int err;
+    int err, found, mode;     /* mode 1: over-deleting (S_DELTA reads dl, S_EMIT marks GONE) */
+    uint8_t emit_flags;       /* flags of the rows S_EMIT inserts (F_FACT while the rules without atoms run) */
+    int64_t count;            /* rows over-deleted */
+    val chk[MAXAR];           /* the tuple a check plan (S_HEAD) tests */
+    int64_t *chk_start, *chks; /* per predicate: its check plans (CSR); none: no delete and rederive */
+    uint8_t *dirty;           /* per predicate: ng_input changed its input since the last run */
+    val *addbuf; int64_t naddbuf, capaddbuf;  /* delete and rederive: input rows to add, [pred, values] */
+    int64_t unlike;           /* delete and rederive: from scratch when changed input rows * unlike > all */
+    int64_t stats[4];         /* runs: from scratch, delete and rederive, extensions, dred declined */
     val reg[MAXREG];
 } Engine;
 
@@ -147,12 +165,15 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     E->ninput = calloc(npred ? npred : 1, sizeof(int64_t));
     E->capinput = calloc(npred ? npred : 1, sizeof(int64_t));
     E->mark = calloc(npred ? npred : 1, sizeof(int64_t));
+    E->dirty = calloc(npred ? npred : 1, 1);
+    E->unlike = 8;
     return E;
 }
 
 static void free_model(Engine *E, Model *M) {
     for (int p = 0; p < E->npred; p++) {
-        free(M->rels[p].rows); free(M->rels[p].hash); free(M->rels[p].set);
+        free(M->rels[p].rows); free(M->rels[p].hash); free(M->rels[p].set); free(M->rels[p].flags);
+        free(M->rels[p].dl); free(M->rels[p].nl); free(M->rels[p].gl);
     }
     for (int i = 0; i < E->nidx; i++) { free(M->idx[i].head); free(M->idx[i].next); }
     free(M->rels); free(M->idx);
@@ -164,7 +185,7 @@ void ng_free(Engine *E) {
     for (int64_t i = 0; i < E->nsym; i++) { free(E->syms[i].bytes); free(E->syms[i].args); }
     free(E->syms);
     for (int p = 0; p < E->npred; p++) { free(E->facts[p]); free(E->input[p]); }
-    free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark);
+    free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty); free(E->addbuf); free(E->chk_start); free(E->chks);
     free(E->code); free(E->disp_start); free(E->disp); free(E->once);
     free(E->arity); free(E->idxdef); free(E->out);
     free(E);
@@ -236,6 +257,7 @@ int ng_input(Engine *E, int p, const val *rows, int64_t n) {
     }
     if (k) memcpy(E->input[p], rows, sizeof(val) * k);
     E->ninput[p] = n;
+    E->dirty[p] = 1;
     return 0;
 }
 
@@ -250,9 +272,18 @@ static int rel_grow_set(Rel *r) {
     if (!s) return 0;
     memset(s, 0xff, sizeof(int32_t) * cap);
     uint64_t mask = cap - 1;
+    int w = r->arity;
+    /* the alive rows, and those over-deleted in this run (an insertion must see they were there);
+       a later row of the same tuple takes the slot of an earlier dead one */
     for (int64_t i = 0; i < r->n; i++) {
+        if ((r->flags[i] & (F_DEAD | F_GONE)) == F_DEAD) continue;
         uint64_t j = r->hash[i] & mask;
-        while (s[j] >= 0) j = (j + 1) & mask;
+        while (s[j] >= 0) {
+            int32_t k = s[j];
+            if (r->hash[k] == r->hash[i] && memcmp(r->rows + (int64_t)k * r->width, r->rows + i * r->width,
+                                                   sizeof(val) * w) == 0) break;
+            j = (j + 1) & mask;
+        }
         s[j] = (int32_t)i;
     }
     free(r->set);
@@ -260,20 +291,28 @@ static int rel_grow_set(Rel *r) {
     return 1;
 }
 
-static inline int rel_has(const Rel *r, const val *row, uint64_t h) {
-    if (!r->scap) return 0;
+/* the row of the set holding this tuple (alive or DEAD), -1 */
+static inline int64_t rel_find(const Rel *r, const val *row, uint64_t h) {
+    if (!r->scap) return -1;
     uint64_t mask = r->scap - 1, j = h & mask;
     int w = r->arity;
     for (;;) {
         int32_t i = r->set[j];
-        if (i < 0) return 0;
-        if (r->hash[i] == h && memcmp(r->rows + (int64_t)i * r->width, row, sizeof(val) * w) == 0) return 1;
+        if (i < 0) return -1;
+        if (r->hash[i] == h && memcmp(r->rows + (int64_t)i * r->width, row, sizeof(val) * w) == 0) return i;
         j = (j + 1) & mask;
     }
 }
 
-/* 1 if new, 0 if there, -1 out of memory */
-static int rel_insert(Rel *r, const val *row) {
+static inline int rel_has(const Rel *r, const val *row, uint64_t h) {
+    int64_t i = rel_find(r, row, h);
+    return i >= 0 && !(r->flags[i] & F_DEAD);
+}
+
+/* Put a tuple in: its alive row gets `fl`; else a new row is appended (a DEAD one's tuple: the
+   set then finds the new row; F_BACK if the dead row was over-deleted in this run).  *isnew
+   says which; returns the row, -1 out of memory. */
+static int64_t rel_put(Rel *r, const val *row, uint8_t fl, int *isnew) {
     uint64_t h = hash_vals(row, r->arity);
     if ((r->n + 1) * 2 > r->scap && !rel_grow_set(r)) return -1;
     uint64_t mask = r->scap - 1, j = h & mask;
@@ -281,7 +320,15 @@ static int rel_insert(Rel *r, const val *row) {
     for (;;) {
         int32_t i = r->set[j];
         if (i < 0) break;
-        if (r->hash[i] == h && memcmp(r->rows + (int64_t)i * r->width, row, sizeof(val) * w) == 0) return 0;
+        if (r->hash[i] == h && memcmp(r->rows + (int64_t)i * r->width, row, sizeof(val) * w) == 0) {
+            if (!(r->flags[i] & F_DEAD)) {
+                r->flags[i] |= fl;
+                *isnew = 0;
+                return i;
+            }
+            if (r->flags[i] & F_GONE) fl |= F_BACK;
+            break;
+        }
         j = (j + 1) & mask;
     }
     if (r->n == r->cap) {
@@ -292,18 +339,40 @@ static int rel_insert(Rel *r, const val *row) {
         uint64_t *hs = realloc(r->hash, sizeof(uint64_t) * cap);
         if (!hs) return -1;
         r->hash = hs;
+        uint8_t *fs = realloc(r->flags, cap);
+        if (!fs) return -1;
+        r->flags = fs;
         r->cap = cap;
     }
     if (w) memcpy(r->rows + r->n * r->width, row, sizeof(val) * w);
     r->hash[r->n] = h;
+    r->flags[r->n] = fl;
     r->set[j] = (int32_t)r->n;
-    r->n++;
+    *isnew = 1;
+    return r->n++;
+}
+
+/* 1 if new, 0 if there, -1 out of memory */
+static inline int rel_insert(Rel *r, const val *row, uint8_t fl) {
+    int isnew;
+    return rel_put(r, row, fl, &isnew) < 0 ? -1 : isnew;
+}
+
+static int push32(int32_t **a, int64_t *n, int64_t *cap, int32_t x) {
+    if (*n == *cap) {
+        int64_t c = *cap ? *cap * 2 : 64;
+        int32_t *b = realloc(*a, sizeof(int32_t) * c);
+        if (!b) return 0;
+        *a = b; *cap = c;
+    }
+    (*a)[(*n)++] = x;
     return 1;
 }
 
 static void rel_clear(Rel *r) {
     if (r->n && r->scap) memset(r->set, 0xff, sizeof(int32_t) * r->scap);
-    r->n = r->start = r->prev = 0;
+    r->n = r->start = r->prev = r->ndead = 0;
+    r->ndl = r->nnl = r->ngl = 0;
 }
 
 static inline uint64_t key_hash_row(const IndexDef *d, const val *row) {
@@ -472,7 +541,7 @@ static void exec(Engine *E, Model *M, int64_t pc);
 
 static void exec(Engine *E, Model *M, int64_t pc) {
     const int64_t *c = E->code;
-    if (E->err) return;
+    if (E->err || E->found) return;
     int64_t op = c[pc], len = c[pc + 1], next = pc + len;
     switch (op) {
     case S_REQ: {   /* [n, preds...]: every one holds rows */
@@ -484,10 +553,19 @@ static void exec(Engine *E, Model *M, int64_t pc) {
     }
     case S_DELTA: case S_SCAN: {   /* [pred, patterns...] */
         Rel *r = &M->rels[c[pc + 2]];
+        if (op == S_DELTA && E->mode == 1) {   /* the rows over-deleted in the previous round */
+            for (int64_t k = 0; k < r->ndl; k++) {
+                int64_t i = r->dl[k];
+                if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
+                if (E->err) return;
+            }
+            return;
+        }
         int64_t lo = op == S_DELTA ? r->prev : 0, hi = r->start;
         for (int64_t i = lo; i < hi; i++) {
+            if (r->flags[i] & F_DEAD) continue;
             if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
-            if (E->err) return;
+            if (E->err || E->found) return;
         }
         return;
     }
@@ -505,12 +583,13 @@ static void exec(Engine *E, Model *M, int64_t pc) {
         if (!index_catch_up(d, x, r, r->start)) { E->err = ERR_NOMEM; return; }
         uint64_t h = hash_vals(key, d->npos);
         for (int32_t i = x->head[h & (x->hcap - 1)]; i >= 0; i = x->next[i]) {
+            if (r->flags[i] & F_DEAD) continue;
             const val *row = r->rows + (int64_t)i * r->width;
             int same = 1;
             for (int k = 0; k < d->npos; k++)
                 if (row[d->pos[k]] != key[k]) { same = 0; break; }
             if (same && match_row(E, p, row, r->arity)) exec(E, M, next);
-            if (E->err) return;
+            if (E->err || E->found) return;
         }
         return;
     }
@@ -556,9 +635,25 @@ static void exec(Engine *E, Model *M, int64_t pc) {
         int64_t p = pc + 3;
         for (int i = 0; i < r->arity; i++)
             if (!eval(E, &p, &row[i])) return;
-        if (rel_insert(r, row) < 0) E->err = ERR_NOMEM;
+        if (E->mode == 1) {   /* over-delete: an atom that is a fact of the new run stays */
+            int64_t i = rel_find(r, row, hash_vals(row, r->arity));
+            if (i >= 0 && !(r->flags[i] & (F_DEAD | F_GONE | F_INPUT | F_FACT))) {
+                r->flags[i] |= F_GONE;
+                if (!push32(&r->nl, &r->nnl, &r->capnl, (int32_t)i) || !push32(&r->gl, &r->ngl, &r->capgl, (int32_t)i))
+                    E->err = ERR_NOMEM;
+                E->count++;
+            }
+            return;
+        }
+        if (rel_insert(r, row, E->emit_flags) < 0) E->err = ERR_NOMEM;
         return;
     }
+    case S_HEAD:   /* [arity, patterns...]: the tuple to check matches the head */
+        if (match_row(E, pc + 3, E->chk, (int)c[pc + 2])) exec(E, M, next);
+        return;
+    case S_FOUND:
+        E->found = 1;
+        return;
     }
     E->err = ERR_CODE;
 }
@@ -586,10 +681,12 @@ static int diff(Engine *E, Model *M, Model *O) {
         if (!out_reserve(E, 3 + (r->n + on) * w)) return ERR_NOMEM;
         int64_t *out = E->out + at + 3, nrem = 0, nadd = 0;
         for (int64_t i = 0; i < on; i++) {
+            if (o->flags[i] & F_DEAD) continue;
             const val *row = o->rows + i * o->width;
             if (!rel_has(r, row, o->hash[i])) { memcpy(out, row, sizeof(val) * w); out += w; nrem++; }
         }
         for (int64_t i = 0; i < r->n; i++) {
+            if (r->flags[i] & F_DEAD) continue;
             const val *row = r->rows + i * r->width;
             if (!o || !rel_has(o, row, r->hash[i])) { memcpy(out, row, sizeof(val) * w); out += w; nadd++; }
         }
@@ -601,10 +698,10 @@ static int diff(Engine *E, Model *M, Model *O) {
     return 0;
 }
 
-static int insert_rows(Rel *r, const val *rows, int64_t n) {
+static int insert_rows(Rel *r, const val *rows, int64_t n, uint8_t fl) {
     int w = r->arity;
     for (int64_t i = 0; i < n; i++)
-        if (rel_insert(r, rows + i * w) < 0) return 0;
+        if (rel_insert(r, rows + i * w, fl) < 0) return 0;
     return 1;
 }
 
@@ -642,17 +739,21 @@ int ng_run(Engine *E) {
     for (int i = 0; i < E->nidx; i++) index_clear(&M->idx[i]);
     for (int p = 0; p < E->npred; p++) {
         Rel *r = &M->rels[p];
-        if (!insert_rows(r, E->facts[p], E->nfacts[p]) || !insert_rows(r, E->input[p], E->ninput[p]))
+        if (!insert_rows(r, E->facts[p], E->nfacts[p], F_FACT) || !insert_rows(r, E->input[p], E->ninput[p], F_INPUT))
             return ERR_NOMEM;
+        E->dirty[p] = 0;
     }
+    E->emit_flags = F_FACT;  /* (what the rules without atoms derive is a fact of every run) */
     for (int64_t i = 0; i < E->nonce; i++) {
         exec(E, M, E->once[i]);
-        if (E->err) return E->err;
+        if (E->err) { E->emit_flags = 0; return E->err; }
     }
+    E->emit_flags = 0;
     int e = rounds(E, M);
     if (e) return e;
     e = diff(E, M, E->have_prev ? &E->m[E->cur] : NULL);
     if (e) return e;
+    E->stats[0]++;
     E->cur = cur;
     E->have_prev = 1;
     return 0;
@@ -679,9 +780,9 @@ int ng_add(Engine *E, int p, const val *rows, int64_t n) {
         if (!r) return ERR_NOMEM;
         E->input[p] = r; E->capinput[p] = cap;
     }
-    if (n * w) memcpy(E->input[p] + E->ninput[p] * w, rows, sizeof(val) * n * w);
+    if (n && w) memcpy(E->input[p] + E->ninput[p] * w, rows, sizeof(val) * n * w);
     E->ninput[p] += n;
-    return insert_rows(&E->m[E->cur].rels[p], rows, n) ? 0 : ERR_NOMEM;
+    return insert_rows(&E->m[E->cur].rels[p], rows, n, F_INPUT) ? 0 : ERR_NOMEM;
 }
 
 /* Go on from the current model with the rows ng_add added (the program is positive: the model
@@ -694,6 +795,7 @@ int ng_extend(Engine *E) {
     E->extending = 0;
     int e = rounds(E, M);
     if (e) return e;
+    E->stats[2]++;
     E->nout = 0;
     for (int p = 0; p < E->npred; p++) {
         Rel *r = &M->rels[p];
@@ -705,9 +807,207 @@ int ng_extend(Engine *E) {
         out[0] = p; out[1] = 0; out[2] = n;
         out += 3;
         for (int64_t i = from; i < r->n; i++, out += w) memcpy(out, r->rows + i * r->width, sizeof(val) * w);
+        /* (rows appended in an extension are alive: nothing is deleted there) */
         E->nout += 3 + n * w;
     }
     return 0;
+}
+
+/* The check plans (per predicate, CSR offsets into the code): whether a rule instance derives a
+   tuple (E->chk) from the model as it is.  Without them every run that removes facts is from
+   scratch. */
+int ng_checks(Engine *E, const int64_t *start, const int64_t *plans) {
+    int n = E->npred;
+    E->chk_start = malloc(sizeof(int64_t) * (n + 1));
+    int64_t k = start[n];
+    E->chks = malloc(sizeof(int64_t) * (k ? k : 1));
+    if (!E->chk_start || !E->chks) return ERR_NOMEM;
+    memcpy(E->chk_start, start, sizeof(int64_t) * (n + 1));
+    memcpy(E->chks, plans, sizeof(int64_t) * k);
+    return 0;
+}
+
+static int addbuf_push(Engine *E, int p, const val *row, int w) {
+    if (E->naddbuf + 1 + w > E->capaddbuf) {
+        int64_t cap = E->capaddbuf ? E->capaddbuf * 2 : 256;
+        while (cap < E->naddbuf + 1 + w) cap *= 2;
+        val *b = realloc(E->addbuf, sizeof(val) * cap);
+        if (!b) return 0;
+        E->addbuf = b; E->capaddbuf = cap;
+    }
+    E->addbuf[E->naddbuf++] = p;
+    memcpy(E->addbuf + E->naddbuf, row, sizeof(val) * w);
+    E->naddbuf += w;
+    return 1;
+}
+
+/* Delete and rederive (Gupta, Mumick and Subrahmanian 1993) on the current model, from the
+   inputs ng_input changed: 1 done (the change in the output buffer), 0 declined (the caller runs
+   from scratch: the current model is still the previous model), or -ERR_.
+   1. the input rows that went (F_INPUT moves to the new input rows first);
+   2. over-delete: semi-naive rounds of the rules with the over-deleted rows as the delta, joined
+      with the model as it was; an atom that is a fact of the new run (program fact, head of a rule
+      without atoms, input) is never over-deleted, nor anything on its account;
+   3. take them out (DEAD), then rederive those a rule instance still derives (check plans);
+   4. insert those and the new input rows, and semi-naive rounds to the fixpoint. */
+static int dred(Engine *E) {
+    Model *M = &E->m[E->cur];
+    int n = E->npred;
+    int64_t inputs = 0, changed = 0, size = 0, dead = 0;
+    E->naddbuf = 0;
+    E->count = 0;
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        r->ndl = r->nnl = r->ngl = 0;
+        inputs += E->ninput[p];
+        size += r->n - r->ndead;
+        dead += r->ndead;
+    }
+    if (dead > size) return 0;   /* mostly dead rows: from scratch, which compacts */
+    /* 1. */
+    for (int p = 0; p < n; p++) {
+        if (!E->dirty[p]) continue;
+        Rel *r = &M->rels[p];
+        int w = r->arity;
+        for (int64_t i = 0; i < r->n; i++)
+            if ((r->flags[i] & (F_DEAD | F_INPUT)) == F_INPUT) r->flags[i] = (r->flags[i] & ~F_INPUT) | F_WAS;
+        const val *in = E->input[p];
+        for (int64_t k = 0; k < E->ninput[p]; k++) {
+            const val *row = in + k * w;
+            int64_t i = rel_find(r, row, hash_vals(row, w));
+            if (i >= 0 && !(r->flags[i] & F_DEAD)) {
+                if (!(r->flags[i] & F_WAS)) changed++;
+                r->flags[i] |= F_INPUT;
+            } else {
+                changed++;
+                if (!addbuf_push(E, p, row, w)) return -ERR_NOMEM;
+            }
+        }
+        for (int64_t i = 0; i < r->n; i++) {
+            if (!(r->flags[i] & F_WAS)) continue;
+            r->flags[i] &= ~F_WAS;
+            if (r->flags[i] & F_INPUT) continue;
+            changed++;
+            if (r->flags[i] & F_FACT) continue;
+            r->flags[i] |= F_GONE;
+            if (!push32(&r->nl, &r->nnl, &r->capnl, (int32_t)i) || !push32(&r->gl, &r->ngl, &r->capgl, (int32_t)i))
+                return -ERR_NOMEM;
+            E->count++;
+        }
+    }
+    /* (a state unlike the previous one is cheaper from scratch) */
+    int declined = changed * E->unlike > inputs;
+    /* 2. */
+    E->mode = 1;
+    while (!declined) {
+        int any = 0;
+        for (int p = 0; p < n; p++) {
+            Rel *r = &M->rels[p];
+            int32_t *t = r->dl; r->dl = r->nl; r->nl = t;
+            int64_t tc = r->capdl; r->capdl = r->capnl; r->capnl = tc;
+            r->ndl = r->nnl; r->nnl = 0;
+            if (r->ndl) any = 1;
+        }
+        if (!any) break;
+        for (int p = 0; p < n && !E->err; p++) {
+            Rel *r = &M->rels[p];
+            if (!r->ndl) continue;
+            for (int64_t k = E->disp_start[p]; k < E->disp_start[p + 1] && !E->err; k++) exec(E, M, E->disp[k]);
+        }
+        if (E->err) { E->mode = 0; return -E->err; }
+        if (E->count * 2 > size) declined = 1;   /* most of the model: from scratch is cheaper */
+    }
+    E->mode = 0;
+    if (declined) {
+        for (int p = 0; p < n; p++) {
+            Rel *r = &M->rels[p];
+            for (int64_t k = 0; k < r->ngl; k++) r->flags[r->gl[k]] &= ~F_GONE;
+            r->ndl = r->nnl = r->ngl = 0;
+        }
+        return 0;
+    }
+    /* 3. */
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        for (int64_t k = 0; k < r->ngl; k++) r->flags[r->gl[k]] |= F_DEAD;
+        r->ndead += r->ngl;
+    }
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        int w = r->arity;
+        r->nnl = 0;   /* (nl: the rows to rederive) */
+        for (int64_t k = 0; k < r->ngl; k++) {
+            int32_t i = r->gl[k];
+            if (w) memcpy(E->chk, r->rows + (int64_t)i * r->width, sizeof(val) * w);
+            E->found = 0;
+            for (int64_t c = E->chk_start[p]; c < E->chk_start[p + 1] && !E->found && !E->err; c++) exec(E, M, E->chks[c]);
+            if (E->err) { E->found = 0; return -E->err; }
+            if (E->found && !push32(&r->nl, &r->nnl, &r->capnl, i)) return -ERR_NOMEM;
+        }
+        E->found = 0;
+    }
+    /* 4. */
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        r->prev = r->start = E->mark[p] = r->n;
+    }
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        val row[MAXAR];
+        for (int64_t k = 0; k < r->nnl; k++) {
+            if (r->arity) memcpy(row, r->rows + (int64_t)r->nl[k] * r->width, sizeof(val) * r->arity);
+            if (rel_insert(r, row, 0) < 0) return -ERR_NOMEM;
+        }
+        r->nnl = 0;
+    }
+    for (int64_t k = 0; k < E->naddbuf;) {
+        int p = (int)E->addbuf[k];
+        Rel *r = &M->rels[p];
+        if (rel_insert(r, E->addbuf + k + 1, F_INPUT) < 0) return -ERR_NOMEM;
+        k += 1 + r->arity;
+    }
+    int e = rounds(E, M);
+    if (e) return -e;
+    /* the change: the over-deleted atoms not back, the appended rows that were not there */
+    E->nout = 0;
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        int w = r->arity;
+        int64_t at = E->nout, nrem = 0, nadd = 0;
+        if (!r->ngl && r->n == E->mark[p]) continue;
+        if (!out_reserve(E, 3 + (r->ngl + r->n - E->mark[p]) * w)) return -ERR_NOMEM;
+        int64_t *out = E->out + at + 3;
+        for (int64_t k = 0; k < r->ngl; k++) {
+            const val *row = r->rows + (int64_t)r->gl[k] * r->width;
+            if (!rel_has(r, row, r->hash[r->gl[k]])) { memcpy(out, row, sizeof(val) * w); out += w; nrem++; }
+            r->flags[r->gl[k]] &= ~F_GONE;
+        }
+        for (int64_t i = E->mark[p]; i < r->n; i++) {
+            if (r->flags[i] & F_BACK) { r->flags[i] &= ~F_BACK; continue; }
+            memcpy(out, r->rows + i * r->width, sizeof(val) * w); out += w; nadd++;
+        }
+        r->ngl = 0;
+        if (nrem || nadd) {
+            E->out[at] = p; E->out[at + 1] = nrem; E->out[at + 2] = nadd;
+            E->nout = at + 3 + (nrem + nadd) * w;
+        }
+    }
+    for (int p = 0; p < n; p++) E->dirty[p] = 0;
+    return 1;
+}
+
+/* The least model of the program's facts and the inputs, from the previous model by delete and
+   rederive where it can (see dred), else from scratch (ng_run); the change in the output buffer. */
+int ng_update(Engine *E) {
+    E->err = 0;
+    E->extending = 0;
+    if (E->have_prev && E->chk_start) {
+        int got = dred(E);
+        if (got < 0) { E->have_prev = 0; return -got; }
+        E->stats[got ? 1 : 3]++;
+        if (got) return 0;
+    }
+    return ng_run(E);
 }
 
 int64_t *ng_out(Engine *E) { return E->out; }
@@ -717,9 +1017,16 @@ int64_t ng_nout(Engine *E) { return E->nout; }
 int64_t ng_size(Engine *E) {
     int64_t n = 0;
     if (!E->have_prev) return 0;
-    for (int p = 0; p < E->npred; p++) n += E->m[E->cur].rels[p].n;
+    for (int p = 0; p < E->npred; p++) n += E->m[E->cur].rels[p].n - E->m[E->cur].rels[p].ndead;
     return n;
 }
 
 /* clingo's order of two values (for tests) */
 int ng_order(Engine *E, val a, val b) { return order(E, a, b); }
+
+/* how many runs went which way: 0 from scratch, 1 delete and rederive, 2 extensions, 3 delete and
+   rederive declined (then from scratch) */
+int64_t ng_stat(Engine *E, int k) { return k >= 0 && k < 4 ? E->stats[k] : -1; }
+
+/* delete and rederive runs from scratch when more than 1/unlike of the input rows changed (0: never) */
+void ng_set_unlike(Engine *E, int64_t unlike) { E->unlike = unlike; }

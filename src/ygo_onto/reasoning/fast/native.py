@@ -56,16 +56,20 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
 int ng_input(Engine *E, int p, const val *rows, int64_t n);
 void ng_forget(Engine *E);
 int ng_run(Engine *E);
+int ng_update(Engine *E);
+int ng_checks(Engine *E, const int64_t *start, const int64_t *plans);
 int ng_add(Engine *E, int p, const val *rows, int64_t n);
 int ng_extend(Engine *E);
 int64_t *ng_out(Engine *E);
 int64_t ng_nout(Engine *E);
 int64_t ng_size(Engine *E);
 int ng_order(Engine *E, val a, val b);
+int64_t ng_stat(Engine *E, int k);
+void ng_set_unlike(Engine *E, int64_t unlike);
 """
 
 # native.c's opcodes
-S_REQ, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT = range(1, 10)
+S_REQ, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND = range(1, 12)
 E_CONST, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS = range(1, 10)
 P_ANY, P_BIND, P_EQ, P_FUN = range(1, 5)
 _COMPARE = {"=": 1, "!=": 2, "<": 3, "<=": 4, ">": 5, ">=": 6}
@@ -177,7 +181,9 @@ class NativeEvaluator:
         self._ffi, self._lib = lib
         self.lock = threading.Lock()
         self.reading = None
-        self.update = "scratch"  # (what _Evaluator calls its way of going on: every run is from scratch here)
+        # how a run whose facts remove some of the previous run's goes on: "dred" (delete and rederive
+        # in C, falling back to scratch where it would cost more) or "scratch"
+        self.update = "dred"
         if rules is None:
             rules = parse_program(program)
         self.preds: dict[tuple[str, int], int] = {}
@@ -221,6 +227,15 @@ class NativeEvaluator:
                 if others:
                     code += [S_REQ, 3 + len(others), len(others), *others]
                 code += plan
+        # the check plans of delete and rederive (without them, a run that removes facts is from scratch)
+        checks: list[list[int]] | None = [[] for _ in self._keys]
+        try:
+            for head, body in rules:
+                if any(lit[0] == "atom" for lit in body):
+                    checks[self.preds[head[1]]].append(len(code))
+                    code += _Planner(self, head, body, None, check=True).code
+        except _NotSupported:
+            checks = None
         idxdefs: list[int] = []
         for (p, positions), _ in sorted(self._indexes.items(), key=lambda kv: kv[1]):
             idxdefs += [p, len(positions), *positions]
@@ -243,6 +258,13 @@ class NativeEvaluator:
                              ffi.new("int64_t[]", flat_facts or [0]))
         if rc:
             raise MemoryError("the native evaluator")
+        if checks is not None:
+            starts = [0]
+            for c in checks:
+                starts.append(starts[-1] + len(c))
+            if clib.ng_checks(self._engine, ffi.new("int64_t[]", starts),
+                              ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
+                raise MemoryError("the native evaluator")
         self._given: dict = {}  # predicate of the program -> the set object last handed to C
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
         self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
@@ -362,7 +384,7 @@ class NativeEvaluator:
                     del given[p]
                 if self._syms:
                     self._flush()
-                rc = clib.ng_run(engine)
+                rc = (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
             if rc:
                 raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
                     RuntimeError(f"the native evaluator failed (error {rc})")
@@ -471,6 +493,16 @@ class NativeEvaluator:
         """The number of atoms of the last model (of the program's predicates)."""
         return self._lib.ng_size(self._engine)
 
+    def set_unlike(self, unlike: int) -> None:
+        """Delete and rederive runs from scratch when more than 1/unlike of the input facts
+        changed (default 8, as _Evaluator.UNLIKE; 0: never, for tests)."""
+        self._lib.ng_set_unlike(self._engine, unlike)
+
+    def stats(self) -> dict:
+        """How many runs went which way (from scratch, delete and rederive, going on from the model)."""
+        names = ("scratch", "dred", "extend", "dred_declined")
+        return {name: self._lib.ng_stat(self._engine, k) for k, name in enumerate(names)}
+
     def order(self, a, b) -> int:
         """clingo's order of two values as the engine computes it (-1, 0, 1; for tests)."""
         codes = self._intern(a), self._intern(b)
@@ -483,12 +515,18 @@ class _Planner:
     without atoms), in the order of _Evaluator.rule_source: comparisons as soon as their
     variables are bound, then membership tests, lookups by bound variables, by constants, scans."""
 
-    def __init__(self, ev: NativeEvaluator, head, body, first: int | None):
+    def __init__(self, ev: NativeEvaluator, head, body, first: int | None, check: bool = False):
+        """check=True: the rule's check plan (delete and rederive): whether an instance of the rule
+        derives the tuple being checked (its head's terms matched first) from the model as it is."""
         self.ev = ev
         self.env: dict[str, int] = {}  # variable -> register
         self.code: list[int] = []
         todo = [i for i in range(len(body)) if i != first]
-        if first is not None:
+        if check:
+            if any(t[0] not in ("v", "c") for t in head[2]):
+                raise _NotSupported(f"a head term to match in {head}")
+            self.step(S_HEAD, [len(head[2]), *(x for t in head[2] for x in self.pattern(t))])
+        elif first is not None:
             self.atom(body[first], delta=True)
         while todo:
             for i in todo:
@@ -514,6 +552,9 @@ class _Planner:
                     raise _NotSupported(f"a comparison whose variables no atom binds in the rule of {head}")
                 todo.remove(best[1])
                 self.atom(body[best[1]], delta=False)
+        if check:
+            self.step(S_FOUND, [])
+            return
         if not all(self.bound(t) for t in head[2]):
             raise _NotSupported(f"an unsafe variable in the head {head}")
         self.step(S_EMIT, [self.ev.preds[head[1]], *(x for t in head[2] for x in self.expr(t))])
