@@ -156,6 +156,24 @@ def describe() -> str:
     return "native"
 
 
+def _plan_entry(program: str) -> str:
+    """The disk cache entry of a program's plan (by the program and the engine's code)."""
+    h = hashlib.sha256(program.encode())
+    h.update(diskcache.modules_digest("reasoning/fast/native.py", "reasoning/fast/native.c").encode())
+    return f"nativeplan-{h.hexdigest()[:24]}.pickle"
+
+
+def _cached_plan(program: str) -> dict | None:
+    plan = diskcache.load(_plan_entry(program)) if diskcache.enabled() else None
+    return plan if isinstance(plan, dict) and ("code" in plan or "unsupported" in plan) else None
+
+
+def _store_plan(program: str, plan: dict) -> None:
+    if diskcache.enabled():
+        diskcache.store(_plan_entry(program), plan)
+        diskcache.prune("nativeplan-", keep=8)
+
+
 def _vars(t) -> set:
     if t[0] == "v":
         return {t[1]}
@@ -184,58 +202,22 @@ class NativeEvaluator:
         # how a run whose facts remove some of the previous run's goes on: "dred" (delete and rederive
         # in C, falling back to scratch where it would cost more) or "scratch"
         self.update = "dred"
-        if rules is None:
-            rules = parse_program(program)
-        self.preds: dict[tuple[str, int], int] = {}
-        for head, body in rules:
-            self._pred(head[1])
-            for lit in body:
-                if lit[0] == "atom":
-                    self._pred(lit[1])
+        plan = _cached_plan(program)
+        if plan is None:
+            plan = self._plan(program, rules)
+            _store_plan(program, plan)
+        if "unsupported" in plan:
+            raise _NotSupported(plan["unsupported"])
+        code, disp, once, facts, checks = (plan[k] for k in ("code", "disp", "once", "facts", "checks"))
+        self.preds = plan["preds"]
         self._keys = list(self.preds)
         self._arity = [key[1] for key in self._keys]
-        if any(a > MAXAR for a in self._arity):
-            raise _NotSupported(f"a predicate of more than {MAXAR} arguments")
-        self._enc: dict = {}  # value -> its code (ints: themselves)
-        self._dec: dict = {}  # code of a symbol -> its value
-        self._names: dict[str, int] = {}  # function names -> ids
-        self._syms: list = []  # symbols not yet handed to C
+        self._enc = plan["enc"]  # value -> its code (ints: themselves)
+        self._dec = {code: v for v, code in self._enc.items() if type(v) is not int}  # code of a symbol -> value
+        self._names = plan["names"]  # function names -> ids
+        self._syms = list(plan["syms"])  # symbols not yet handed to C
         self._nsyms = 0  # symbols handed to C
-        self._indexes: dict[tuple, int] = {}  # (pred, positions) -> index id
-        code: list[int] = []
-        disp: list[list[int]] = [[] for _ in self._keys]
-        once: list[int] = []
-        facts: list[list] = [[] for _ in self._keys]
-        for head, body in rules:
-            h = self.preds[head[1]]
-            if not body:
-                if any(t[0] != "c" for t in head[2]):
-                    raise _NotSupported(f"the fact {head} with variables")
-                facts[h].append([self._intern(t[1]) for t in head[2]])
-                continue
-            atoms = [i for i, lit in enumerate(body) if lit[0] == "atom"]
-            preds = {self.preds[body[i][1]] for i in atoms}
-            if not atoms:
-                once.append(len(code))
-                code += _Planner(self, head, body, None).code
-                continue
-            for i in atoms:
-                q = self.preds[body[i][1]]
-                plan = _Planner(self, head, body, i).code
-                others = sorted(preds - {q})
-                disp[q].append(len(code))
-                if others:
-                    code += [S_REQ, 3 + len(others), len(others), *others]
-                code += plan
-        # the check plans of delete and rederive (without them, a run that removes facts is from scratch)
-        checks: list[list[int]] | None = [[] for _ in self._keys]
-        try:
-            for head, body in rules:
-                if any(lit[0] == "atom" for lit in body):
-                    checks[self.preds[head[1]]].append(len(code))
-                    code += _Planner(self, head, body, None, check=True).code
-        except _NotSupported:
-            checks = None
+        self._indexes = plan["indexes"]  # (pred, positions) -> index id
         idxdefs: list[int] = []
         for (p, positions), _ in sorted(self._indexes.items(), key=lambda kv: kv[1]):
             idxdefs += [p, len(positions), *positions]
@@ -271,6 +253,65 @@ class NativeEvaluator:
         self._fresh = True  # the next run reports its whole model
         self._added: dict | None = None
         self._change: tuple | None = None
+
+    def _plan(self, program: str, rules) -> dict:
+        """The program as native.c's data (join plans, dispatch, facts, check plans, symbols),
+        or {"unsupported": why}: what the disk cache keeps of it."""
+        try:
+            if rules is None:
+                rules = parse_program(program)
+            self.preds: dict[tuple[str, int], int] = {}
+            for head, body in rules:
+                self._pred(head[1])
+                for lit in body:
+                    if lit[0] == "atom":
+                        self._pred(lit[1])
+            if any(key[1] > MAXAR for key in self.preds):
+                raise _NotSupported(f"a predicate of more than {MAXAR} arguments")
+            self._enc: dict = {}  # value -> its code (ints: themselves)
+            self._dec: dict = {}  # code of a symbol -> its value
+            self._names: dict[str, int] = {}  # function names -> ids
+            self._syms: list = []  # symbols not yet handed to C
+            self._nsyms = 0  # symbols handed to C
+            self._indexes: dict[tuple, int] = {}  # (pred, positions) -> index id
+            code: list[int] = []
+            disp: list[list[int]] = [[] for _ in self.preds]
+            once: list[int] = []
+            facts: list[list] = [[] for _ in self.preds]
+            for head, body in rules:
+                h = self.preds[head[1]]
+                if not body:
+                    if any(t[0] != "c" for t in head[2]):
+                        raise _NotSupported(f"the fact {head} with variables")
+                    facts[h].append([self._intern(t[1]) for t in head[2]])
+                    continue
+                atoms = [i for i, lit in enumerate(body) if lit[0] == "atom"]
+                preds = {self.preds[body[i][1]] for i in atoms}
+                if not atoms:
+                    once.append(len(code))
+                    code += _Planner(self, head, body, None).code
+                    continue
+                for i in atoms:
+                    q = self.preds[body[i][1]]
+                    plan = _Planner(self, head, body, i).code
+                    others = sorted(preds - {q})
+                    disp[q].append(len(code))
+                    if others:
+                        code += [S_REQ, 3 + len(others), len(others), *others]
+                    code += plan
+            # the check plans of delete and rederive (without them, a run that removes facts is from scratch)
+            checks: list[list[int]] | None = [[] for _ in self.preds]
+            try:
+                for head, body in rules:
+                    if any(lit[0] == "atom" for lit in body):
+                        checks[self.preds[head[1]]].append(len(code))
+                        code += _Planner(self, head, body, None, check=True).code
+            except _NotSupported:
+                checks = None
+        except _NotSupported as e:
+            return {"unsupported": str(e)}
+        return {"preds": self.preds, "enc": self._enc, "names": self._names, "syms": self._syms,
+                "indexes": self._indexes, "code": code, "disp": disp, "once": once, "facts": facts, "checks": checks}
 
     def _pred(self, key) -> int:
         got = self.preds.get(key)
