@@ -247,7 +247,7 @@ class NativeEvaluator:
             if clib.ng_checks(self._engine, ffi.new("int64_t[]", starts),
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
-        self._given: dict = {}  # predicate of the program -> the set object last handed to C
+        self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
         self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
         self._fresh = True  # the next run reports its whole model
@@ -379,50 +379,57 @@ class NativeEvaluator:
 
         When every input fact of the previous run is among `facts` (the state just reasoned about,
         with an action declared), C goes on from the previous model with the new facts (the model
-        only grows); any other run is from scratch, with only the changed inputs handed over."""
+        only grows); any other run deletes and rederives from the previous model (or starts from
+        scratch where that costs less), with only the changed inputs handed over."""
         ffi, clib, engine, preds = self._ffi, self._lib, self._engine, self.preds
         given, extra = self._given, {}
+        given_get = given.get
         self._added = self._change = None
         changed = []  # (pred, set, previous set or None)
         extends = not self._fresh
+        seen = 0  # keys of `given` among the facts
         for key, tuples in facts.items():
+            old = given_get(key)
+            if old is tuples:  # (most keys: the facts layer passes the same set when it did not change)
+                seen += 1
+                continue
             p = preds.get(key)
             if p is None:
                 extra[key] = tuples
                 continue
-            old = given.get(p)
-            if old is not tuples:
-                changed.append((p, tuples, old))
-                if extends and old is not None and not old <= tuples:
-                    extends = False
-        gone = [p for p in given if self._keys[p] not in facts]
+            if old is not None:
+                seen += 1
+            changed.append((p, key, tuples, old))
+            if extends and old is not None and not old <= tuples:
+                extends = False
+        gone = [key for key in given if key not in facts] if seen < len(given) else ()
         if gone:
             extends = False
         try:
             if extends:
-                for p, tuples, old in changed:
+                for p, key, tuples, old in changed:
                     new = tuples - old if old else tuples
                     rows = self._rows(new)
-                    if len(rows) != len(new) * self._arity[p]:
-                        raise _NotSupported(f"a fact of {self._keys[p][0]} with the wrong number of arguments")
-                    given[p] = tuples
+                    if len(rows) != len(new) * key[1]:
+                        raise _NotSupported(f"a fact of {key[0]} with the wrong number of arguments")
+                    given[key] = tuples
                     if self._syms:
                         self._flush()
                     if clib.ng_add(engine, p, ffi.new("int64_t[]", rows or [0]), len(new)):
                         raise MemoryError("the native evaluator")
                 rc = clib.ng_extend(engine)
             else:
-                for p, tuples, old in changed:
+                for p, key, tuples, old in changed:
                     rows = self._rows(tuples)
-                    if len(rows) != len(tuples) * self._arity[p]:
-                        raise _NotSupported(f"a fact of {self._keys[p][0]} with the wrong number of arguments")
-                    given[p] = None  # (C holds something else until ng_input returns)
+                    if len(rows) != len(tuples) * key[1]:
+                        raise _NotSupported(f"a fact of {key[0]} with the wrong number of arguments")
+                    given[key] = None  # (C holds something else until ng_input returns)
                     if clib.ng_input(engine, p, ffi.new("int64_t[]", rows or [0]), len(tuples)):
                         raise MemoryError("the native evaluator")
-                    given[p] = tuples
-                for p in gone:
-                    clib.ng_input(engine, p, ffi.NULL, 0)
-                    del given[p]
+                    given[key] = tuples
+                for key in gone:
+                    clib.ng_input(engine, preds[key], ffi.NULL, 0)
+                    del given[key]
                 if self._syms:
                     self._flush()
                 rc = (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
