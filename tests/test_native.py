@@ -100,7 +100,7 @@ def test_changes_reported_are_the_differences_of_the_models(update):
             assert ev.added_model() is None and ev.changed_model() is None
         else:
             only_added, change = ev.added_model(), ev.changed_model()
-            assert (only_added is None) != (change is None)
+            assert (only_added is None) != (change is None)  # (a change of more than 256 atoms: neither)
             removed, added = change if change is not None else ({}, only_added)
             keys = now.keys() | before.keys()
             assert {k: now.get(k, frozenset()) - before.get(k, frozenset()) for k in keys} == \
@@ -193,6 +193,8 @@ def test_the_same_models_as_the_python_evaluator_on_every_input_of_a_duel(rulese
             expected = {key: frozenset(v) for key, v in py.model().items() if v}
             assert _frozen(nat) == expected
             extended += nat.added_model() is not None
+            if nat.added_model() is None and nat.changed_model() is None:  # a model read whole
+                assert nat.reading is None
             if slot == 0:
                 scratch.run(abox)
                 assert _frozen(scratch) == expected
@@ -230,3 +232,29 @@ def test_the_library_builds_without_the_disk_cache(monkeypatch, tmp_path):
     monkeypatch.setenv("CC", "/nonexistent/cc")
     with pytest.raises(RuntimeError, match="no C compiler"):
         native._load()
+
+
+@pytest.mark.parametrize("ruleset,seed,cap", [("official", 3, 60), ("simplified", 4, 40)])
+def test_the_facts_read_back_equal_the_python_evaluators(monkeypatch, ruleset, seed, cap):
+    """infer_facts through each evaluator on the inputs of a duel, then on the same inputs in another
+    order: the same facts and the same index by name (the native evaluator reports what changed,
+    or its whole model when most of it did)."""
+    warnings.simplefilter("ignore")
+    inputs = _duel_inputs(ruleset, seed, cap)
+    k = knowledge(ruleset)
+    comp = fast.compiled(k)
+    saved = comp.evaluators
+    by = {"native": [None, None], "python": [None, None]}
+    try:
+        for facts in inputs + random.Random(seed).sample(inputs, 40):
+            got = {}
+            for name, evaluators in by.items():
+                monkeypatch.setattr(native, "EVALUATOR", name)
+                comp.evaluators = evaluators
+                got[name] = fast.infer_facts(k, facts)
+            assert got["native"] == got["python"]
+            assert {n: frozenset(g) for n, g in got["native"].groups.items()} == \
+                {n: frozenset(g) for n, g in got["python"].groups.items()}
+        assert isinstance(by["native"][0], native.NativeEvaluator) and type(by["python"][0]) is _Evaluator
+    finally:
+        comp.evaluators = saved

@@ -251,6 +251,7 @@ class NativeEvaluator:
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
         self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
         self._fresh = True  # the next run reports its whole model
+        self._size = 0  # atoms in self._model
         self._added: dict | None = None
         self._change: tuple | None = None
 
@@ -458,22 +459,31 @@ class NativeEvaluator:
             self._fresh = False
             self.reading = None
             self._model = {key: rows for key, rows in added.items() if key in preds}
+            self._size = sum(map(len, self._model.values()))
             return
         model = self._model
+        gone = came = 0
         for key, rows in removed.items():
             got = model.get(key)
             if got is not None:
+                gone += len(rows)
                 got -= rows
                 if not got:
                     del model[key]
         for key, rows in added.items():
             if key in preds:
+                came += len(rows)
                 got = model.get(key)
                 if got is None:
                     model[key] = set(rows)
                 else:
                     got |= rows
-        if removed:
+        size, self._size = self._size, self._size + came - gone
+        if gone + came > max(size // 2, 256):
+            # a model unlike the previous one (another state): reading all of it once costs less than
+            # reading what went and what came (the Python evaluator runs such a state from scratch)
+            self.reading = None
+        elif removed:
             self._change = (removed, added)
         else:
             self._added = added
