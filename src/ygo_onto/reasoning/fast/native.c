@@ -107,6 +107,7 @@ typedef struct {
     val **input; int64_t *ninput, *capinput;
     Model m[2];
     int cur, have_prev, extending;
+    int whole;        /* the output buffer holds the whole model, not a change */
     int64_t *mark;    /* per predicate: its rows before the current extension */
     int64_t *out;
     int64_t nout, outcap;
@@ -669,9 +670,36 @@ static int out_reserve(Engine *E, int64_t more) {
     return 1;
 }
 
-/* the change from O to M: per predicate with one, [pred, removed, added, rows...] */
+/* the whole model M: per predicate with rows, [pred, 0, rows, rows...] (E->whole) */
+static int whole(Engine *E, Model *M) {
+    E->nout = 0;
+    E->whole = 1;
+    for (int p = 0; p < E->npred; p++) {
+        Rel *r = &M->rels[p];
+        int64_t live = r->n - r->ndead;
+        if (!live) continue;
+        int w = r->arity;
+        if (!out_reserve(E, 3 + live * w)) return ERR_NOMEM;
+        int64_t *out = E->out + E->nout;
+        out[0] = p; out[1] = 0; out[2] = live;
+        out += 3;
+        for (int64_t i = 0; i < r->n; i++) {
+            if (r->flags[i] & F_DEAD) continue;
+            memcpy(out, r->rows + i * r->width, sizeof(val) * w);
+            out += w;
+        }
+        E->nout += 3 + live * w;
+    }
+    return 0;
+}
+
+/* the change from O to M: per predicate with one, [pred, removed, added, rows...]; the whole
+   model M instead (E->whole) when there is no O or the change is larger than M */
 static int diff(Engine *E, Model *M, Model *O) {
     E->nout = 0;
+    E->whole = 0;
+    if (!O) return whole(E, M);
+    int64_t size = 0, changed = 0;
     for (int p = 0; p < E->npred; p++) {
         Rel *r = &M->rels[p], *o = O ? &O->rels[p] : NULL;
         int64_t on = o ? o->n : 0;
@@ -694,7 +722,11 @@ static int diff(Engine *E, Model *M, Model *O) {
             E->out[at] = p; E->out[at + 1] = nrem; E->out[at + 2] = nadd;
             E->nout = at + 3 + (nrem + nadd) * w;
         }
+        size += r->n;
+        changed += nrem + nadd;
     }
+    /* (another state: reading the model whole costs less than reading what went and what came) */
+    if (changed > size) return whole(E, M);
     return 0;
 }
 
@@ -797,6 +829,7 @@ int ng_extend(Engine *E) {
     if (e) return e;
     E->stats[2]++;
     E->nout = 0;
+    E->whole = 0;
     for (int p = 0; p < E->npred; p++) {
         Rel *r = &M->rels[p];
         int64_t from = E->mark[p], n = r->n - from;
@@ -970,6 +1003,7 @@ static int dred(Engine *E) {
     if (e) return -e;
     /* the change: the over-deleted atoms not back, the appended rows that were not there */
     E->nout = 0;
+    E->whole = 0;
     for (int p = 0; p < n; p++) {
         Rel *r = &M->rels[p];
         int w = r->arity;
@@ -1011,6 +1045,7 @@ int ng_update(Engine *E) {
 }
 
 int64_t *ng_out(Engine *E) { return E->out; }
+int ng_whole(Engine *E) { return E->whole; }
 int64_t ng_nout(Engine *E) { return E->nout; }
 
 /* the number of atoms of the last model (for tests and measures) */

@@ -62,6 +62,7 @@ int ng_add(Engine *E, int p, const val *rows, int64_t n);
 int ng_extend(Engine *E);
 int64_t *ng_out(Engine *E);
 int64_t ng_nout(Engine *E);
+int ng_whole(Engine *E);
 int64_t ng_size(Engine *E);
 int ng_order(Engine *E, val a, val b);
 int64_t ng_stat(Engine *E, int k);
@@ -455,7 +456,7 @@ class NativeEvaluator:
                 more = new - old if old else new
                 if more:
                     added[key] = more
-        if self._fresh:
+        if self._fresh or clib.ng_whole(engine):  # (C reports the whole model: the first run, or another state)
             self._fresh = False
             self.reading = None
             self._model = {key: rows for key, rows in added.items() if key in preds}
