@@ -147,7 +147,11 @@ def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 
 FAST_VARIANTS = {"affected": "a run on a new state recomputes the relations a change reaches "
                              "(YGO_FAST_UPDATE=affected: session 4)",
                  "dred": "delete and rederive between runs (YGO_FAST_UPDATE=dred: the default)",
-                 "scratch": "a run that removes facts starts from scratch (YGO_FAST_UPDATE=scratch: session 3)"}
+                 "scratch": "a run that removes facts starts from scratch (YGO_FAST_UPDATE=scratch: session 3)",
+                 "python": "the Python evaluator (YGO_FAST_EVALUATOR=python: the code path before the native one)",
+                 "native": "the native (C) evaluator (YGO_FAST_EVALUATOR=native: the default when it builds)"}
+# the variants that choose the evaluator; the others choose how the Python evaluator goes on
+_EVALUATOR_VARIANTS = ("python", "native")
 
 
 def _use_variant(spec: str) -> str:
@@ -156,9 +160,13 @@ def _use_variant(spec: str) -> str:
     if variant:
         if backend != "fast" or variant not in FAST_VARIANTS:
             raise ValueError(f"--reasoners: expected fast@{'|'.join(FAST_VARIANTS)}, got {spec!r}")
-        from .reasoning.fast import evaluator
+        from .reasoning.fast import evaluator, native
 
-        evaluator.UPDATE = variant
+        if variant in _EVALUATOR_VARIANTS:
+            native.EVALUATOR = variant
+        else:  # (fast@dred, fast@affected, fast@scratch: the Python evaluator's ways of going on)
+            native.EVALUATOR = "python"
+            evaluator.UPDATE = variant
     return backend
 
 
@@ -205,6 +213,10 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
     t = time.perf_counter()
     GameState.from_dict(next(iter(states.values()))).allowed_actions(reasoner)  # compile / load / start
     out["first_call_ms"] = (time.perf_counter() - t) * 1000
+    if reasoner == "fast":
+        from .reasoning.fast import native
+
+        out["evaluator"] = native.describe()
     names = list(states)
     for i, name in enumerate(names):
         # (only fast keeps anything from one call to the next; Pellet's samples take seconds)
@@ -319,10 +331,10 @@ def render(result: dict, console=None) -> None:
                 t.add_row(name, f"whole duel, {ruleset}", f"{ratio:.2f}x")
         console.print(t)
     mem = Table(title="peak memory and first call")
-    for col in ("reasoner", "first call ms", "python peak RSS MB", "child (Java) peak RSS MB"):
-        mem.add_column(col, justify="left" if col == "reasoner" else "right")
+    for col in ("reasoner", "evaluator", "first call ms", "python peak RSS MB", "child (Java) peak RSS MB"):
+        mem.add_column(col, justify="left" if col in ("reasoner", "evaluator") else "right")
     for reasoner, r in reasoners.items():
-        mem.add_row(reasoner, f"{r['first_call_ms']:.0f}", f"{r['peak_rss_mb']}",
+        mem.add_row(reasoner, r.get("evaluator", "-"), f"{r['first_call_ms']:.0f}", f"{r['peak_rss_mb']}",
                     str(r["peak_child_rss_mb"] or "-"))
     console.print(mem)
     for reasoner, r in reasoners.items():
@@ -376,9 +388,10 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description="Benchmark the reasoner backends (latency, whole duels, memory).")
     ap.add_argument("--reasoners", default="fast,pellet",
-                    help="comma-separated backends (default: fast,pellet); fast@scratch, fast@affected: fast with "
-                         "another way of going on from the previous model (see FAST_VARIANTS), compared with fast "
-                         "in the same run")
+                    help="comma-separated backends (default: fast,pellet); fast@python: fast with the Python "
+                         "evaluator instead of the native one; fast@scratch, fast@affected, fast@dred: the Python "
+                         "evaluator with another way of going on from the previous model (see FAST_VARIANTS); each "
+                         "compared with fast in the same run")
     ap.add_argument("--repeats", type=int, default=None, help="latency samples per state for fast (default 30)")
     ap.add_argument("--pellet-repeats", type=int, default=None, help="latency samples per state for pellet (default 3)")
     ap.add_argument("--with-pellet-duel", action="store_true", help="also time whole duels with Pellet (hours)")

@@ -4,12 +4,16 @@ Nothing here is written per rule.  `compile_program` reads the knowledge of a ru
 `Vocabulary` tables, a few axioms of the TBox graph, the rule texts) and writes an ASP
 program; it is positive, so it has exactly one model, the least fixpoint of the rules.
 Each `infer` computes that model with the ABox facts added and reads it back.  The model is
-computed in Python by `_Evaluator` (semi-naive evaluation of the same program, ~2-5 ms a
-mid-game state), or by clingo (grounding: ~50-150 ms) for a program or a term the evaluator
-does not reproduce exactly; `infer_facts(..., evaluator=False)` always asks clingo, and the
-tests check that both give the same facts.  When a call's facts only add to the previous
-call's (an action declared in the state just reasoned about), the evaluator goes on from the
-previous model and only the added atoms are read back.
+computed by the native evaluator (`native.py`: a generic semi-naive Datalog engine in C,
+`native.c`, to which the program is data: join plans made from the parsed rules; built once
+with gcc into the disk cache, through cffi), or where it cannot be built (no compiler) or with
+YGO_FAST_EVALUATOR=python by `_Evaluator` (semi-naive evaluation of the same program in
+generated Python, ~2-5 ms a mid-game state), or by clingo (grounding: ~50-150 ms) for a
+program or a term neither reproduces exactly; `infer_facts(..., evaluator=False)` always asks
+clingo, and the tests check that all give the same facts.  When a call's facts only add to the
+previous call's (an action declared in the state just reasoned about), the evaluator goes on
+from the previous model; when they also remove some (the next state of a duel), it deletes and
+rederives; either way only the atoms that changed are read back.
 
 * one predicate per class (`c_<name>/1`) and per property (`p_<name>/2`, object and data
   properties alike); individuals are strings, integers are integers, booleans the constants

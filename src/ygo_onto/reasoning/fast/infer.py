@@ -3,25 +3,33 @@ from __future__ import annotations
 
 from .clingo_backend import _clingo_model
 from .. import Facts
+from . import native
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported, code_cache
 from .facts import _CLASS, _OBJECT, _abox, _data, _plan, _read_model, _union_into
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
-    """The evaluator of the program (with or without the equality section); None if the program
-    has a construct it does not reproduce."""
+    """The evaluator of the program (with or without the equality section): the native engine
+    (native.py) unless YGO_FAST_EVALUATOR=python or it cannot be built or does not reproduce the
+    program, then the Python one; None if neither reproduces the program (clingo runs it)."""
     slot = 1 if equality else 0
     ev = comp.evaluators[slot]
     if ev is None:
-        try:
-            ev = _Evaluator(comp.program if equality else comp.program_without_eq, comp.parsed[slot],
-                            code_cache(comp.code_entry))
-        except _NotSupported:
-            ev = False
+        program = comp.program if equality else comp.program_without_eq
+        ev = False
+        if native.EVALUATOR == "native":
+            try:
+                ev = native.NativeEvaluator(program, comp.parsed[slot])
+            except _NotSupported:
+                pass
+        if not ev:
+            try:
+                ev = _Evaluator(program, comp.parsed[slot], code_cache(comp.code_entry))
+            except _NotSupported:
+                ev = False
         comp.evaluators[slot] = ev
     return ev or None
-
 
 
 def _model(comp: Compiled, knowledge, facts, abox, equality: bool, check_merges: bool, evaluator: bool = True):

@@ -1,0 +1,1067 @@
+/* The least model of a positive Datalog program, by semi-naive evaluation (native.py drives it).
+
+   Generic: the engine knows predicates by number, values as tagged 64-bit integers, and rules
+   as join plans (a small bytecode that native.py writes from the parsed program).  Nothing in it
+   is about a game.
+
+   Values: an integer is itself (always within 32 bits); any other symbol is SYM_BASE + its id in
+   the symbol table (a string, a constant, or a function term with arguments), interned by
+   native.py so that equal symbols have one id.  Terms follow clingo (as evaluator.py does):
+   arithmetic wraps at 32 bits, `/` and `\` truncate, an operation on a non-integer or a division
+   by zero is undefined and makes its literal false, and values of different kinds are ordered as
+   clingo orders symbols (integers < constants < strings < function terms; constants and strings
+   by their bytes; function terms by arity, name, then arguments).  The negation of a function
+   term (clingo's -f(x)) is not a value here: the run stops with ERR_NEGFUN and the caller asks
+   the Python evaluator's fallback, clingo.
+
+   A run computes the model from the program's facts and the input facts, from scratch, in one
+   of two model buffers, then writes the difference from the other buffer (the previous run's
+   model) to the output buffer: what the caller reads back stays proportional to the change.
+
+   Relations are append-only within a run: an array of rows, a hash set of row numbers (dedup and
+   membership), and hash indexes on the argument positions that lookups use, built lazily up to
+   the rows that existed when the current round began.  A round joins each predicate's delta
+   (the rows added in the previous round) with the rows that existed at the start of the round;
+   rows a round derives are appended at once (membership tests may see them early: harmless,
+   they are true atoms) and are the next round's delta. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int64_t val;
+#define SYM_BASE ((int64_t)1 << 32)
+#define IS_INT(v) ((v) >= INT32_MIN && (v) <= INT32_MAX)
+#define MAXAR 16
+#define MAXREG 256
+
+enum { ERR_NONE = 0, ERR_NEGFUN = 1, ERR_NOMEM = 2, ERR_CODE = 3 };
+
+/* step opcodes (each step: [op, length, ...]) */
+enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND };
+/* expressions */
+enum { E_CONST = 1, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS };
+/* patterns */
+enum { P_ANY = 1, P_BIND, P_EQ, P_FUN };
+/* comparisons */
+enum { C_EQ = 1, C_NE, C_LT, C_LE, C_GT, C_GE };
+
+typedef struct {
+    int kind;          /* 0: constant (a name), 1: string, 2: function term with arguments */
+    int32_t name;      /* name id (kinds 0, 2) */
+    int32_t arity;
+    char *bytes;       /* the name (kinds 0, 2) or the string (kind 1) */
+    int64_t len;
+    val *args;
+} Sym;
+
+typedef struct {
+    int pred, npos;
+    int pos[MAXAR];
+} IndexDef;
+
+typedef struct {
+    int32_t *head;     /* buckets: the newest row of the chain, -1 */
+    int64_t hcap;
+    int32_t *next;     /* per row: the next row of its chain */
+    int64_t ncap;
+    int64_t built;     /* rows [0, built) are in the index */
+} Index;
+
+typedef struct {
+    int arity, width;  /* width = max(arity, 1) */
+    val *rows;
+    uint64_t *hash;    /* per row */
+    int64_t n, cap;
+    uint8_t *flags;    /* per row: F_ */
+    int32_t *set;      /* open addressing over row numbers, -1 empty; load <= 1/2 */
+    int64_t scap;
+    int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start) */
+    int64_t ndead;
+    /* delete and rederive: this round's over-deleted rows (the delta), the next round's, all of them */
+    int32_t *dl, *nl, *gl;
+    int64_t ndl, nnl, ngl, capdl, capnl, capgl;
+} Rel;
+
+/* row flags.  A row taken out of the model stays where it is, DEAD (skipped by every scan and
+   lookup; the hash set still finds it, and an insertion of the same tuple appends a new row):
+   rows are only ever appended, so a round's delta stays a range of rows. */
+enum { F_DEAD = 1, F_INPUT = 2, F_FACT = 4, F_GONE = 8, F_BACK = 16, F_WAS = 32 };
+
+typedef struct {
+    Rel *rels;
+    Index *idx;
+} Model;
+
+typedef struct {
+    int npred, nidx;
+    int *arity;
+    IndexDef *idxdef;
+    Sym *syms;
+    int64_t nsym, symcap;
+    int64_t *code;
+    int64_t ncode;
+    int64_t *disp_start, *disp;   /* per predicate: the plans to run on its delta (CSR) */
+    int64_t *once;
+    int64_t nonce;
+    val **facts; int64_t *nfacts;  /* program facts per predicate (rows) */
+    val **input; int64_t *ninput, *capinput;
+    Model m[2];
+    int cur, have_prev, extending;
+    int whole;        /* the output buffer holds the whole model, not a change */
+    int64_t *mark;    /* per predicate: its rows before the current extension */
+    int64_t *out;
+    int64_t nout, outcap;
+    int err, found, mode;     /* mode 1: over-deleting (S_DELTA reads dl, S_EMIT marks GONE) */
+    uint8_t emit_flags;       /* flags of the rows S_EMIT inserts (F_FACT while the rules without atoms run) */
+    int64_t count;            /* rows over-deleted */
+    val chk[MAXAR];           /* the tuple a check plan (S_HEAD) tests */
+    int64_t *chk_start, *chks; /* per predicate: its check plans (CSR); none: no delete and rederive */
+    uint8_t *dirty;           /* per predicate: ng_input changed its input since the last run */
+    val *addbuf; int64_t naddbuf, capaddbuf;  /* delete and rederive: input rows to add, [pred, values] */
+    int64_t unlike;           /* delete and rederive: from scratch when changed input rows * unlike > all */
+    int64_t stats[4];         /* runs: from scratch, delete and rederive, extensions, dred declined */
+    val reg[MAXREG];
+} Engine;
+
+/* ------------------------------------------------------------------ hashing */
+static inline uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+static inline uint64_t hash_vals(const val *v, int n) {
+    uint64_t h = 0x84222325cbf29ce4ULL;
+    for (int i = 0; i < n; i++) h = mix(h, (uint64_t)v[i]);
+    return h;
+}
+
+/* ------------------------------------------------------------------ engine set-up */
+Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
+    Engine *E = calloc(1, sizeof(Engine));
+    if (!E) return NULL;
+    E->npred = npred;
+    E->nidx = nidx;
+    E->arity = malloc(sizeof(int) * (npred ? npred : 1));
+    memcpy(E->arity, arity, sizeof(int) * npred);
+    E->idxdef = calloc(nidx ? nidx : 1, sizeof(IndexDef));
+    /* idxdefs: per index [pred, npos, pos...] */
+    const int *d = idxdefs;
+    for (int i = 0; i < nidx; i++) {
+        E->idxdef[i].pred = d[0];
+        E->idxdef[i].npos = d[1];
+        for (int j = 0; j < d[1] && j < MAXAR; j++) E->idxdef[i].pos[j] = d[2 + j];
+        d += 2 + d[1];
+    }
+    for (int k = 0; k < 2; k++) {
+        E->m[k].rels = calloc(npred ? npred : 1, sizeof(Rel));
+        E->m[k].idx = calloc(nidx ? nidx : 1, sizeof(Index));
+        for (int p = 0; p < npred; p++) {
+            E->m[k].rels[p].arity = arity[p];
+            E->m[k].rels[p].width = arity[p] > 0 ? arity[p] : 1;
+        }
+    }
+    E->facts = calloc(npred ? npred : 1, sizeof(val *));
+    E->nfacts = calloc(npred ? npred : 1, sizeof(int64_t));
+    E->input = calloc(npred ? npred : 1, sizeof(val *));
+    E->ninput = calloc(npred ? npred : 1, sizeof(int64_t));
+    E->capinput = calloc(npred ? npred : 1, sizeof(int64_t));
+    E->mark = calloc(npred ? npred : 1, sizeof(int64_t));
+    E->dirty = calloc(npred ? npred : 1, 1);
+    E->unlike = 8;
+    return E;
+}
+
+static void free_model(Engine *E, Model *M) {
+    for (int p = 0; p < E->npred; p++) {
+        free(M->rels[p].rows); free(M->rels[p].hash); free(M->rels[p].set); free(M->rels[p].flags);
+        free(M->rels[p].dl); free(M->rels[p].nl); free(M->rels[p].gl);
+    }
+    for (int i = 0; i < E->nidx; i++) { free(M->idx[i].head); free(M->idx[i].next); }
+    free(M->rels); free(M->idx);
+}
+
+void ng_free(Engine *E) {
+    if (!E) return;
+    for (int k = 0; k < 2; k++) free_model(E, &E->m[k]);
+    for (int64_t i = 0; i < E->nsym; i++) { free(E->syms[i].bytes); free(E->syms[i].args); }
+    free(E->syms);
+    for (int p = 0; p < E->npred; p++) { free(E->facts[p]); free(E->input[p]); }
+    free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty); free(E->addbuf); free(E->chk_start); free(E->chks);
+    free(E->code); free(E->disp_start); free(E->disp); free(E->once);
+    free(E->arity); free(E->idxdef); free(E->out);
+    free(E);
+}
+
+/* A symbol: kind 0 (constant: bytes = name), 1 (string), 2 (function: name, args).
+   Returns its id (native.py interns, so every call is a new symbol), -1 out of memory. */
+int64_t ng_symbol(Engine *E, int kind, int32_t name, const char *bytes, int64_t len, int32_t arity,
+                  const val *args) {
+    if (E->nsym == E->symcap) {
+        int64_t cap = E->symcap ? E->symcap * 2 : 256;
+        Sym *s = realloc(E->syms, sizeof(Sym) * cap);
+        if (!s) return -1;
+        E->syms = s; E->symcap = cap;
+    }
+    Sym *s = &E->syms[E->nsym];
+    s->kind = kind; s->name = name; s->arity = arity; s->len = len;
+    s->bytes = malloc(len + 1);
+    if (!s->bytes) return -1;
+    memcpy(s->bytes, bytes, len);
+    s->bytes[len] = 0;
+    s->args = NULL;
+    if (arity > 0) {
+        s->args = malloc(sizeof(val) * arity);
+        if (!s->args) return -1;
+        memcpy(s->args, args, sizeof(val) * arity);
+    }
+    return E->nsym++;
+}
+
+/* The program: code (plans), per predicate the offsets of the plans its delta runs (CSR), the
+   plans of the rules without atoms, the program facts (per predicate: count, rows). */
+int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *disp_start, const int64_t *disp,
+               const int64_t *once, int64_t nonce, const int64_t *nfacts, const val *facts) {
+    int n = E->npred;
+    E->code = malloc(sizeof(int64_t) * (ncode ? ncode : 1));
+    E->disp_start = malloc(sizeof(int64_t) * (n + 1));
+    int64_t nd = disp_start[n];
+    E->disp = malloc(sizeof(int64_t) * (nd ? nd : 1));
+    E->once = malloc(sizeof(int64_t) * (nonce ? nonce : 1));
+    if (!E->code || !E->disp_start || !E->disp || !E->once) return ERR_NOMEM;
+    memcpy(E->code, code, sizeof(int64_t) * ncode);
+    E->ncode = ncode;
+    memcpy(E->disp_start, disp_start, sizeof(int64_t) * (n + 1));
+    memcpy(E->disp, disp, sizeof(int64_t) * nd);
+    memcpy(E->once, once, sizeof(int64_t) * nonce);
+    E->nonce = nonce;
+    const val *f = facts;
+    for (int p = 0; p < n; p++) {
+        int64_t k = nfacts[p] * (E->arity[p] > 0 ? E->arity[p] : 0);
+        E->nfacts[p] = nfacts[p];
+        if (nfacts[p]) {
+            E->facts[p] = malloc(sizeof(val) * (k ? k : 1));
+            if (!E->facts[p]) return ERR_NOMEM;
+            memcpy(E->facts[p], f, sizeof(val) * k);
+        }
+        f += k;
+    }
+    return 0;
+}
+
+/* The input facts of predicate p (n rows, copied): replaces the previous ones. */
+int ng_input(Engine *E, int p, const val *rows, int64_t n) {
+    int64_t k = n * E->arity[p];
+    if (k > E->capinput[p]) {
+        val *r = realloc(E->input[p], sizeof(val) * k);
+        if (!r) return ERR_NOMEM;
+        E->input[p] = r; E->capinput[p] = k;
+    }
+    if (k) memcpy(E->input[p], rows, sizeof(val) * k);
+    E->ninput[p] = n;
+    E->dirty[p] = 1;
+    return 0;
+}
+
+/* Forget the previous model: the next run reports its whole model. */
+void ng_forget(Engine *E) { E->have_prev = 0; E->extending = 0; }
+
+/* ------------------------------------------------------------------ relations */
+static int rel_grow_set(Rel *r) {
+    int64_t cap = r->scap ? r->scap * 2 : 16;
+    while (cap < (r->n + 1) * 2) cap *= 2;
+    int32_t *s = malloc(sizeof(int32_t) * cap);
+    if (!s) return 0;
+    memset(s, 0xff, sizeof(int32_t) * cap);
+    uint64_t mask = cap - 1;
+    int w = r->arity;
+    /* the alive rows, and those over-deleted in this run (an insertion must see they were there);
+       a later row of the same tuple takes the slot of an earlier dead one */
+    for (int64_t i = 0; i < r->n; i++) {
+        if ((r->flags[i] & (F_DEAD | F_GONE)) == F_DEAD) continue;
+        uint64_t j = r->hash[i] & mask;
+        while (s[j] >= 0) {
+            int32_t k = s[j];
+            if (r->hash[k] == r->hash[i] && memcmp(r->rows + (int64_t)k * r->width, r->rows + i * r->width,
+                                                   sizeof(val) * w) == 0) break;
+            j = (j + 1) & mask;
+        }
+        s[j] = (int32_t)i;
+    }
+    free(r->set);
+    r->set = s; r->scap = cap;
+    return 1;
+}
+
+/* the row of the set holding this tuple (alive or DEAD), -1 */
+static inline int64_t rel_find(const Rel *r, const val *row, uint64_t h) {
+    if (!r->scap) return -1;
+    uint64_t mask = r->scap - 1, j = h & mask;
+    int w = r->arity;
+    for (;;) {
+        int32_t i = r->set[j];
+        if (i < 0) return -1;
+        if (r->hash[i] == h && memcmp(r->rows + (int64_t)i * r->width, row, sizeof(val) * w) == 0) return i;
+        j = (j + 1) & mask;
+    }
+}
+
+static inline int rel_has(const Rel *r, const val *row, uint64_t h) {
+    int64_t i = rel_find(r, row, h);
+    return i >= 0 && !(r->flags[i] & F_DEAD);
+}
+
+/* Put a tuple in: its alive row gets `fl`; else a new row is appended (a DEAD one's tuple: the
+   set then finds the new row; F_BACK if the dead row was over-deleted in this run).  *isnew
+   says which; returns the row, -1 out of memory. */
+static int64_t rel_put(Rel *r, const val *row, uint8_t fl, int *isnew) {
+    uint64_t h = hash_vals(row, r->arity);
+    if ((r->n + 1) * 2 > r->scap && !rel_grow_set(r)) return -1;
+    uint64_t mask = r->scap - 1, j = h & mask;
+    int w = r->arity;
+    for (;;) {
+        int32_t i = r->set[j];
+        if (i < 0) break;
+        if (r->hash[i] == h && memcmp(r->rows + (int64_t)i * r->width, row, sizeof(val) * w) == 0) {
+            if (!(r->flags[i] & F_DEAD)) {
+                r->flags[i] |= fl;
+                *isnew = 0;
+                return i;
+            }
+            if (r->flags[i] & F_GONE) fl |= F_BACK;
+            break;
+        }
+        j = (j + 1) & mask;
+    }
+    if (r->n == r->cap) {
+        int64_t cap = r->cap ? r->cap * 2 : 16;
+        val *rows = realloc(r->rows, sizeof(val) * cap * r->width);
+        if (!rows) return -1;
+        r->rows = rows;
+        uint64_t *hs = realloc(r->hash, sizeof(uint64_t) * cap);
+        if (!hs) return -1;
+        r->hash = hs;
+        uint8_t *fs = realloc(r->flags, cap);
+        if (!fs) return -1;
+        r->flags = fs;
+        r->cap = cap;
+    }
+    if (w) memcpy(r->rows + r->n * r->width, row, sizeof(val) * w);
+    r->hash[r->n] = h;
+    r->flags[r->n] = fl;
+    r->set[j] = (int32_t)r->n;
+    *isnew = 1;
+    return r->n++;
+}
+
+/* 1 if new, 0 if there, -1 out of memory */
+static inline int rel_insert(Rel *r, const val *row, uint8_t fl) {
+    int isnew;
+    return rel_put(r, row, fl, &isnew) < 0 ? -1 : isnew;
+}
+
+static int push32(int32_t **a, int64_t *n, int64_t *cap, int32_t x) {
+    if (*n == *cap) {
+        int64_t c = *cap ? *cap * 2 : 64;
+        int32_t *b = realloc(*a, sizeof(int32_t) * c);
+        if (!b) return 0;
+        *a = b; *cap = c;
+    }
+    (*a)[(*n)++] = x;
+    return 1;
+}
+
+static void rel_clear(Rel *r) {
+    if (r->n && r->scap) memset(r->set, 0xff, sizeof(int32_t) * r->scap);
+    r->n = r->start = r->prev = r->ndead = 0;
+    r->ndl = r->nnl = r->ngl = 0;
+}
+
+static inline uint64_t key_hash_row(const IndexDef *d, const val *row) {
+    uint64_t h = 0x84222325cbf29ce4ULL;
+    for (int i = 0; i < d->npos; i++) h = mix(h, (uint64_t)row[d->pos[i]]);
+    return h;
+}
+
+/* the rows [built, upto) into the index */
+static int index_catch_up(const IndexDef *d, Index *x, const Rel *r, int64_t upto) {
+    if (x->built >= upto) return 1;
+    if (upto > x->ncap) {
+        int64_t cap = x->ncap ? x->ncap : 16;
+        while (cap < upto) cap *= 2;
+        int32_t *nx = realloc(x->next, sizeof(int32_t) * cap);
+        if (!nx) return 0;
+        x->next = nx; x->ncap = cap;
+    }
+    if (upto * 2 > x->hcap) {  /* grow the buckets: rebuild from the first row */
+        int64_t cap = x->hcap ? x->hcap : 16;
+        while (cap < upto * 2) cap *= 2;
+        free(x->head);
+        x->head = malloc(sizeof(int32_t) * cap);
+        if (!x->head) { x->hcap = 0; return 0; }
+        x->hcap = cap;
+        memset(x->head, 0xff, sizeof(int32_t) * cap);
+        x->built = 0;
+    }
+    uint64_t mask = x->hcap - 1;
+    for (int64_t i = x->built; i < upto; i++) {
+        uint64_t j = key_hash_row(d, r->rows + i * r->width) & mask;
+        x->next[i] = x->head[j];
+        x->head[j] = (int32_t)i;
+    }
+    x->built = upto;
+    return 1;
+}
+
+static void index_clear(Index *x) {
+    if (x->built && x->hcap) memset(x->head, 0xff, sizeof(int32_t) * x->hcap);
+    x->built = 0;
+}
+
+/* ------------------------------------------------------------------ terms */
+static inline val wrap(int64_t x) { return (val)(int32_t)(uint32_t)(uint64_t)x; }
+
+static int bytes_cmp(const Sym *a, const Sym *b) {
+    int64_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->bytes, b->bytes, n);
+    if (c) return c < 0 ? -1 : 1;
+    return a->len < b->len ? -1 : (a->len > b->len ? 1 : 0);
+}
+
+/* clingo's order of symbols: -1, 0, 1 */
+static int order(const Engine *E, val a, val b) {
+    if (a == b) return 0;
+    int ia = IS_INT(a), ib = IS_INT(b);
+    if (ia && ib) return a < b ? -1 : 1;
+    if (ia) return -1;
+    if (ib) return 1;
+    const Sym *x = &E->syms[a - SYM_BASE], *y = &E->syms[b - SYM_BASE];
+    static const int rank[3] = {0, 1, 2};
+    if (x->kind != y->kind) return rank[x->kind] < rank[y->kind] ? -1 : 1;
+    if (x->kind != 2) return bytes_cmp(x, y);
+    if (x->arity != y->arity) return x->arity < y->arity ? -1 : 1;
+    int c = bytes_cmp(x, y);
+    if (c) return c;
+    for (int i = 0; i < x->arity; i++) {
+        c = order(E, x->args[i], y->args[i]);
+        if (c) return c;
+    }
+    return 0;
+}
+
+/* evaluate the expression at *pc (advanced past it): 1 and *out if defined, else 0 */
+static int eval(Engine *E, int64_t *pc, val *out) {
+    const int64_t *c = E->code;
+    int64_t op = c[(*pc)++];
+    val a, b;
+    int da, db;
+    switch (op) {
+    case E_CONST: *out = c[(*pc)++]; return 1;
+    case E_REG: *out = E->reg[c[(*pc)++]]; return 1;
+    case E_NEG:
+        da = eval(E, pc, &a);
+        if (!da) return 0;
+        if (IS_INT(a)) { *out = wrap(-(int64_t)a); return 1; }
+        if (E->syms[a - SYM_BASE].kind != 1) E->err = ERR_NEGFUN;  /* clingo's -f(x) */
+        return 0;
+    case E_ABS:
+        da = eval(E, pc, &a);
+        if (!da || !IS_INT(a)) return 0;
+        *out = wrap(a < 0 ? -(int64_t)a : a);
+        return 1;
+    default:
+        da = eval(E, pc, &a);
+        db = eval(E, pc, &b);
+        if (!da || !db || !IS_INT(a) || !IS_INT(b)) return 0;
+        switch (op) {
+        case E_ADD: *out = wrap(a + b); return 1;
+        case E_SUB: *out = wrap(a - b); return 1;
+        case E_MUL: *out = wrap(a * b); return 1;
+        case E_DIV: if (!b) return 0; *out = wrap(a / b); return 1;   /* C truncates, as clingo */
+        case E_MOD: if (!b) return 0; *out = wrap(a - b * (a / b)); return 1;
+        }
+        E->err = ERR_CODE;
+        return 0;
+    }
+}
+
+static void skip_expr(const int64_t *c, int64_t *pc) {
+    int64_t op = c[(*pc)++];
+    if (op == E_CONST || op == E_REG) { (*pc)++; return; }
+    skip_expr(c, pc);
+    if (op != E_NEG && op != E_ABS) skip_expr(c, pc);
+}
+
+static void skip_pat(const int64_t *c, int64_t *pc) {
+    int64_t op = c[(*pc)++];
+    if (op == P_ANY) return;
+    if (op == P_BIND) { (*pc)++; return; }
+    if (op == P_EQ) { skip_expr(c, pc); return; }
+    int64_t ar = c[*pc + 1];
+    *pc += 2;
+    for (int64_t i = 0; i < ar; i++) skip_pat(c, pc);
+}
+
+/* match value v against the pattern at *pc (advanced past it whatever the result) */
+static int match(Engine *E, int64_t *pc, val v) {
+    const int64_t *c = E->code;
+    int64_t op = c[(*pc)++];
+    val x;
+    switch (op) {
+    case P_ANY: return 1;
+    case P_BIND: E->reg[c[(*pc)++]] = v; return 1;
+    case P_EQ: return eval(E, pc, &x) && x == v;
+    case P_FUN: {
+        int64_t name = c[(*pc)++], ar = c[(*pc)++];
+        int ok = !IS_INT(v);
+        const Sym *s = ok ? &E->syms[v - SYM_BASE] : NULL;
+        ok = ok && s->kind == 2 && s->name == name && s->arity == ar;
+        for (int64_t i = 0; i < ar; i++) {
+            if (ok) ok = match(E, pc, s->args[i]);
+            else skip_pat(c, pc);
+        }
+        return ok;
+    }
+    }
+    E->err = ERR_CODE;
+    return 0;
+}
+
+/* match a row against the patterns at pc (one per position); 1 if every one matches */
+static inline int match_row(Engine *E, int64_t pc, const val *row, int arity) {
+    for (int i = 0; i < arity; i++) {
+        const int64_t *c = E->code;
+        if (c[pc] == P_ANY) { pc++; continue; }
+        if (c[pc] == P_BIND) { E->reg[c[pc + 1]] = row[i]; pc += 2; continue; }
+        if (!match(E, &pc, row[i])) return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ plans */
+static void exec(Engine *E, Model *M, int64_t pc);
+
+static void exec(Engine *E, Model *M, int64_t pc) {
+    const int64_t *c = E->code;
+    if (E->err || E->found) return;
+    int64_t op = c[pc], len = c[pc + 1], next = pc + len;
+    switch (op) {
+    case S_REQ: {   /* [n, preds...]: every one holds rows */
+        int64_t n = c[pc + 2];
+        for (int64_t i = 0; i < n; i++)
+            if (!M->rels[c[pc + 3 + i]].n) return;
+        exec(E, M, next);
+        return;
+    }
+    case S_DELTA: case S_SCAN: {   /* [pred, patterns...] */
+        Rel *r = &M->rels[c[pc + 2]];
+        if (op == S_DELTA && E->mode == 1) {   /* the rows over-deleted in the previous round */
+            for (int64_t k = 0; k < r->ndl; k++) {
+                int64_t i = r->dl[k];
+                if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
+                if (E->err) return;
+            }
+            return;
+        }
+        int64_t lo = op == S_DELTA ? r->prev : 0, hi = r->start;
+        for (int64_t i = lo; i < hi; i++) {
+            if (r->flags[i] & F_DEAD) continue;
+            if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
+            if (E->err || E->found) return;
+        }
+        return;
+    }
+    case S_LOOKUP: {   /* [index, key exprs (npos)..., patterns (arity)...] */
+        int64_t ix = c[pc + 2];
+        const IndexDef *d = &E->idxdef[ix];
+        Index *x = &M->idx[ix];
+        Rel *r = &M->rels[d->pred];
+        val key[MAXAR];
+        int64_t p = pc + 3;
+        int ok = 1;
+        for (int i = 0; i < d->npos; i++)
+            if (!eval(E, &p, &key[i])) ok = 0;
+        if (!ok || !r->start) return;
+        if (!index_catch_up(d, x, r, r->start)) { E->err = ERR_NOMEM; return; }
+        uint64_t h = hash_vals(key, d->npos);
+        for (int32_t i = x->head[h & (x->hcap - 1)]; i >= 0; i = x->next[i]) {
+            if (r->flags[i] & F_DEAD) continue;
+            const val *row = r->rows + (int64_t)i * r->width;
+            int same = 1;
+            for (int k = 0; k < d->npos; k++)
+                if (row[d->pos[k]] != key[k]) { same = 0; break; }
+            if (same && match_row(E, p, row, r->arity)) exec(E, M, next);
+            if (E->err || E->found) return;
+        }
+        return;
+    }
+    case S_MEMBER: {   /* [pred, exprs (arity)...] */
+        Rel *r = &M->rels[c[pc + 2]];
+        val row[MAXAR];
+        int64_t p = pc + 3;
+        for (int i = 0; i < r->arity; i++)
+            if (!eval(E, &p, &row[i])) return;
+        if (rel_has(r, row, hash_vals(row, r->arity))) exec(E, M, next);
+        return;
+    }
+    case S_CMP: {   /* [cmp, expr, expr] */
+        int64_t p = pc + 3;
+        val a, b;
+        int da = eval(E, &p, &a), db = eval(E, &p, &b);
+        if (!da || !db) return;
+        int ok;
+        switch (c[pc + 2]) {
+        case C_EQ: ok = a == b; break;
+        case C_NE: ok = a != b; break;
+        case C_LT: ok = order(E, a, b) < 0; break;
+        case C_LE: ok = order(E, a, b) <= 0; break;
+        case C_GT: ok = order(E, a, b) > 0; break;
+        case C_GE: ok = order(E, a, b) >= 0; break;
+        default: E->err = ERR_CODE; return;
+        }
+        if (ok) exec(E, M, next);
+        return;
+    }
+    case S_MATCH: case S_NMATCH: {   /* [expr, pattern] */
+        int64_t p = pc + 2;
+        val v;
+        if (!eval(E, &p, &v)) return;
+        int ok = match(E, &p, v);
+        if (E->err) return;
+        if (ok == (op == S_MATCH)) exec(E, M, next);
+        return;
+    }
+    case S_EMIT: {   /* [pred, exprs (arity)...] */
+        Rel *r = &M->rels[c[pc + 2]];
+        val row[MAXAR];
+        int64_t p = pc + 3;
+        for (int i = 0; i < r->arity; i++)
+            if (!eval(E, &p, &row[i])) return;
+        if (E->mode == 1) {   /* over-delete: an atom that is a fact of the new run stays */
+            int64_t i = rel_find(r, row, hash_vals(row, r->arity));
+            if (i >= 0 && !(r->flags[i] & (F_DEAD | F_GONE | F_INPUT | F_FACT))) {
+                r->flags[i] |= F_GONE;
+                if (!push32(&r->nl, &r->nnl, &r->capnl, (int32_t)i) || !push32(&r->gl, &r->ngl, &r->capgl, (int32_t)i))
+                    E->err = ERR_NOMEM;
+                E->count++;
+            }
+            return;
+        }
+        if (rel_insert(r, row, E->emit_flags) < 0) E->err = ERR_NOMEM;
+        return;
+    }
+    case S_HEAD:   /* [arity, patterns...]: the tuple to check matches the head */
+        if (match_row(E, pc + 3, E->chk, (int)c[pc + 2])) exec(E, M, next);
+        return;
+    case S_FOUND:
+        E->found = 1;
+        return;
+    }
+    E->err = ERR_CODE;
+}
+
+/* ------------------------------------------------------------------ a run */
+static int out_reserve(Engine *E, int64_t more) {
+    if (E->nout + more <= E->outcap) return 1;
+    int64_t cap = E->outcap ? E->outcap : 4096;
+    while (cap < E->nout + more) cap *= 2;
+    int64_t *o = realloc(E->out, sizeof(int64_t) * cap);
+    if (!o) return 0;
+    E->out = o; E->outcap = cap;
+    return 1;
+}
+
+/* the whole model M: per predicate with rows, [pred, 0, rows, rows...] (E->whole) */
+static int whole(Engine *E, Model *M) {
+    E->nout = 0;
+    E->whole = 1;
+    for (int p = 0; p < E->npred; p++) {
+        Rel *r = &M->rels[p];
+        int64_t live = r->n - r->ndead;
+        if (!live) continue;
+        int w = r->arity;
+        if (!out_reserve(E, 3 + live * w)) return ERR_NOMEM;
+        int64_t *out = E->out + E->nout;
+        out[0] = p; out[1] = 0; out[2] = live;
+        out += 3;
+        for (int64_t i = 0; i < r->n; i++) {
+            if (r->flags[i] & F_DEAD) continue;
+            memcpy(out, r->rows + i * r->width, sizeof(val) * w);
+            out += w;
+        }
+        E->nout += 3 + live * w;
+    }
+    return 0;
+}
+
+/* the change from O to M: per predicate with one, [pred, removed, added, rows...]; the whole
+   model M instead (E->whole) when there is no O or the change is larger than M */
+static int diff(Engine *E, Model *M, Model *O) {
+    E->nout = 0;
+    E->whole = 0;
+    if (!O) return whole(E, M);
+    int64_t size = 0, changed = 0;
+    for (int p = 0; p < E->npred; p++) {
+        Rel *r = &M->rels[p], *o = O ? &O->rels[p] : NULL;
+        int64_t on = o ? o->n : 0;
+        if (!r->n && !on) continue;
+        int w = r->arity;
+        int64_t at = E->nout;
+        if (!out_reserve(E, 3 + (r->n + on) * w)) return ERR_NOMEM;
+        int64_t *out = E->out + at + 3, nrem = 0, nadd = 0;
+        for (int64_t i = 0; i < on; i++) {
+            if (o->flags[i] & F_DEAD) continue;
+            const val *row = o->rows + i * o->width;
+            if (!rel_has(r, row, o->hash[i])) { memcpy(out, row, sizeof(val) * w); out += w; nrem++; }
+        }
+        for (int64_t i = 0; i < r->n; i++) {
+            if (r->flags[i] & F_DEAD) continue;
+            const val *row = r->rows + i * r->width;
+            if (!o || !rel_has(o, row, r->hash[i])) { memcpy(out, row, sizeof(val) * w); out += w; nadd++; }
+        }
+        if (nrem || nadd) {
+            E->out[at] = p; E->out[at + 1] = nrem; E->out[at + 2] = nadd;
+            E->nout = at + 3 + (nrem + nadd) * w;
+        }
+        size += r->n;
+        changed += nrem + nadd;
+    }
+    /* (another state: reading the model whole costs less than reading what went and what came) */
+    if (changed > size) return whole(E, M);
+    return 0;
+}
+
+static int insert_rows(Rel *r, const val *rows, int64_t n, uint8_t fl) {
+    int w = r->arity;
+    for (int64_t i = 0; i < n; i++)
+        if (rel_insert(r, rows + i * w, fl) < 0) return 0;
+    return 1;
+}
+
+/* semi-naive rounds to the fixpoint, from the rows added since each relation's `start` */
+static int rounds(Engine *E, Model *M) {
+    for (;;) {
+        int any = 0;
+        for (int p = 0; p < E->npred; p++) {
+            Rel *r = &M->rels[p];
+            r->prev = r->start;
+            r->start = r->n;
+            if (r->start > r->prev) any = 1;
+        }
+        if (!any) return 0;
+        for (int p = 0; p < E->npred; p++) {
+            Rel *r = &M->rels[p];
+            if (r->start == r->prev) continue;
+            for (int64_t k = E->disp_start[p]; k < E->disp_start[p + 1]; k++) {
+                exec(E, M, E->disp[k]);
+                if (E->err) return E->err;
+            }
+        }
+    }
+}
+
+/* The least model of the program's facts and the inputs, from scratch; the change from the
+   previous model in the output buffer (the whole model when there is none).  0, or an ERR_
+   code (the previous model stays the one to compare the next run with). */
+int ng_run(Engine *E) {
+    int cur = 1 - E->cur;
+    Model *M = &E->m[cur];
+    E->err = 0;
+    E->extending = 0;
+    for (int p = 0; p < E->npred; p++) rel_clear(&M->rels[p]);
+    for (int i = 0; i < E->nidx; i++) index_clear(&M->idx[i]);
+    for (int p = 0; p < E->npred; p++) {
+        Rel *r = &M->rels[p];
+        if (!insert_rows(r, E->facts[p], E->nfacts[p], F_FACT) || !insert_rows(r, E->input[p], E->ninput[p], F_INPUT))
+            return ERR_NOMEM;
+        E->dirty[p] = 0;
+    }
+    E->emit_flags = F_FACT;  /* (what the rules without atoms derive is a fact of every run) */
+    for (int64_t i = 0; i < E->nonce; i++) {
+        exec(E, M, E->once[i]);
+        if (E->err) { E->emit_flags = 0; return E->err; }
+    }
+    E->emit_flags = 0;
+    int e = rounds(E, M);
+    if (e) return e;
+    e = diff(E, M, E->have_prev ? &E->m[E->cur] : NULL);
+    if (e) return e;
+    E->stats[0]++;
+    E->cur = cur;
+    E->have_prev = 1;
+    return 0;
+}
+
+static void begin_extend(Engine *E) {
+    Model *M = &E->m[E->cur];
+    for (int p = 0; p < E->npred; p++) {
+        Rel *r = &M->rels[p];
+        r->prev = r->start = E->mark[p] = r->n;
+    }
+    E->extending = 1;
+}
+
+/* Input rows of predicate p added to the current model (which must be a completed run's):
+   ng_extend then goes on from it.  0, or an ERR_ code. */
+int ng_add(Engine *E, int p, const val *rows, int64_t n) {
+    if (!E->extending) begin_extend(E);
+    int64_t w = E->arity[p], k = (E->ninput[p] + n) * w;
+    if (k > E->capinput[p]) {
+        int64_t cap = E->capinput[p] ? E->capinput[p] : 16;
+        while (cap < k) cap *= 2;
+        val *r = realloc(E->input[p], sizeof(val) * cap);
+        if (!r) return ERR_NOMEM;
+        E->input[p] = r; E->capinput[p] = cap;
+    }
+    if (n && w) memcpy(E->input[p] + E->ninput[p] * w, rows, sizeof(val) * n * w);
+    E->ninput[p] += n;
+    return insert_rows(&E->m[E->cur].rels[p], rows, n, F_INPUT) ? 0 : ERR_NOMEM;
+}
+
+/* Go on from the current model with the rows ng_add added (the program is positive: the model
+   only grows, and semi-naive rounds from them reach the least model of the larger input); the
+   output buffer: the atoms added.  0, or an ERR_ code (then call ng_forget). */
+int ng_extend(Engine *E) {
+    Model *M = &E->m[E->cur];
+    E->err = 0;
+    if (!E->extending) begin_extend(E);
+    E->extending = 0;
+    int e = rounds(E, M);
+    if (e) return e;
+    E->stats[2]++;
+    E->nout = 0;
+    E->whole = 0;
+    for (int p = 0; p < E->npred; p++) {
+        Rel *r = &M->rels[p];
+        int64_t from = E->mark[p], n = r->n - from;
+        if (!n) continue;
+        int w = r->arity;
+        if (!out_reserve(E, 3 + n * w)) return ERR_NOMEM;
+        int64_t *out = E->out + E->nout;
+        out[0] = p; out[1] = 0; out[2] = n;
+        out += 3;
+        for (int64_t i = from; i < r->n; i++, out += w) memcpy(out, r->rows + i * r->width, sizeof(val) * w);
+        /* (rows appended in an extension are alive: nothing is deleted there) */
+        E->nout += 3 + n * w;
+    }
+    return 0;
+}
+
+/* The check plans (per predicate, CSR offsets into the code): whether a rule instance derives a
+   tuple (E->chk) from the model as it is.  Without them every run that removes facts is from
+   scratch. */
+int ng_checks(Engine *E, const int64_t *start, const int64_t *plans) {
+    int n = E->npred;
+    E->chk_start = malloc(sizeof(int64_t) * (n + 1));
+    int64_t k = start[n];
+    E->chks = malloc(sizeof(int64_t) * (k ? k : 1));
+    if (!E->chk_start || !E->chks) return ERR_NOMEM;
+    memcpy(E->chk_start, start, sizeof(int64_t) * (n + 1));
+    memcpy(E->chks, plans, sizeof(int64_t) * k);
+    return 0;
+}
+
+static int addbuf_push(Engine *E, int p, const val *row, int w) {
+    if (E->naddbuf + 1 + w > E->capaddbuf) {
+        int64_t cap = E->capaddbuf ? E->capaddbuf * 2 : 256;
+        while (cap < E->naddbuf + 1 + w) cap *= 2;
+        val *b = realloc(E->addbuf, sizeof(val) * cap);
+        if (!b) return 0;
+        E->addbuf = b; E->capaddbuf = cap;
+    }
+    E->addbuf[E->naddbuf++] = p;
+    memcpy(E->addbuf + E->naddbuf, row, sizeof(val) * w);
+    E->naddbuf += w;
+    return 1;
+}
+
+/* Delete and rederive (Gupta, Mumick and Subrahmanian 1993) on the current model, from the
+   inputs ng_input changed: 1 done (the change in the output buffer), 0 declined (the caller runs
+   from scratch: the current model is still the previous model), or -ERR_.
+   1. the input rows that went (F_INPUT moves to the new input rows first);
+   2. over-delete: semi-naive rounds of the rules with the over-deleted rows as the delta, joined
+      with the model as it was; an atom that is a fact of the new run (program fact, head of a rule
+      without atoms, input) is never over-deleted, nor anything on its account;
+   3. take them out (DEAD), then rederive those a rule instance still derives (check plans);
+   4. insert those and the new input rows, and semi-naive rounds to the fixpoint. */
+static int dred(Engine *E) {
+    Model *M = &E->m[E->cur];
+    int n = E->npred;
+    int64_t inputs = 0, changed = 0, size = 0, dead = 0;
+    E->naddbuf = 0;
+    E->count = 0;
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        r->ndl = r->nnl = r->ngl = 0;
+        inputs += E->ninput[p];
+        size += r->n - r->ndead;
+        dead += r->ndead;
+    }
+    if (dead > size) return 0;   /* mostly dead rows: from scratch, which compacts */
+    /* 1. */
+    for (int p = 0; p < n; p++) {
+        if (!E->dirty[p]) continue;
+        Rel *r = &M->rels[p];
+        int w = r->arity;
+        for (int64_t i = 0; i < r->n; i++)
+            if ((r->flags[i] & (F_DEAD | F_INPUT)) == F_INPUT) r->flags[i] = (r->flags[i] & ~F_INPUT) | F_WAS;
+        const val *in = E->input[p];
+        for (int64_t k = 0; k < E->ninput[p]; k++) {
+            const val *row = in + k * w;
+            int64_t i = rel_find(r, row, hash_vals(row, w));
+            if (i >= 0 && !(r->flags[i] & F_DEAD)) {
+                if (!(r->flags[i] & F_WAS)) changed++;
+                r->flags[i] |= F_INPUT;
+            } else {
+                changed++;
+                if (!addbuf_push(E, p, row, w)) return -ERR_NOMEM;
+            }
+        }
+        for (int64_t i = 0; i < r->n; i++) {
+            if (!(r->flags[i] & F_WAS)) continue;
+            r->flags[i] &= ~F_WAS;
+            if (r->flags[i] & F_INPUT) continue;
+            changed++;
+            if (r->flags[i] & F_FACT) continue;
+            r->flags[i] |= F_GONE;
+            if (!push32(&r->nl, &r->nnl, &r->capnl, (int32_t)i) || !push32(&r->gl, &r->ngl, &r->capgl, (int32_t)i))
+                return -ERR_NOMEM;
+            E->count++;
+        }
+    }
+    /* (a state unlike the previous one is cheaper from scratch) */
+    int declined = changed * E->unlike > inputs;
+    /* 2. */
+    E->mode = 1;
+    while (!declined) {
+        int any = 0;
+        for (int p = 0; p < n; p++) {
+            Rel *r = &M->rels[p];
+            int32_t *t = r->dl; r->dl = r->nl; r->nl = t;
+            int64_t tc = r->capdl; r->capdl = r->capnl; r->capnl = tc;
+            r->ndl = r->nnl; r->nnl = 0;
+            if (r->ndl) any = 1;
+        }
+        if (!any) break;
+        for (int p = 0; p < n && !E->err; p++) {
+            Rel *r = &M->rels[p];
+            if (!r->ndl) continue;
+            for (int64_t k = E->disp_start[p]; k < E->disp_start[p + 1] && !E->err; k++) exec(E, M, E->disp[k]);
+        }
+        if (E->err) { E->mode = 0; return -E->err; }
+        if (E->count * 2 > size) declined = 1;   /* most of the model: from scratch is cheaper */
+    }
+    E->mode = 0;
+    if (declined) {
+        for (int p = 0; p < n; p++) {
+            Rel *r = &M->rels[p];
+            for (int64_t k = 0; k < r->ngl; k++) r->flags[r->gl[k]] &= ~F_GONE;
+            r->ndl = r->nnl = r->ngl = 0;
+        }
+        return 0;
+    }
+    /* 3. */
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        for (int64_t k = 0; k < r->ngl; k++) r->flags[r->gl[k]] |= F_DEAD;
+        r->ndead += r->ngl;
+    }
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        int w = r->arity;
+        r->nnl = 0;   /* (nl: the rows to rederive) */
+        for (int64_t k = 0; k < r->ngl; k++) {
+            int32_t i = r->gl[k];
+            if (w) memcpy(E->chk, r->rows + (int64_t)i * r->width, sizeof(val) * w);
+            E->found = 0;
+            for (int64_t c = E->chk_start[p]; c < E->chk_start[p + 1] && !E->found && !E->err; c++) exec(E, M, E->chks[c]);
+            if (E->err) { E->found = 0; return -E->err; }
+            if (E->found && !push32(&r->nl, &r->nnl, &r->capnl, i)) return -ERR_NOMEM;
+        }
+        E->found = 0;
+    }
+    /* 4. */
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        r->prev = r->start = E->mark[p] = r->n;
+    }
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        val row[MAXAR];
+        for (int64_t k = 0; k < r->nnl; k++) {
+            if (r->arity) memcpy(row, r->rows + (int64_t)r->nl[k] * r->width, sizeof(val) * r->arity);
+            if (rel_insert(r, row, 0) < 0) return -ERR_NOMEM;
+        }
+        r->nnl = 0;
+    }
+    for (int64_t k = 0; k < E->naddbuf;) {
+        int p = (int)E->addbuf[k];
+        Rel *r = &M->rels[p];
+        if (rel_insert(r, E->addbuf + k + 1, F_INPUT) < 0) return -ERR_NOMEM;
+        k += 1 + r->arity;
+    }
+    int e = rounds(E, M);
+    if (e) return -e;
+    /* the change: the over-deleted atoms not back, the appended rows that were not there */
+    E->nout = 0;
+    E->whole = 0;
+    for (int p = 0; p < n; p++) {
+        Rel *r = &M->rels[p];
+        int w = r->arity;
+        int64_t at = E->nout, nrem = 0, nadd = 0;
+        if (!r->ngl && r->n == E->mark[p]) continue;
+        if (!out_reserve(E, 3 + (r->ngl + r->n - E->mark[p]) * w)) return -ERR_NOMEM;
+        int64_t *out = E->out + at + 3;
+        for (int64_t k = 0; k < r->ngl; k++) {
+            const val *row = r->rows + (int64_t)r->gl[k] * r->width;
+            if (!rel_has(r, row, r->hash[r->gl[k]])) { memcpy(out, row, sizeof(val) * w); out += w; nrem++; }
+            r->flags[r->gl[k]] &= ~F_GONE;
+        }
+        for (int64_t i = E->mark[p]; i < r->n; i++) {
+            if (r->flags[i] & F_BACK) { r->flags[i] &= ~F_BACK; continue; }
+            memcpy(out, r->rows + i * r->width, sizeof(val) * w); out += w; nadd++;
+        }
+        r->ngl = 0;
+        if (nrem || nadd) {
+            E->out[at] = p; E->out[at + 1] = nrem; E->out[at + 2] = nadd;
+            E->nout = at + 3 + (nrem + nadd) * w;
+        }
+    }
+    for (int p = 0; p < n; p++) E->dirty[p] = 0;
+    return 1;
+}
+
+/* The least model of the program's facts and the inputs, from the previous model by delete and
+   rederive where it can (see dred), else from scratch (ng_run); the change in the output buffer. */
+int ng_update(Engine *E) {
+    E->err = 0;
+    E->extending = 0;
+    if (E->have_prev && E->chk_start) {
+        int got = dred(E);
+        if (got < 0) { E->have_prev = 0; return -got; }
+        E->stats[got ? 1 : 3]++;
+        if (got) return 0;
+    }
+    return ng_run(E);
+}
+
+int64_t *ng_out(Engine *E) { return E->out; }
+int ng_whole(Engine *E) { return E->whole; }
+int64_t ng_nout(Engine *E) { return E->nout; }
+
+/* the number of atoms of the last model (for tests and measures) */
+int64_t ng_size(Engine *E) {
+    int64_t n = 0;
+    if (!E->have_prev) return 0;
+    for (int p = 0; p < E->npred; p++) n += E->m[E->cur].rels[p].n - E->m[E->cur].rels[p].ndead;
+    return n;
+}
+
+/* clingo's order of two values (for tests) */
+int ng_order(Engine *E, val a, val b) { return order(E, a, b); }
+
+/* how many runs went which way: 0 from scratch, 1 delete and rederive, 2 extensions, 3 delete and
+   rederive declined (then from scratch) */
+int64_t ng_stat(Engine *E, int k) { return k >= 0 && k < 4 ? E->stats[k] : -1; }
+
+/* delete and rederive runs from scratch when more than 1/unlike of the input rows changed (0: never) */
+void ng_set_unlike(Engine *E, int64_t unlike) { E->unlike = unlike; }

@@ -1,0 +1,710 @@
+"""The compiled program's least model, computed by a native engine (native.c, through cffi).
+
+native.c is one fixed, generic semi-naive Datalog engine; the program is data handed to it: the
+rules that `_Evaluator` reads (parse_program) become join plans here (`_Planner`, the same
+greedy order as the Python evaluator's generated functions), so a new card never needs a C
+compiler run.  The shared library is built once per C source (and compiler, platform) into the
+disk cache folder (`native-<key>.so`; with YGO_NO_CACHE=1 into a temporary folder), with
+`gcc -O2 -shared -fPIC`, written to a temporary file and renamed (two test workers may build it
+at once).  No compiler or a failed build: `UNAVAILABLE` says why, and infer uses the Python
+`_Evaluator` (YGO_FAST_EVALUATOR=python chooses it too).
+
+Every run computes the model from scratch in C, then C compares it with the previous run's
+model and hands back only the difference; `NativeEvaluator` keeps a Python copy of the model
+(sets of tuples, as `_Evaluator.model` gives them) up to date with it, and reports it as
+`added_model` (nothing was removed) or `changed_model` (removed, added), so the facts read back
+stay proportional to the change.  Only the input relations whose set object changed since the
+previous run are converted (infer passes the same sets for unchanged predicates).
+
+Values cross as 64-bit integers: an int is itself; a str or a tuple (a constant, a function
+term) is SYM_BASE + its id, interned here with its structure handed to C (for the order of
+values of different kinds and the matching of function terms)."""
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from ... import diskcache
+from .evaluator import _NotSupported, parse_program
+from .names import INT_MAX, INT_MIN
+
+EVALUATORS = ("native", "python")
+EVALUATOR = os.environ.get("YGO_FAST_EVALUATOR", "native")
+if EVALUATOR not in EVALUATORS:
+    raise ValueError(f"YGO_FAST_EVALUATOR: expected one of {', '.join(EVALUATORS)}, got {EVALUATOR!r}")
+
+SYM_BASE = 1 << 32
+MAXAR = 16  # native.c's MAXAR: the widest relation
+MAXREG = 256
+ERR_NEGFUN = 1
+
+_CDEF = """
+typedef int64_t val;
+typedef struct Engine Engine;
+Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs);
+void ng_free(Engine *E);
+int64_t ng_symbol(Engine *E, int kind, int32_t name, const char *bytes, int64_t len, int32_t arity, const val *args);
+int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *disp_start, const int64_t *disp,
+               const int64_t *once, int64_t nonce, const int64_t *nfacts, const val *facts);
+int ng_input(Engine *E, int p, const val *rows, int64_t n);
+void ng_forget(Engine *E);
+int ng_run(Engine *E);
+int ng_update(Engine *E);
+int ng_checks(Engine *E, const int64_t *start, const int64_t *plans);
+int ng_add(Engine *E, int p, const val *rows, int64_t n);
+int ng_extend(Engine *E);
+int64_t *ng_out(Engine *E);
+int64_t ng_nout(Engine *E);
+int ng_whole(Engine *E);
+int64_t ng_size(Engine *E);
+int ng_order(Engine *E, val a, val b);
+int64_t ng_stat(Engine *E, int k);
+void ng_set_unlike(Engine *E, int64_t unlike);
+"""
+
+# native.c's opcodes
+S_REQ, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND = range(1, 12)
+E_CONST, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS = range(1, 10)
+P_ANY, P_BIND, P_EQ, P_FUN = range(1, 5)
+_COMPARE = {"=": 1, "!=": 2, "<": 3, "<=": 4, ">": 5, ">=": 6}
+_BINARY = {"_b_add": E_ADD, "_b_sub": E_SUB, "_b_mul": E_MUL, "_b_div": E_DIV, "_b_mod": E_MOD}
+_UNARY = {"_b_neg": E_NEG, "_b_abs": E_ABS}
+
+UNAVAILABLE: str | None = None  # why the native engine cannot be used (None: not tried yet, or it can)
+_LIB = None
+_TMPDIR = None
+
+
+def _source() -> bytes:
+    return Path(__file__).with_name("native.c").read_bytes()
+
+
+def _compiler() -> str | None:
+    cc = os.environ.get("CC")
+    return shutil.which(cc) if cc else (shutil.which("gcc") or shutil.which("cc"))
+
+
+def library():
+    """(ffi, lib) of the built engine, or None (UNAVAILABLE says why)."""
+    global _LIB, UNAVAILABLE
+    if _LIB is not None or UNAVAILABLE is not None:
+        return _LIB
+    try:
+        _LIB = _load()
+    except Exception as e:  # noqa: BLE001 (any failure: the Python evaluator runs)
+        UNAVAILABLE = f"{type(e).__name__}: {e}".strip()
+    return _LIB
+
+
+def _load():
+    global _TMPDIR
+    import cffi
+
+    ffi = cffi.FFI()
+    ffi.cdef(_CDEF)
+    source = _source()
+    cc = _compiler()
+    if cc is None:
+        raise RuntimeError("no C compiler (gcc, cc or $CC) on PATH")
+    flags = ["-O2", "-shared", "-fPIC", "-std=c99"]
+    key = hashlib.sha256(b"\0".join([source, cc.encode(), " ".join(flags).encode(), platform.machine().encode(),
+                                     sys.platform.encode(), platform.python_implementation().encode()]))
+    name = f"native-{key.hexdigest()[:24]}.so"
+    if diskcache.enabled() and diskcache.cache_dir() is not None:
+        folder = diskcache.cache_dir()
+    else:
+        if _TMPDIR is None:
+            _TMPDIR = tempfile.mkdtemp(prefix="ygo-onto-native-")
+        folder = Path(_TMPDIR)
+    path = folder / name
+    if path.exists():
+        try:
+            return ffi, ffi.dlopen(str(path))
+        except OSError:  # a broken file: built again
+            pass
+    folder.mkdir(parents=True, exist_ok=True)
+    csrc = folder / f"{name}.{os.getpid()}.c"
+    tmp = folder / f"{name}.{os.getpid()}.tmp"
+    try:
+        csrc.write_bytes(source)
+        done = subprocess.run([cc, *flags, "-o", str(tmp), str(csrc)], capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"{Path(cc).name} failed: {done.stderr.strip()[:500]}")
+        os.replace(tmp, path)
+    finally:
+        for f in (csrc, tmp):
+            try:
+                f.unlink()
+            except OSError:
+                pass
+    diskcache.prune("native-", keep=4)
+    return ffi, ffi.dlopen(str(path))
+
+
+def describe() -> str:
+    """Which evaluator the fast backend uses in this process, and why not the native one."""
+    if EVALUATOR == "python":
+        return "python (YGO_FAST_EVALUATOR=python)"
+    if library() is None:
+        return f"python (native unavailable: {UNAVAILABLE})"
+    return "native"
+
+
+def _plan_entry(program: str) -> str:
+    """The disk cache entry of a program's plan (by the program and the engine's code)."""
+    h = hashlib.sha256(program.encode())
+    h.update(diskcache.modules_digest("reasoning/fast/native.py", "reasoning/fast/native.c").encode())
+    return f"nativeplan-{h.hexdigest()[:24]}.pickle"
+
+
+def _cached_plan(program: str) -> dict | None:
+    plan = diskcache.load(_plan_entry(program)) if diskcache.enabled() else None
+    return plan if isinstance(plan, dict) and ("code" in plan or "unsupported" in plan) else None
+
+
+def _store_plan(program: str, plan: dict) -> None:
+    if diskcache.enabled():
+        diskcache.store(_plan_entry(program), plan)
+        diskcache.prune("nativeplan-", keep=8)
+
+
+def _vars(t) -> set:
+    if t[0] == "v":
+        return {t[1]}
+    if t[0] == "c":
+        return set()
+    return set().union(*map(_vars, t[2]))
+
+
+def _has(t, kind: str) -> bool:
+    return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
+
+
+class NativeEvaluator:
+    """The least model of a positive program, computed by native.c (see above); the interface of
+    `_Evaluator` that infer uses: run, model, atoms, added_model, changed_model,
+    recomputed_model, reading, lock.  Raises _NotSupported (at construction, or from run) for what
+    it does not reproduce; the caller then uses the Python evaluator (or clingo)."""
+
+    def __init__(self, program: str, rules=None):
+        lib = library()
+        if lib is None:
+            raise _NotSupported(f"the native evaluator: {UNAVAILABLE}")
+        self._ffi, self._lib = lib
+        self.lock = threading.Lock()
+        self.reading = None
+        # how a run whose facts remove some of the previous run's goes on: "dred" (delete and rederive
+        # in C, falling back to scratch where it would cost more) or "scratch"
+        self.update = "dred"
+        plan = _cached_plan(program)
+        if plan is None:
+            plan = self._plan(program, rules)
+            _store_plan(program, plan)
+        if "unsupported" in plan:
+            raise _NotSupported(plan["unsupported"])
+        code, disp, once, facts, checks = (plan[k] for k in ("code", "disp", "once", "facts", "checks"))
+        self.preds = plan["preds"]
+        self._keys = list(self.preds)
+        self._arity = [key[1] for key in self._keys]
+        self._enc = plan["enc"]  # value -> its code (ints: themselves)
+        self._dec = {code: v for v, code in self._enc.items() if type(v) is not int}  # code of a symbol -> value
+        self._names = plan["names"]  # function names -> ids
+        self._syms = list(plan["syms"])  # symbols not yet handed to C
+        self._nsyms = 0  # symbols handed to C
+        self._indexes = plan["indexes"]  # (pred, positions) -> index id
+        idxdefs: list[int] = []
+        for (p, positions), _ in sorted(self._indexes.items(), key=lambda kv: kv[1]):
+            idxdefs += [p, len(positions), *positions]
+        ffi, clib = self._ffi, self._lib
+        n = len(self._keys)
+        engine = clib.ng_new(n, ffi.new("int[]", self._arity or [0]), len(self._indexes),
+                             ffi.new("int[]", idxdefs or [0]))
+        if engine == ffi.NULL:
+            raise MemoryError("the native evaluator")
+        self._engine = ffi.gc(engine, clib.ng_free)
+        self._flush()
+        starts = [0]
+        for d in disp:
+            starts.append(starts[-1] + len(d))
+        flat_facts = [v for rows in facts for row in rows for v in row]
+        rc = clib.ng_program(self._engine, ffi.new("int64_t[]", code or [0]), len(code),
+                             ffi.new("int64_t[]", starts), ffi.new("int64_t[]", [x for d in disp for x in d] or [0]),
+                             ffi.new("int64_t[]", once or [0]), len(once),
+                             ffi.new("int64_t[]", [len(rows) for rows in facts] or [0]),
+                             ffi.new("int64_t[]", flat_facts or [0]))
+        if rc:
+            raise MemoryError("the native evaluator")
+        if checks is not None:
+            starts = [0]
+            for c in checks:
+                starts.append(starts[-1] + len(c))
+            if clib.ng_checks(self._engine, ffi.new("int64_t[]", starts),
+                              ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
+                raise MemoryError("the native evaluator")
+        self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
+        self._extra: dict = {}  # facts of predicates the program does not mention, as given
+        self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
+        self._fresh = True  # the next run reports its whole model
+        self._size = 0  # atoms in self._model
+        self._added: dict | None = None
+        self._change: tuple | None = None
+
+    def _plan(self, program: str, rules) -> dict:
+        """The program as native.c's data (join plans, dispatch, facts, check plans, symbols),
+        or {"unsupported": why}: what the disk cache keeps of it."""
+        try:
+            if rules is None:
+                rules = parse_program(program)
+            self.preds: dict[tuple[str, int], int] = {}
+            for head, body in rules:
+                self._pred(head[1])
+                for lit in body:
+                    if lit[0] == "atom":
+                        self._pred(lit[1])
+            if any(key[1] > MAXAR for key in self.preds):
+                raise _NotSupported(f"a predicate of more than {MAXAR} arguments")
+            self._enc: dict = {}  # value -> its code (ints: themselves)
+            self._dec: dict = {}  # code of a symbol -> its value
+            self._names: dict[str, int] = {}  # function names -> ids
+            self._syms: list = []  # symbols not yet handed to C
+            self._nsyms = 0  # symbols handed to C
+            self._indexes: dict[tuple, int] = {}  # (pred, positions) -> index id
+            code: list[int] = []
+            disp: list[list[int]] = [[] for _ in self.preds]
+            once: list[int] = []
+            facts: list[list] = [[] for _ in self.preds]
+            for head, body in rules:
+                h = self.preds[head[1]]
+                if not body:
+                    if any(t[0] != "c" for t in head[2]):
+                        raise _NotSupported(f"the fact {head} with variables")
+                    facts[h].append([self._intern(t[1]) for t in head[2]])
+                    continue
+                atoms = [i for i, lit in enumerate(body) if lit[0] == "atom"]
+                preds = {self.preds[body[i][1]] for i in atoms}
+                if not atoms:
+                    once.append(len(code))
+                    code += _Planner(self, head, body, None).code
+                    continue
+                for i in atoms:
+                    q = self.preds[body[i][1]]
+                    plan = _Planner(self, head, body, i).code
+                    others = sorted(preds - {q})
+                    disp[q].append(len(code))
+                    if others:
+                        code += [S_REQ, 3 + len(others), len(others), *others]
+                    code += plan
+            # the check plans of delete and rederive (without them, a run that removes facts is from scratch)
+            checks: list[list[int]] | None = [[] for _ in self.preds]
+            try:
+                for head, body in rules:
+                    if any(lit[0] == "atom" for lit in body):
+                        checks[self.preds[head[1]]].append(len(code))
+                        code += _Planner(self, head, body, None, check=True).code
+            except _NotSupported:
+                checks = None
+        except _NotSupported as e:
+            return {"unsupported": str(e)}
+        return {"preds": self.preds, "enc": self._enc, "names": self._names, "syms": self._syms,
+                "indexes": self._indexes, "code": code, "disp": disp, "once": once, "facts": facts, "checks": checks}
+
+    def _pred(self, key) -> int:
+        got = self.preds.get(key)
+        if got is None:
+            got = self.preds[key] = len(self.preds)
+        return got
+
+    def index(self, p: int, positions: tuple) -> int:
+        got = self._indexes.get((p, positions))
+        if got is None:
+            got = self._indexes[(p, positions)] = len(self._indexes)
+        return got
+
+    def name_id(self, name: str) -> int:
+        got = self._names.get(name)
+        if got is None:
+            got = self._names[name] = len(self._names)
+        return got
+
+    # -- values
+    def _intern(self, v) -> int:
+        code = self._enc.get(v)
+        if code is not None and type(v) is not bool:
+            return code
+        t = type(v)
+        if t is int:
+            if not INT_MIN <= v <= INT_MAX:
+                raise _NotSupported(f"the integer {v} (beyond 32 bits)")
+            self._enc[v] = v
+            return v
+        if t is str:
+            sym = (1, -1, v.encode("utf-8", "surrogatepass"), ())
+        elif t is tuple and v and type(v[0]) is str:
+            args = tuple(self._intern(a) for a in v[1:])
+            sym = (0 if len(v) == 1 else 2, self.name_id(v[0]), v[0].encode("utf-8", "surrogatepass"), args)
+        else:
+            raise _NotSupported(f"the value {v!r}")
+        code = SYM_BASE + self._nsyms + len(self._syms)
+        self._syms.append(sym)
+        self._enc[v] = code
+        self._dec[code] = v
+        return code
+
+    def _flush(self) -> None:
+        """Hand the symbols interned since the last call to C."""
+        ffi, clib, engine = self._ffi, self._lib, self._engine
+        for kind, name, data, args in self._syms:
+            got = clib.ng_symbol(engine, kind, name, data, len(data), len(args), ffi.new("int64_t[]", list(args) or [0]))
+            if got != self._nsyms:
+                raise MemoryError("the native evaluator")
+            self._nsyms += 1
+        self._syms = []
+
+    def _rows(self, tuples) -> list[int]:
+        enc = self._enc
+        flat = [v for t in tuples for v in t]
+        try:
+            return [enc[v] for v in flat]
+        except KeyError:
+            return [self._intern(v) for v in flat]
+
+    # -- a run
+    def run(self, facts: dict) -> None:
+        """The least model with these facts ((name, arity) -> tuples) added; call under `lock`.
+
+        When every input fact of the previous run is among `facts` (the state just reasoned about,
+        with an action declared), C goes on from the previous model with the new facts (the model
+        only grows); any other run deletes and rederives from the previous model (or starts from
+        scratch where that costs less), with only the changed inputs handed over."""
+        ffi, clib, engine, preds = self._ffi, self._lib, self._engine, self.preds
+        given, extra = self._given, {}
+        given_get = given.get
+        self._added = self._change = None
+        changed = []  # (pred, set, previous set or None)
+        extends = not self._fresh
+        seen = 0  # keys of `given` among the facts
+        for key, tuples in facts.items():
+            old = given_get(key)
+            if old is tuples:  # (most keys: the facts layer passes the same set when it did not change)
+                seen += 1
+                continue
+            p = preds.get(key)
+            if p is None:
+                extra[key] = tuples
+                continue
+            if old is not None:
+                seen += 1
+            changed.append((p, key, tuples, old))
+            if extends and old is not None and not old <= tuples:
+                extends = False
+        gone = [key for key in given if key not in facts] if seen < len(given) else ()
+        if gone:
+            extends = False
+        try:
+            if extends:
+                for p, key, tuples, old in changed:
+                    new = tuples - old if old else tuples
+                    rows = self._rows(new)
+                    if len(rows) != len(new) * key[1]:
+                        raise _NotSupported(f"a fact of {key[0]} with the wrong number of arguments")
+                    given[key] = tuples
+                    if self._syms:
+                        self._flush()
+                    if clib.ng_add(engine, p, ffi.new("int64_t[]", rows or [0]), len(new)):
+                        raise MemoryError("the native evaluator")
+                rc = clib.ng_extend(engine)
+            else:
+                for p, key, tuples, old in changed:
+                    rows = self._rows(tuples)
+                    if len(rows) != len(tuples) * key[1]:
+                        raise _NotSupported(f"a fact of {key[0]} with the wrong number of arguments")
+                    given[key] = None  # (C holds something else until ng_input returns)
+                    if clib.ng_input(engine, p, ffi.new("int64_t[]", rows or [0]), len(tuples)):
+                        raise MemoryError("the native evaluator")
+                    given[key] = tuples
+                for key in gone:
+                    clib.ng_input(engine, preds[key], ffi.NULL, 0)
+                    del given[key]
+                if self._syms:
+                    self._flush()
+                rc = (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
+            if rc:
+                raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
+                    RuntimeError(f"the native evaluator failed (error {rc})")
+        except BaseException:
+            self._forget()
+            raise
+        removed, added = self._read_out()
+        # the facts of predicates the program does not mention
+        old_extra, self._extra = self._extra, extra
+        for key in old_extra.keys() | extra.keys():
+            old, new = old_extra.get(key), extra.get(key)
+            if old is new:
+                continue
+            if old:
+                gone = old - new if new else old
+                if gone:
+                    removed[key] = gone
+            if new:
+                more = new - old if old else new
+                if more:
+                    added[key] = more
+        if self._fresh or clib.ng_whole(engine):  # (C reports the whole model: the first run, or another state)
+            self._fresh = False
+            self.reading = None
+            self._model = {key: rows for key, rows in added.items() if key in preds}
+            self._size = sum(map(len, self._model.values()))
+            return
+        model = self._model
+        gone = came = 0
+        for key, rows in removed.items():
+            got = model.get(key)
+            if got is not None:
+                gone += len(rows)
+                got -= rows
+                if not got:
+                    del model[key]
+        for key, rows in added.items():
+            if key in preds:
+                came += len(rows)
+                got = model.get(key)
+                if got is None:
+                    model[key] = set(rows)
+                else:
+                    got |= rows
+        size, self._size = self._size, self._size + came - gone
+        if gone + came > max(size // 2, 256):
+            # a model unlike the previous one (another state): reading all of it once costs less than
+            # reading what went and what came (the Python evaluator runs such a state from scratch)
+            self.reading = None
+        elif removed:
+            self._change = (removed, added)
+        else:
+            self._added = added
+
+    def _forget(self) -> None:
+        """After a run that stopped: the next one starts the reading again from its whole model."""
+        self._lib.ng_forget(self._engine)
+        self._fresh = True
+        self.reading = None
+        self._model = {}
+
+    def _read_out(self) -> tuple[dict, dict]:
+        """The change C reports (the whole model after ng_forget): removed, added by (name, arity)."""
+        clib, engine = self._lib, self._engine
+        n = clib.ng_nout(engine)
+        buf = self._ffi.unpack(clib.ng_out(engine), n) if n else []
+        dec = self._dec.get
+        keys, arity = self._keys, self._arity
+        removed: dict = {}
+        added: dict = {}
+        i = 0
+        while i < n:
+            p, nr, na = buf[i], buf[i + 1], buf[i + 2]
+            i += 3
+            a = arity[p]
+            for count, into in ((nr, removed), (na, added)):
+                if not count:
+                    continue
+                j = i + count * a
+                seg = buf[i:j]
+                if a == 1:
+                    rows = {(x,) for x in map(dec, seg, seg)}
+                elif a == 0:
+                    rows = {()}
+                else:
+                    it = map(dec, seg, seg)
+                    rows = set(zip(*[it] * a))
+                into[keys[p]] = rows
+                i = j
+        return removed, added
+
+    def model(self) -> dict:
+        """The predicates that hold atoms after `run`, (name, arity) -> tuples."""
+        out = dict(self._model)
+        out.update(self._extra)
+        return out
+
+    def atoms(self, key) -> set | None:
+        got = self._model.get(key)
+        return got if got is not None else self._extra.get(key)
+
+    def added_model(self) -> dict | None:
+        """After a run whose model only added atoms to the previous run's: those atoms (with the
+        facts of predicates the program does not mention), else None."""
+        return self._added
+
+    def changed_model(self) -> tuple[dict, dict] | None:
+        """After a run whose model also lost atoms of the previous run's: (removed, added)."""
+        return self._change
+
+    def recomputed_model(self) -> None:
+        return None
+
+    def size(self) -> int:
+        """The number of atoms of the last model (of the program's predicates)."""
+        return self._lib.ng_size(self._engine)
+
+    def set_unlike(self, unlike: int) -> None:
+        """Delete and rederive runs from scratch when more than 1/unlike of the input facts
+        changed (default 8, as _Evaluator.UNLIKE; 0: never, for tests)."""
+        self._lib.ng_set_unlike(self._engine, unlike)
+
+    def stats(self) -> dict:
+        """How many runs went which way (from scratch, delete and rederive, going on from the model)."""
+        names = ("scratch", "dred", "extend", "dred_declined")
+        return {name: self._lib.ng_stat(self._engine, k) for k, name in enumerate(names)}
+
+    def order(self, a, b) -> int:
+        """clingo's order of two values as the engine computes it (-1, 0, 1; for tests)."""
+        codes = self._intern(a), self._intern(b)
+        self._flush()
+        return self._lib.ng_order(self._engine, *codes)
+
+
+class _Planner:
+    """The join plan (native.c's bytecode) of a rule for one body atom as the delta (None: a rule
+    without atoms), in the order of _Evaluator.rule_source: comparisons as soon as their
+    variables are bound, then membership tests, lookups by bound variables, by constants, scans."""
+
+    def __init__(self, ev: NativeEvaluator, head, body, first: int | None, check: bool = False):
+        """check=True: the rule's check plan (delete and rederive): whether an instance of the rule
+        derives the tuple being checked (its head's terms matched first) from the model as it is."""
+        self.ev = ev
+        self.env: dict[str, int] = {}  # variable -> register
+        self.code: list[int] = []
+        todo = [i for i in range(len(body)) if i != first]
+        if check:
+            if any(t[0] not in ("v", "c") for t in head[2]):
+                raise _NotSupported(f"a head term to match in {head}")
+            self.step(S_HEAD, [len(head[2]), *(x for t in head[2] for x in self.pattern(t))])
+        elif first is not None:
+            self.atom(body[first], delta=True)
+        while todo:
+            for i in todo:
+                if body[i][0] == "cmp" and self.comparison(body[i]):
+                    todo.remove(i)
+                    break
+            else:
+                best = None
+                for i in todo:
+                    lit = body[i]
+                    if lit[0] != "atom":
+                        continue
+                    nb = nv = 0
+                    for t in lit[2]:
+                        if self.keyable(t):
+                            nb += 1
+                            if t[0] != "c":
+                                nv += 1
+                    score = (nb == len(lit[2]), nv, nb)
+                    if best is None or score > best[0]:
+                        best = (score, i)
+                if best is None:
+                    raise _NotSupported(f"a comparison whose variables no atom binds in the rule of {head}")
+                todo.remove(best[1])
+                self.atom(body[best[1]], delta=False)
+        if check:
+            self.step(S_FOUND, [])
+            return
+        if not all(self.bound(t) for t in head[2]):
+            raise _NotSupported(f"an unsafe variable in the head {head}")
+        self.step(S_EMIT, [self.ev.preds[head[1]], *(x for t in head[2] for x in self.expr(t))])
+
+    def step(self, op: int, args: list[int]) -> None:
+        self.code += [op, len(args) + 2, *args]
+
+    def bound(self, t) -> bool:
+        if t[0] == "v":
+            return t[1] in self.env
+        if t[0] == "c":
+            return True
+        return all(v in self.env for v in _vars(t))
+
+    def keyable(self, t) -> bool:
+        """A term whose value a lookup can use as a key (function terms are matched instead)."""
+        return t[0] != "f" and self.bound(t) and not _has(t, "f")
+
+    def expr(self, t) -> list[int]:
+        kind = t[0]
+        if kind == "v":
+            return [E_REG, self.env[t[1]]]
+        if kind == "c":
+            return [E_CONST, self.ev._intern(t[1])]
+        if kind == "op":
+            op = _BINARY.get(t[1]) or _UNARY.get(t[1])
+            if op is None or len(t[2]) != (1 if t[1] in _UNARY else 2):
+                raise _NotSupported(f"the operation {t[1]}")
+            return [op, *(x for a in t[2] for x in self.expr(a))]
+        raise _NotSupported("a function term built at run time")
+
+    def pattern(self, t) -> list[int]:
+        """Match a value against t, binding t's unbound variables."""
+        kind = t[0]
+        if kind == "v":
+            if t[1].startswith("#"):
+                return [P_ANY]
+            reg = self.env.get(t[1])
+            if reg is not None:
+                return [P_EQ, E_REG, reg]
+            reg = self.env[t[1]] = len(self.env)
+            if reg >= MAXREG:
+                raise _NotSupported("a rule of too many variables")
+            return [P_BIND, reg]
+        if kind == "f":
+            if _has(t, "op"):
+                raise _NotSupported("an operation in a function term to match")
+            out = [P_FUN, self.ev.name_id(t[1]), len(t[2])]
+            for a in t[2]:
+                out += self.pattern(a)
+            return out
+        if kind == "op" and not self.bound(t):
+            raise _NotSupported("an operation in a position to match")
+        return [P_EQ, *self.expr(t)]
+
+    def atom(self, lit, delta: bool) -> None:
+        _, key, args = lit
+        p = self.ev.preds[key]
+        if delta:
+            self.step(S_DELTA, [p, *(x for t in args for x in self.pattern(t))])
+            return
+        keys = tuple(j for j, t in enumerate(args) if self.keyable(t))
+        if keys and len(keys) == len(args):
+            self.step(S_MEMBER, [p, *(x for t in args for x in self.expr(t))])
+        elif keys:
+            ix = self.ev.index(p, keys)
+            out = [ix, *(x for j in keys for x in self.expr(args[j]))]
+            for j, t in enumerate(args):
+                out += [P_ANY] if j in keys else self.pattern(t)
+            self.step(S_LOOKUP, out)
+        else:
+            self.step(S_SCAN, [p, *(x for t in args for x in self.pattern(t))])
+
+    def comparison(self, lit) -> bool:
+        """Plan a comparison whose variables are bound (a test) or that binds one side (an
+        assignment or a match); False if it must wait."""
+        _, op, left, right = lit
+        if self.bound(left) and self.bound(right):
+            fl, fr = _has(left, "f"), _has(right, "f")
+            if not fl and not fr:
+                self.step(S_CMP, [_COMPARE[op], *self.expr(left), *self.expr(right)])
+                return True
+            if op not in ("=", "!=") or (fl and fr):
+                raise _NotSupported("a comparison of a function term built at run time")
+            given, pattern = (right, left) if fl else (left, right)
+            self.step(S_MATCH if op == "=" else S_NMATCH, [*self.expr(given), *self.pattern(pattern)])
+            return True
+        if op != "=":
+            return False
+        for free, given in ((left, right), (right, left)):
+            if self.bound(given) and not self.bound(free) and not _has(free, "op"):
+                self.step(S_MATCH, [*self.expr(given), *self.pattern(free)])
+                return True
+        return False

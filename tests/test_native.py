@@ -1,0 +1,260 @@
+"""The native evaluator (reasoning/fast/native.c through native.py) gives exactly the Python
+evaluator's models (which the other tests compare with clingo and Pellet), run after run."""
+from __future__ import annotations
+
+import functools
+import random
+import warnings
+
+import pytest
+
+from ygo_onto.knowledge import knowledge
+from ygo_onto.reasoning import fast
+from ygo_onto.reasoning.fast import native
+from ygo_onto.reasoning.fast.evaluator import _Evaluator, _NotSupported
+
+from test_fast_backend import TERMS_PROGRAM, _clingo_atoms
+
+pytestmark = pytest.mark.skipif(native.library() is None, reason=f"native evaluator: {native.UNAVAILABLE}")
+
+
+def _atoms(ev) -> set:
+    return {(key, args) for key, rel in ev.model().items() for args in rel}
+
+
+def _frozen(ev) -> dict:
+    return {key: frozenset(rel) for key, rel in ev.model().items() if rel}
+
+
+def test_terms_and_comparisons_are_clingos():
+    """32-bit wrap, truncating division, undefined arithmetic on non-integers and division by zero,
+    the order of values of different kinds, function terms matched, rules without atoms."""
+    ev = native.NativeEvaluator(TERMS_PROGRAM)
+    with ev.lock:
+        ev.run({})
+        assert _atoms(ev) == _clingo_atoms(TERMS_PROGRAM)
+
+
+def _random_value(rng: random.Random, depth: int = 0):
+    kind = rng.randrange(5 if depth < 2 else 3)
+    if kind == 0:
+        return rng.choice([0, 1, -1, 7, -2 ** 31, 2 ** 31 - 1, rng.randrange(-1000, 1000)])
+    if kind == 1:
+        return rng.choice(["", "a", "b", "ab", "B", "é", "z" * 3, "a\nb", '"q"'])
+    if kind == 2:
+        return (rng.choice(["a", "b", "aa", "true", "false", "s"]),)
+    return (rng.choice(["s", "f", "a", "ff"]), *(_random_value(rng, depth + 1) for _ in range(rng.randrange(1, 3))))
+
+
+def test_order_of_values_is_clingos():
+    from ygo_onto.reasoning.fast.evaluator import _symbol
+
+    ev = native.NativeEvaluator("p(1).")
+    rng = random.Random(5)
+    values = [_random_value(rng) for _ in range(300)]
+    for a in values:
+        for b in rng.sample(values, 30) + [a]:
+            sa, sb = _symbol(a), _symbol(b)
+            expected = -1 if sa < sb else (1 if sb < sa else 0)
+            assert ev.order(a, b) == expected, (a, b)
+    key = functools.cmp_to_key(ev.order)
+    assert sorted(values, key=key) == sorted(values, key=lambda v: functools.cmp_to_key(
+        lambda x, y: -1 if _symbol(x) < _symbol(y) else (1 if _symbol(y) < _symbol(x) else 0))(v))
+
+
+def test_what_it_does_not_reproduce_raises_and_a_later_run_starts_again():
+    ev = native.NativeEvaluator("q(Y) :- p(X), Y = -X. r(X) :- p(X).")
+    with ev.lock:
+        ev.run({("p", 1): {(3,)}})
+        assert _frozen(ev)[("q", 1)] == {(-3,)}
+        with pytest.raises(_NotSupported):  # clingo's -a: a negative function term
+            ev.run({("p", 1): {(("a",),), (4,)}})
+        ev.run({("p", 1): {(5,)}})
+        assert _frozen(ev) == {("p", 1): {(5,)}, ("q", 1): {(-5,)}, ("r", 1): {(5,)}}
+    with pytest.raises(_NotSupported):
+        native.NativeEvaluator("h(f(X)) :- p(X).")  # a function term built at run time
+    with pytest.raises(_NotSupported):
+        native.NativeEvaluator("p(X) :- q(Y), X < Y.")  # a comparison whose variables no atom binds
+
+
+@pytest.mark.parametrize("update", ["dred", "scratch"])
+def test_changes_reported_are_the_differences_of_the_models(update):
+    """After each run: added_model (nothing removed) or changed_model (removed, added) is exactly
+    the difference from the previous model, and facts of predicates the program does not mention
+    are carried as given."""
+    program = "k1(X) :- a(X). k2(Y) :- k1(X), rel(X,Y). k1(Y) :- k2(X), rel(X,Y). w(X,M) :- k1(X), v(X,N), M=N+1."
+    base = {("a", 1): {("x",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}}
+    steps = [base, {**base, ("v", 2): {("z", 4), ("y", 1)}}, {**base, ("a", 1): {("z",)}},
+             {**base, ("a", 1): set(), ("b", 1): {("q",)}}, {**base, ("b", 1): {("q",), ("r",)}}, base]
+    ev, py = native.NativeEvaluator(program), _Evaluator(program)
+    ev.update = update
+    ev.set_unlike(0)  # (delete and rederive even where most of these few facts change)
+    before: dict = {}
+    for i, facts in enumerate(steps):
+        with ev.lock:
+            ev.run(facts)
+        py.run(facts)
+        now = _frozen(ev)
+        assert now == {k: frozenset(v) for k, v in py.model().items() if v}
+        if i == 0:
+            assert ev.added_model() is None and ev.changed_model() is None
+        else:
+            only_added, change = ev.added_model(), ev.changed_model()
+            assert (only_added is None) != (change is None)  # (a change of more than 256 atoms: neither)
+            removed, added = change if change is not None else ({}, only_added)
+            keys = now.keys() | before.keys()
+            assert {k: now.get(k, frozenset()) - before.get(k, frozenset()) for k in keys} == \
+                {k: added.get(k, frozenset()) for k in keys}
+            assert {k: before.get(k, frozenset()) - now.get(k, frozenset()) for k in keys} == \
+                {k: removed.get(k, frozenset()) for k in keys}
+        before = now
+
+
+@pytest.mark.parametrize("program,steps", [
+    # a cycle that loses its support goes; what another derivation supports stays
+    ("k1(X) :- a(X). k2(Y) :- k1(X), rel(X,Y). k1(Y) :- k2(X), rel(X,Y). "
+     "w(X,M) :- k1(X), v(X,N), M=N+1. both(X) :- k1(X), k2(X).",
+     [{("a", 1): {("x",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}},
+      {("a", 1): {("z",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}},
+      {("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}},
+      {("a", 1): {("x",)}, ("rel", 2): {("x", "y")}, ("b", 1): {("q",)}},
+      {("a", 1): {("x",)}, ("rel", 2): {("x", "y"), ("y", "z"), ("z", "y")}, ("v", 2): {("z", 4)}}]),
+    # an input fact that is also derived stays when its derivation goes, and what it supports
+    ("c(X) :- p(X,Y). d(X) :- c(X), e(X). f(Y) :- p(X,Y). c(Y) :- f(Y), e(Y). g(1) :- 1 < 2. h(X) :- g(X), e(_).",
+     [{("c", 1): {("x",)}, ("p", 2): {("x", "y")}, ("e", 1): {("x",), ("y",)}},
+      {("c", 1): {("x",)}, ("e", 1): {("x",), ("y",)}},
+      {("p", 2): {("x", "y")}, ("e", 1): {("x",), ("y",)}, ("g", 1): {(1,)}},
+      {("e", 1): {("x",)}},
+      {("c", 1): {("x",)}, ("p", 2): {("x", "y")}, ("e", 1): {("x",), ("y",)}},
+      {("c", 1): {("x",)}, ("p", 2): {("x", "y"), ("y", "x")}, ("e", 1): {("x",), ("y",)}},
+      {}]),
+])
+def test_delete_and_rederive_gives_the_model_from_scratch(program, steps):
+    ev, scratch = native.NativeEvaluator(program), native.NativeEvaluator(program)
+    ev.set_unlike(0)
+    scratch.update = "scratch"
+    for _ in range(3):  # (again and again: rows taken out stay behind as dead rows, then are compacted)
+        for facts in steps:
+            ev.run(facts)
+            scratch.run(facts)
+            assert _frozen(ev) == _frozen(scratch) == _frozen_py(program, facts)
+    assert ev.stats()["dred"] >= 3
+
+
+def _frozen_py(program: str, facts: dict) -> dict:
+    py = _Evaluator(program)
+    py.run(facts)
+    return {key: frozenset(v) for key, v in py.model().items() if v}
+
+
+def _duel_inputs(ruleset: str, seed: int, cap: int) -> list[list]:
+    from ygo_onto.duel import new_duel, play_duel
+    from ygo_onto.reasoning.fast import infer as fast_infer
+
+    inputs = []
+    real = fast_infer.infer_facts
+
+    def record(k, facts, evaluator=True):
+        inputs.append(list(facts))
+        return real(k, facts, evaluator)
+
+    fast.infer_facts = record
+    try:
+        for _ in play_duel(new_duel(ruleset, seed), ("random", "random"), seed=seed, max_actions=cap):
+            pass
+    finally:
+        fast.infer_facts = real
+    return inputs
+
+
+@pytest.mark.parametrize("ruleset,seed,cap", [("official", 1, 80), ("simplified", 2, 60)])
+def test_the_same_models_as_the_python_evaluator_on_every_input_of_a_duel(ruleset, seed, cap):
+    """Both programs (with and without the equality section), on the ABox inputs of a duel in
+    order (runs that go on from a model and runs from scratch, as they come), and on the same
+    inputs shuffled (every run a different state)."""
+    from ygo_onto.reasoning.fast.facts import _abox
+
+    warnings.simplefilter("ignore")
+    inputs = _duel_inputs(ruleset, seed, cap)
+    k = knowledge(ruleset)
+    comp = fast.compiled(k)
+    aboxes = [_abox(comp, k, facts) for facts in inputs]
+    assert len(aboxes) > cap
+    shuffled = aboxes[:]
+    random.Random(seed).shuffle(shuffled)
+    for slot, program in ((0, comp.program_without_eq), (1, comp.program)):
+        nat, py = native.NativeEvaluator(program, comp.parsed[slot]), _Evaluator(program, comp.parsed[slot])
+        scratch = native.NativeEvaluator(program, comp.parsed[slot])
+        scratch.update = "scratch"
+        extended = 0
+        for abox in aboxes + shuffled[:60]:
+            nat.run(abox)
+            py.run(abox)
+            expected = {key: frozenset(v) for key, v in py.model().items() if v}
+            assert _frozen(nat) == expected
+            extended += nat.added_model() is not None
+            if nat.added_model() is None and nat.changed_model() is None:  # a model read whole
+                assert nat.reading is None
+            if slot == 0:
+                scratch.run(abox)
+                assert _frozen(scratch) == expected
+        assert extended > len(aboxes) // 4
+        stats = nat.stats()  # every way a run goes was taken
+        assert stats["dred"] > len(aboxes) // 4 and stats["extend"] > len(aboxes) // 4 and stats["scratch"] > 0
+
+
+def test_infer_uses_the_native_evaluator_and_falls_back_to_python(monkeypatch):
+    from ygo_onto.reasoning.fast import infer as fast_infer
+
+    k = knowledge("simplified")
+    comp = fast.compiled(k)
+    if native.EVALUATOR == "native":
+        assert isinstance(fast_infer._evaluator(comp, False), native.NativeEvaluator)
+        assert native.describe() == "native"
+    saved = list(comp.evaluators)
+    try:
+        comp.evaluators[:] = [None, None]
+        monkeypatch.setattr(native, "_LIB", None)
+        monkeypatch.setattr(native, "UNAVAILABLE", "no C compiler (test)")
+        monkeypatch.setattr(native, "EVALUATOR", "native")
+        assert type(fast_infer._evaluator(comp, False)) is _Evaluator
+        assert native.describe() == "python (native unavailable: no C compiler (test))"
+    finally:
+        comp.evaluators[:] = saved
+
+
+def test_the_library_builds_without_the_disk_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv("YGO_NO_CACHE", "1")
+    monkeypatch.setattr(native, "_TMPDIR", str(tmp_path))
+    ffi, lib = native._load()
+    assert [p.name for p in tmp_path.iterdir() if p.suffix == ".so"]
+    assert lib.ng_new is not None
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    with pytest.raises(RuntimeError, match="no C compiler"):
+        native._load()
+
+
+@pytest.mark.parametrize("ruleset,seed,cap", [("official", 3, 60), ("simplified", 4, 40)])
+def test_the_facts_read_back_equal_the_python_evaluators(monkeypatch, ruleset, seed, cap):
+    """infer_facts through each evaluator on the inputs of a duel, then on the same inputs in another
+    order: the same facts and the same index by name (the native evaluator reports what changed,
+    or its whole model when most of it did)."""
+    warnings.simplefilter("ignore")
+    inputs = _duel_inputs(ruleset, seed, cap)
+    k = knowledge(ruleset)
+    comp = fast.compiled(k)
+    saved = comp.evaluators
+    by = {"native": [None, None], "python": [None, None]}
+    try:
+        for facts in inputs + random.Random(seed).sample(inputs, 40):
+            got = {}
+            for name, evaluators in by.items():
+                monkeypatch.setattr(native, "EVALUATOR", name)
+                comp.evaluators = evaluators
+                got[name] = fast.infer_facts(k, facts)
+            assert got["native"] == got["python"]
+            assert {n: frozenset(g) for n, g in got["native"].groups.items()} == \
+                {n: frozenset(g) for n, g in got["python"].groups.items()}
+        assert isinstance(by["native"][0], native.NativeEvaluator) and type(by["python"][0]) is _Evaluator
+    finally:
+        comp.evaluators = saved
