@@ -462,6 +462,30 @@ def _has_op(t) -> bool:
     return t[0] == "op" or (t[0] == "f" and any(map(_has_op, t[2])))
 
 
+def next_atom(body, todo: list[int], bound, head) -> int:
+    """The body atom (of those in `todo`) to join next, given which terms are bound: a
+    membership test, then a lookup by bound variables (a constant such as true is shared by
+    many atoms), then by constants, then a scan; the first of equals.  The Python and the native
+    evaluator join in this order."""
+    best = None
+    for i in todo:
+        lit = body[i]
+        if lit[0] != "atom":
+            continue
+        nb = nv = 0
+        for t in lit[2]:
+            if bound(t):
+                nb += 1
+                if t[0] != "c":
+                    nv += 1
+        score = (nb == len(lit[2]), nv, nb)
+        if best is None or score > best[0]:
+            best = (score, i)
+    if best is None:
+        raise _NotSupported(f"a comparison whose variables no atom binds in the rule of {head}")
+    return best[1]
+
+
 def _index_add(index: dict, key, tuples) -> None:
     """Add tuples to an index of a relation: key(tuple) -> the tuples with that key."""
     for t in tuples:
@@ -783,26 +807,9 @@ class _Evaluator:
                     todo.remove(i)
                     break
             else:
-                best = None
-                for i in todo:
-                    lit = body[i]
-                    if lit[0] != "atom":
-                        continue
-                    nb = nv = 0
-                    for t in lit[2]:
-                        if bound(t):
-                            nb += 1
-                            if t[0] != "c":
-                                nv += 1
-                    # a membership test, then a lookup by bound variables (a constant such as
-                    # true is shared by many atoms), then by constants, then a scan
-                    score = (nb == len(lit[2]), nv, nb)
-                    if best is None or score > best[0]:
-                        best = (score, i)
-                if best is None:
-                    raise _NotSupported(f"a comparison whose variables no atom binds in the rule of {head}")
-                todo.remove(best[1])
-                atom(body[best[1]], None)
+                i = next_atom(body, todo, bound, head)
+                todo.remove(i)
+                atom(body[i], None)
         if check:
             emit("return True")
             return "\n".join(lines) + "\n return False\n"

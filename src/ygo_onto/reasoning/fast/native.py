@@ -32,7 +32,7 @@ import threading
 from pathlib import Path
 
 from ... import diskcache
-from .evaluator import _NotSupported, parse_program
+from .evaluator import _NotSupported, next_atom, parse_program
 from .names import INT_MAX, INT_MIN
 
 EVALUATORS = ("native", "python")
@@ -158,9 +158,11 @@ def describe() -> str:
 
 
 def _plan_entry(program: str) -> str:
-    """The disk cache entry of a program's plan (by the program and the engine's code)."""
+    """The disk cache entry of a program's plan (by the program and the code that plans and runs it:
+    the join order and the parser are evaluator.py's)."""
     h = hashlib.sha256(program.encode())
-    h.update(diskcache.modules_digest("reasoning/fast/native.py", "reasoning/fast/native.c").encode())
+    h.update(diskcache.modules_digest("reasoning/fast/native.py", "reasoning/fast/native.c",
+                                      "reasoning/fast/evaluator.py").encode())
     return f"nativeplan-{h.hexdigest()[:24]}.pickle"
 
 
@@ -593,24 +595,9 @@ class _Planner:
                     todo.remove(i)
                     break
             else:
-                best = None
-                for i in todo:
-                    lit = body[i]
-                    if lit[0] != "atom":
-                        continue
-                    nb = nv = 0
-                    for t in lit[2]:
-                        if self.keyable(t):
-                            nb += 1
-                            if t[0] != "c":
-                                nv += 1
-                    score = (nb == len(lit[2]), nv, nb)
-                    if best is None or score > best[0]:
-                        best = (score, i)
-                if best is None:
-                    raise _NotSupported(f"a comparison whose variables no atom binds in the rule of {head}")
-                todo.remove(best[1])
-                self.atom(body[best[1]], delta=False)
+                i = next_atom(body, todo, self.keyable, head)
+                todo.remove(i)
+                self.atom(body[i], delta=False)
         if check:
             self.step(S_FOUND, [])
             return
