@@ -458,6 +458,18 @@ def _vars(t) -> set:
     return set().union(*map(_vars, t[2]))
 
 
+def predicate_numbers(rules) -> dict[tuple[str, int], int]:
+    """(name, arity) -> its number, in the order the rules first mention each predicate (a rule's
+    head, then its body atoms): the numbering of the Python and the native evaluator."""
+    preds: dict[tuple[str, int], int] = {}
+    for head, body in rules:
+        preds.setdefault(head[1], len(preds))
+        for lit in body:
+            if lit[0] == "atom":
+                preds.setdefault(lit[1], len(preds))
+    return preds
+
+
 def _has_op(t) -> bool:
     return t[0] == "op" or (t[0] == "f" and any(map(_has_op, t[2])))
 
@@ -513,12 +525,7 @@ class _Evaluator:
         self._codes = codes if codes is not None else code_cache(None)
         if rules is None:
             rules = parse_program(program)
-        self.preds: dict[tuple[str, int], int] = {}
-        for head, body in rules:
-            self.pred(head[1])
-            for lit in body:
-                if lit[0] == "atom":
-                    self.pred(lit[1])
+        self.preds = predicate_numbers(rules)
         n = len(self.preds)
         self._keys = list(self.preds)
         self.relations: list[set] = [set() for _ in range(n)]

@@ -538,6 +538,13 @@ static inline int match_row(Engine *E, int64_t pc, const val *row, int arity) {
 }
 
 /* ------------------------------------------------------------------ plans */
+/* The n expressions from pc into row (the atom of S_MEMBER and S_EMIT); 0 if one is undefined. */
+static int eval_row(Engine *E, int64_t pc, int n, val *row) {
+    for (int i = 0; i < n; i++)
+        if (!eval(E, &pc, &row[i])) return 0;
+    return 1;
+}
+
 static void exec(Engine *E, Model *M, int64_t pc);
 
 static void exec(Engine *E, Model *M, int64_t pc) {
@@ -597,9 +604,7 @@ static void exec(Engine *E, Model *M, int64_t pc) {
     case S_MEMBER: {   /* [pred, exprs (arity)...] */
         Rel *r = &M->rels[c[pc + 2]];
         val row[MAXAR];
-        int64_t p = pc + 3;
-        for (int i = 0; i < r->arity; i++)
-            if (!eval(E, &p, &row[i])) return;
+        if (!eval_row(E, pc + 3, r->arity, row)) return;
         if (rel_has(r, row, hash_vals(row, r->arity))) exec(E, M, next);
         return;
     }
@@ -633,9 +638,7 @@ static void exec(Engine *E, Model *M, int64_t pc) {
     case S_EMIT: {   /* [pred, exprs (arity)...] */
         Rel *r = &M->rels[c[pc + 2]];
         val row[MAXAR];
-        int64_t p = pc + 3;
-        for (int i = 0; i < r->arity; i++)
-            if (!eval(E, &p, &row[i])) return;
+        if (!eval_row(E, pc + 3, r->arity, row)) return;
         if (E->mode == 1) {   /* over-delete: an atom that is a fact of the new run stays */
             int64_t i = rel_find(r, row, hash_vals(row, r->arity));
             if (i >= 0 && !(r->flags[i] & (F_DEAD | F_GONE | F_INPUT | F_FACT))) {

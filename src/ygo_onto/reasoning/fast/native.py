@@ -32,7 +32,7 @@ import threading
 from pathlib import Path
 
 from ... import diskcache
-from .evaluator import _NotSupported, next_atom, parse_program
+from .evaluator import _NotSupported, _vars, next_atom, parse_program, predicate_numbers
 from .names import INT_MAX, INT_MIN
 
 EVALUATORS = ("native", "python")
@@ -177,14 +177,6 @@ def _store_plan(program: str, plan: dict) -> None:
         diskcache.prune("nativeplan-", keep=8)
 
 
-def _vars(t) -> set:
-    if t[0] == "v":
-        return {t[1]}
-    if t[0] == "c":
-        return set()
-    return set().union(*map(_vars, t[2]))
-
-
 def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
@@ -264,12 +256,7 @@ class NativeEvaluator:
         try:
             if rules is None:
                 rules = parse_program(program)
-            self.preds: dict[tuple[str, int], int] = {}
-            for head, body in rules:
-                self._pred(head[1])
-                for lit in body:
-                    if lit[0] == "atom":
-                        self._pred(lit[1])
+            self.preds = predicate_numbers(rules)
             if any(key[1] > MAXAR for key in self.preds):
                 raise _NotSupported(f"a predicate of more than {MAXAR} arguments")
             self._enc: dict = {}  # value -> its code (ints: themselves)
@@ -316,12 +303,6 @@ class NativeEvaluator:
             return {"unsupported": str(e)}
         return {"preds": self.preds, "enc": self._enc, "names": self._names, "syms": self._syms,
                 "indexes": self._indexes, "code": code, "disp": disp, "once": once, "facts": facts, "checks": checks}
-
-    def _pred(self, key) -> int:
-        got = self.preds.get(key)
-        if got is None:
-            got = self.preds[key] = len(self.preds)
-        return got
 
     def index(self, p: int, positions: tuple) -> int:
         got = self._indexes.get((p, positions))
