@@ -7,6 +7,7 @@ reference; any other backend must return exactly the same facts (tests/test_diff
 from __future__ import annotations
 
 import time
+from collections.abc import Set as AbstractSet
 from typing import Callable, Protocol
 
 from ..errors import ReasonerError
@@ -15,12 +16,42 @@ from ..knowledge import Knowledge
 Fact = tuple
 
 
-class Facts(set):
-    """A backend's facts with an index by name (class or property): `groups`, name -> the facts of
-    that name.  The fast backend gives it, kept up to date as it reads a model; a plain set from
-    another backend is indexed by one pass when first asked (`named`)."""
+class Facts(AbstractSet):
+    """A backend's facts, held by name (class or property): `groups`, name -> the set of that
+    name's facts, which are never changed in place (they are shared with the reading of the next
+    run).  An immutable set: `in`, iteration, len, ==, |, - and the other set operations (their
+    result is a plain set).  The fast backend gives it: a next state's reading shares the groups
+    that did not change, so no run copies the whole set.  A plain set from another backend is
+    indexed by one pass when first asked (`named`)."""
 
-    groups: dict
+    __slots__ = ("groups", "_len")
+
+    def __init__(self, groups: dict | None = None):
+        self.groups = groups if groups is not None else {}
+        self._len = None
+
+    def __contains__(self, fact) -> bool:
+        try:
+            group = self.groups.get(fact[0])
+        except (TypeError, IndexError, KeyError):  # (not a fact)
+            return False
+        return group is not None and fact in group
+
+    def __iter__(self):
+        for group in self.groups.values():
+            yield from group
+
+    def __len__(self) -> int:
+        if self._len is None:
+            self._len = sum(map(len, self.groups.values()))
+        return self._len
+
+    def __repr__(self) -> str:
+        return f"Facts({set(self)!r})"
+
+    @classmethod
+    def _from_iterable(cls, facts) -> set:
+        return set(facts)
 
 
 def named(facts: set, names) -> list:

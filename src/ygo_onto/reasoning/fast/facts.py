@@ -332,7 +332,6 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
         return True, None
     unnamed = comp.unnamed
     plan = _plan(comp, knowledge)
-    result = Facts()
     groups: dict[str, set] = {}  # name -> its facts (sets shared with the memo: never changed in place)
     classes: dict[str, set[str]] = {}  # of the classes in a disjointness axiom
     functional: dict[tuple[str, str], set] = {}
@@ -352,7 +351,6 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
         if not disjoint:
             hit = memo.get(key)
             if hit is not None and hit[0] == rel:
-                result |= hit[1]
                 _union_into(groups, name, hit[1])
                 continue
         out: set[tuple] = set()
@@ -386,12 +384,10 @@ def _read_model(knowledge, comp: Compiled, check_merges: bool, model: dict) -> t
                     add((name, subject, value))
     _check_consistency(knowledge, comp, classes, functional, bad_range)
     for key, rel, out in read:
-        result |= out
         _union_into(groups, plan[key][1], out)
         if not plan[key][4]:
             memo[key] = (frozenset(rel), out)
-    result.groups = groups
-    return False, result
+    return False, Facts(groups)
 
 
 def _union_into(sets: dict, key, values: set) -> None:

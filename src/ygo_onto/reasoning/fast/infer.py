@@ -49,14 +49,16 @@ def _model(comp: Compiled, knowledge, facts, abox, equality: bool, check_merges:
 
 def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluator):
     """_read_model of the evaluator's model.  After a run that went on from a model already read
-    (ev.reading), only what changed is read, with the relations that the merge and consistency
-    checks compare it to (_related): after a run that only added atoms, the added atoms (the
-    facts are those of the previous reading and of the new atoms); after a run that recomputed
-    some relations, those relations (the facts are the previous reading's, less those of the
-    recomputed relations, and the new reading of them); after a run that deleted and rederived,
-    the atoms it added (the facts are the previous reading's, less those of the atoms it took
-    out, and those of the added atoms).  A check fails on the whole model exactly
-    when it fails on that part, with the same message (the previous model passed every check)."""
+    (ev.reading: the groups of that reading's Facts), only what changed is read, with the relations
+    that the merge and consistency checks compare it to (_related): after a run that only added
+    atoms, the added atoms (the facts are those of the previous reading and of the new atoms);
+    after a run that recomputed some relations, those relations (the facts are the previous
+    reading's, less those of the recomputed relations, and the new reading of them); after a run
+    that deleted and rederived, the atoms it added (the facts are the previous reading's, less those
+    of the atoms it took out, and those of the added atoms).  A check fails on the whole model
+    exactly when it fails on that part, with the same message (the previous model passed every
+    check).  The facts are built by name (Facts' groups): the names that did not change share the
+    previous reading's sets."""
     base, ev.reading = ev.reading, None
     added = ev.added_model()
     change = ev.changed_model() if added is None else None
@@ -65,36 +67,23 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
         removed, added = change
         merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
         if not merges:
-            gone = _facts_of(comp, knowledge, removed)
-            result = _on_base(base[0], gone, result, _groups_after(base[1], result.groups, gone))
+            result = Facts(_groups_after(base, result.groups, _facts_of(comp, knowledge, removed)))
     elif base is not None and added is not None:
         merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
         if not merges:
-            result = _on_base(base[0], frozenset(), result, _groups_after(base[1], result.groups))
+            result = Facts(_groups_after(base, result.groups))
     elif base is not None and recomputed is not None:
         merges, result = _read_model(knowledge, comp, check_merges,
                                      _related(comp, knowledge, ev, recomputed))
         if not merges:
             names = _fact_names(comp, recomputed)
-            kept = {name: group for name, group in base[1].items() if name not in names}
-            for group in kept.values():
-                result |= group
-            result.groups = _groups_after(kept, result.groups)
+            kept = {name: group for name, group in base.items() if name not in names}
+            result = Facts(_groups_after(kept, result.groups))
     else:
         merges, result = _read_model(knowledge, comp, check_merges, ev.model())
     if not merges:
-        ev.reading = (frozenset(result), result.groups)
+        ev.reading = result.groups
     return merges, result
-
-
-def _on_base(base: frozenset, gone, read: set, groups: dict) -> Facts:
-    """The facts of the previous reading (`base`) less those `gone`, with those just `read`: a
-    copy of base changed in a few facts (cheaper than adding base to the few)."""
-    result = Facts(base)
-    result -= gone
-    result |= read
-    result.groups = groups
-    return result
 
 
 def _groups_after(base: dict, read: dict, gone: set = frozenset()) -> dict:

@@ -384,6 +384,9 @@ class NativeEvaluator:
                 continue
             if old is not None:
                 seen += 1
+                if old == tuples:  # (an equal set built anew, as when a part of the ABox next to it changed)
+                    given[key] = tuples
+                    continue
             changed.append((p, key, tuples, old))
             if extends and old is not None and not old <= tuples:
                 extends = False
