@@ -570,6 +570,52 @@ def test_a_run_that_adds_facts_finds_disjoint_classes():
         _message(k, [(group[0], "x"), (group[1], "x")], evaluator=False)
 
 
+def test_a_run_that_removes_and_adds_facts_finds_what_the_whole_model_would():
+    # a next state (facts removed and added): the checks look at the relations the added atoms reach
+    # (infer._checked); a functional value, a disjoint class or a merge among them is found as from scratch
+    k = FakeKnowledge(["K1(?x) -> f(?x, 3)", "K3(?x) -> K2(?x)"], classes={"K1", "K2", "K3"},
+                      object_properties={"fo"}, data_properties={"f": "integer", "n": "integer"},
+                      functional={"f", "fo"})
+    fast.compiled(k).disjoint = [frozenset({"K1", "K2"})]
+    first = [("n", "j", 1), ("f", "i", 1), ("K2", "m"), ("fo", "a", "b")]  # (the next states drop the first)
+    for more in ([("f", "i", 2)], [("K1", "i")], [("K3", "m2"), ("K1", "m2")], [("K1", "m")],
+                 [("n", "k", True)]):
+        infer(k, first)
+        facts = first[1:] + more
+        assert _message(k, facts) == _message(k, facts, evaluator=False)
+        infer(k, first)  # the failed run is not a model to go on from
+        assert_same(infer(k, first), fast.infer_facts(k, first, evaluator=False))
+    infer(k, first)
+    merged = first[1:] + [("fo", "a", "c"), ("K2", "c")]
+    assert_same(infer(k, merged), fast.infer_facts(k, merged, evaluator=False))
+    assert ("fo", "a", "c") in infer(k, merged) and ("K2", "b") in infer(k, merged)
+
+
+def test_the_checks_of_a_next_state_read_only_its_added_atoms_when_no_check_can_fail():
+    from ygo_onto.reasoning.fast.infer import _checked
+
+    k = FakeKnowledge([], classes={"K1", "K2"}, object_properties={"fo"}, data_properties={"f": "integer"},
+                      functional={"f", "fo"})
+    comp = fast.compiled(k)
+    comp.disjoint = [frozenset({"K1", "K2"})]
+    f, k1, k2, fo = (fast.ppred("f"), 2), (fast.cpred("K1"), 1), (fast.cpred("K2"), 1), (fast.ppred("fo"), 2)
+
+    class Model:  # (what _checked asks of an evaluator: the atoms of a relation)
+        def __init__(self, atoms):
+            self.atoms = atoms.get
+
+    model = {f: {("i", 1), ("j", 1)}, k1: {("a",)}, k2: {("b",)}, fo: {("x", "y"), ("z", "y")}}
+    for added in ({f: {("j", 1)}}, {k1: {("a",)}}, {fo: {("z", "y")}}):
+        assert _checked(comp, k, Model(model), added, True) == added
+    two_values = {**model, f: {("i", 1), ("i", 2)}}
+    both = {**model, k2: {("b",), ("a",)}}
+    merging = {**model, fo: {("x", "y"), ("x", "w")}}
+    for got, added in ((two_values, {f: {("i", 2)}}), (both, {k2: {("a",)}}), (merging, {fo: {("x", "w")}})):
+        assert _checked(comp, k, Model(got), added, True) == {**added, **{key: got[key] for key in added}} | (
+            {k1: got[k1], k2: got[k2]} if k2 in added else {})
+    assert _checked(comp, k, Model(merging), {fo: {("x", "w")}}, False) == {fo: {("x", "w")}}  # (no merge check)
+
+
 def test_the_abox_of_more_facts_reads_only_the_new_ones_and_never_a_changed_list():
     k = FakeKnowledge([], classes={"A", "B"}, data_properties=data("n", rng="any"))
     comp = fast.compiled(k)

@@ -104,6 +104,7 @@ class Compiled:
     plan: dict | None = field(default=None, repr=False, compare=False)
     merge_preds: list | None = field(default=None, repr=False, compare=False)
     related: dict | None = field(default=None, repr=False, compare=False)  # see _related
+    merging: dict | None = field(default=None, repr=False, compare=False)  # see infer._merging
     facts_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _abox
     last_abox: tuple | None = field(default=None, repr=False, compare=False)  # see _abox
     last_parts: tuple | None = field(default=None, repr=False, compare=False)  # see _abox_parts

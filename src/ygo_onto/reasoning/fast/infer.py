@@ -1,12 +1,14 @@
 """infer_facts: the model of a state's facts, by the evaluator or by clingo, read back as facts."""
 from __future__ import annotations
 
+import operator
+
 from .clingo_backend import _clingo_model
 from .. import Facts
 from . import native
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported, code_cache
-from .facts import _CLASS, _OBJECT, _abox, _data, _plan, _read_model, _union_into
+from .facts import _CLASS, _OBJECT, _abox, _data, _merges, _plan, _read_model, _union_into
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
@@ -65,11 +67,11 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     recomputed = ev.recomputed_model() if added is None and change is None else None
     if base is not None and change is not None:
         removed, added = change
-        merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
+        merges, result = _read_model(knowledge, comp, check_merges, _checked(comp, knowledge, ev, added, check_merges))
         if not merges:
             result = Facts(_groups_after(base, result.groups, _facts_of(comp, knowledge, removed)))
     elif base is not None and added is not None:
-        merges, result = _read_model(knowledge, comp, check_merges, _related(comp, knowledge, ev, added))
+        merges, result = _read_model(knowledge, comp, check_merges, _checked(comp, knowledge, ev, added, check_merges))
         if not merges:
             result = Facts(_groups_after(base, result.groups))
     elif base is not None and recomputed is not None:
@@ -133,9 +135,53 @@ def _fact_names(comp: Compiled, model: dict) -> frozenset:
     return got
 
 
-def _related(comp: Compiled, knowledge, ev: _Evaluator, added: dict) -> dict:
-    """The added atoms, and in full the relations the checks relate them to: the same functional
-    (inverse-functional) property, the classes of the same disjointness axioms."""
+def _checked(comp: Compiled, knowledge, ev: _Evaluator, added: dict, check_merges: bool) -> dict:
+    """What _read_model must read of a model that went on from one that passed every check, with
+    `added` atoms: `added` alone when no check can fail on the new model, else `added` with the
+    relations the checks compare it to (_related: the checks then fail with their messages).
+
+    A check that fails on the new model fails on a pair of atoms (two values of a functional
+    property, or of a merging one; two classes of a disjointness axiom) or on one atom (a value
+    out of its range), and one of them is an added atom.  So it is enough to look, in C loops,
+    at the relations and classes that the added atoms reach: a functional (merging) relation
+    with as many subjects (objects) as atoms, an added member of a class of a disjointness
+    axiom in none of the axiom's other classes.  The range check reads the added atoms."""
+    plan, related = _plan(comp, knowledge), _related_keys(comp, knowledge)
+    merging = _merging(comp) if check_merges else {}
+    for key, rows in added.items():
+        entry = plan.get(key)
+        if entry is None or key not in related:
+            continue
+        if entry[4]:  # a class of a disjointness axiom
+            others = [atoms for other in related[key] if other != key and (atoms := ev.atoms(other))]
+            if others and any(row in atoms for row in rows for atoms in others):
+                return _related(comp, knowledge, ev, added)
+            continue
+        positions = (0,) if entry[2] else merging.get(key, ())  # (a functional data property: its subjects)
+        atoms = ev.atoms(key) if positions else None
+        if atoms and any(len(set(map(_AT[pos], atoms))) != len(atoms) for pos in positions):
+            return _related(comp, knowledge, ev, added)
+    return added
+
+
+_AT = (operator.itemgetter(0), operator.itemgetter(1))
+
+
+def _merging(comp: Compiled) -> dict:
+    """(ASP predicate, 2) -> the positions (0 subject, 1 object) where two atoms of it with the same
+    value there merge individuals (_merges)."""
+    if comp.merging is None:
+        _merges(comp, {})  # (makes comp.merge_preds)
+        merging: dict = {}
+        for key, pos in comp.merge_preds:
+            merging[key] = merging.get(key, ()) + (pos,)
+        comp.merging = merging
+    return comp.merging
+
+
+def _related_keys(comp: Compiled, knowledge) -> dict:
+    """(ASP predicate, arity) -> the relations the checks compare it to: the classes of its
+    disjointness axioms; itself, for a functional or inverse-functional property (cached)."""
     if comp.related is None:
         related: dict = {}
         for group in comp.disjoint:
@@ -145,9 +191,16 @@ def _related(comp: Compiled, knowledge, ev: _Evaluator, added: dict) -> dict:
         for p in knowledge.vocabulary.functional | comp.functional | comp.inverse_functional:
             related.setdefault((ppred(p), 2), set()).add((ppred(p), 2))
         comp.related = related
+    return comp.related
+
+
+def _related(comp: Compiled, knowledge, ev: _Evaluator, added: dict) -> dict:
+    """The added atoms, and in full the relations the checks relate them to: the same functional
+    (inverse-functional) property, the classes of the same disjointness axioms."""
+    related = _related_keys(comp, knowledge)
     out = dict(added)
     for key in added:
-        for other in comp.related.get(key, ()):
+        for other in related.get(key, ()):
             atoms = ev.atoms(other)
             if atoms is not None:
                 out[other] = atoms
