@@ -264,3 +264,84 @@ def test_the_facts_read_back_equal_the_python_evaluators(monkeypatch, ruleset, s
         assert isinstance(by["native"][0], native.NativeEvaluator) and type(by["python"][0]) is _Evaluator
     finally:
         comp.evaluators = saved
+
+
+def _duel_aboxes(ruleset: str, seed: int, cap: int) -> list:
+    """The ABoxes infer_facts gets in a duel, as given (abox.ABox with their parts)."""
+    from ygo_onto.duel import new_duel, play_duel
+    from ygo_onto.reasoning.fast import infer as fast_infer
+
+    aboxes = []
+    real = fast_infer.infer_facts
+
+    def record(k, facts, evaluator=True):
+        aboxes.append(facts)
+        return real(k, facts, evaluator)
+
+    fast.infer_facts = record
+    try:
+        for _ in play_duel(new_duel(ruleset, seed), ("random", "random"), seed=seed, max_actions=cap):
+            pass
+    finally:
+        fast.infer_facts = real
+    return aboxes
+
+
+@pytest.mark.parametrize("ruleset,seed,cap", [("official", 5, 60), ("simplified", 6, 40)])
+def test_an_abox_by_parts_gives_the_facts_of_the_same_abox_as_a_list(monkeypatch, ruleset, seed, cap):
+    """run_parts (a state's ABox by its parts, as the apply loop gives it) against the Python
+    evaluator on the same facts as a list: the ABoxes of a duel in order (next states, actions
+    declared), shuffled (other states), and mixed with lists (C's inputs handed over anew each
+    time the way changes).  The same facts, the same index by name."""
+    warnings.simplefilter("ignore")
+    aboxes = _duel_aboxes(ruleset, seed, cap)
+    assert sum(getattr(a, "parts", None) is not None for a in aboxes) == len(aboxes)
+    k = knowledge(ruleset)
+    comp = fast.compiled(k)
+    rng = random.Random(seed)
+    sequence = aboxes + rng.sample(aboxes, 40) + [list(a) if i % 3 == 0 else a
+                                                   for i, a in enumerate(rng.sample(aboxes, 30))]
+    saved = comp.evaluators
+    by = {"native": [None, None], "python": [None, None]}
+    by_parts = []
+    real_run_parts = native.NativeEvaluator.run_parts
+
+    def run_parts(self, parts, read):
+        done = real_run_parts(self, parts, read)
+        by_parts.append(done)
+        return done
+
+    monkeypatch.setattr(native.NativeEvaluator, "run_parts", run_parts)
+    try:
+        for facts in sequence:
+            got = {}
+            for name, evaluators in by.items():
+                monkeypatch.setattr(native, "EVALUATOR", name)
+                comp.evaluators = evaluators
+                got[name] = fast.infer_facts(k, facts if name == "native" else list(facts))
+            assert got["native"] == got["python"]
+            assert {n: frozenset(g) for n, g in got["native"].groups.items()} == \
+                {n: frozenset(g) for n, g in got["python"].groups.items()}
+        stats = by["native"][0].stats()
+    finally:
+        comp.evaluators = saved
+    assert sum(by_parts) >= len(aboxes) and len(by_parts) >= len(aboxes) + 60  # (another state: run takes it)
+    assert stats["dred"] > len(aboxes) // 4 and stats["extend"] > len(aboxes) // 4 and stats["scratch"] > 0
+
+
+def test_a_part_that_cannot_be_read_gives_the_message_of_the_abox_as_a_list():
+    from ygo_onto.abox import ABox, typed_part
+    from ygo_onto.errors import ReasonerError
+
+    k = knowledge("official")
+    abox = _duel_aboxes("official", 7, 5)[-1]
+    bad = ABox(list(abox) + [("NoSuchClass", "x"), ("lifePoints", "y", 2 ** 40)])
+    bad.parts = {**abox.parts, "bad": typed_part((("NoSuchClass", "x"), ("lifePoints", "y", 2 ** 40)))}
+    messages = []
+    for facts in (bad, list(bad)):
+        fast.infer_facts(k, abox)  # (a model to go on from)
+        with pytest.raises(ReasonerError) as info:
+            fast.infer_facts(k, facts)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1] and "NoSuchClass" in messages[0]
+    assert fast.infer_facts(k, abox) == fast.infer_facts(k, list(abox), evaluator=False)
