@@ -21,9 +21,11 @@
    Relations are append-only within a run: an array of rows, a hash set of row numbers (dedup and
    membership), and hash indexes on the argument positions that lookups use, built lazily up to
    the rows that existed when the current round began.  A round joins each predicate's delta
-   (the rows added in the previous round) with the rows that existed at the start of the round;
-   rows a round derives are appended at once (membership tests may see them early: harmless,
-   they are true atoms) and are the next round's delta. */
+   (the rows added in the previous round) with, for the body atoms after the delta atom, the rows
+   that existed at the start of the round, and for those before it, the rows older than the delta
+   (so a rule instance is derived once, by the plan of its first new atom); rows a round derives
+   are appended at once (membership tests may see them early: harmless, they are true atoms) and
+   are the next round's delta. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,10 @@ typedef int64_t val;
 enum { ERR_NONE = 0, ERR_NEGFUN = 1, ERR_NOMEM = 2, ERR_CODE = 3 };
 
 /* step opcodes (each step: [op, length, ...]) */
-enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND };
+enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND,
+       /* the same on the rows older than the round's delta ([0, prev): the atoms before the delta
+          atom, so that a rule instance whose atoms came in one round is derived once) */
+       S_REQ_OLD, S_SCAN_OLD, S_LOOKUP_OLD, S_MEMBER_OLD };
 /* expressions */
 enum { E_CONST = 1, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS };
 /* patterns */
@@ -75,7 +80,7 @@ typedef struct {
     uint8_t *flags;    /* per row: F_ */
     uint64_t *set;     /* open addressing, load <= 1/2: the hash's high 32 bits << 32 | row number; SET_EMPTY */
     int64_t scap;
-    int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start) */
+    int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start), older = [0, prev) */
     int64_t ndead;
     int32_t id;        /* its predicate */
     /* on the engine's predicate lists (so that a run's passes visit only the predicates it touches):
@@ -631,7 +636,14 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             pc = next;
             continue;
         }
-        case S_DELTA: case S_SCAN: {   /* [pred, patterns...] */
+        case S_REQ_OLD: {   /* [n, preds...]: every one holds rows older than the delta */
+            int64_t n = c[pc + 2];
+            for (int64_t i = 0; i < n; i++)
+                if (!M->rels[c[pc + 3 + i]].prev) return;
+            pc = next;
+            continue;
+        }
+        case S_DELTA: case S_SCAN: case S_SCAN_OLD: {   /* [pred, patterns...] */
             Rel *r = &M->rels[c[pc + 2]];
             if (op == S_DELTA && E->mode == 1) {   /* the rows over-deleted in the previous round */
                 for (int64_t k = 0; k < r->ndl; k++) {
@@ -641,7 +653,7 @@ static void exec(Engine *E, Model *M, int64_t pc) {
                 }
                 return;
             }
-            int64_t lo = op == S_DELTA ? r->prev : 0, hi = r->start;
+            int64_t lo = op == S_DELTA ? r->prev : 0, hi = op == S_SCAN_OLD ? r->prev : r->start;
             for (int64_t i = lo; i < hi; i++) {
                 if (r->flags[i] & F_DEAD) continue;
                 if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
@@ -649,7 +661,7 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             }
             return;
         }
-        case S_LOOKUP: {   /* [index, key exprs (npos)..., patterns (arity)...] */
+        case S_LOOKUP: case S_LOOKUP_OLD: {   /* [index, key exprs (npos)..., patterns (arity)...] */
             int64_t ix = c[pc + 2];
             const IndexDef *d = &E->idxdef[ix];
             Index *x = &M->idx[ix];
@@ -662,7 +674,10 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             if (!ok || !r->start) return;
             if (x->built < r->start && !index_catch_up(d, x, r, r->start)) { E->err = ERR_NOMEM; return; }
             uint64_t h = hash_vals(key, npos);
-            for (int32_t i = x->head[h & (x->hcap - 1)]; i >= 0; i = x->next[i]) {
+            int32_t i = x->head[h & (x->hcap - 1)];
+            if (op == S_LOOKUP_OLD)   /* (a chain goes from the newest row to the oldest) */
+                while (i >= r->prev) i = x->next[i];
+            for (; i >= 0; i = x->next[i]) {
                 if (r->flags[i] & F_DEAD) continue;
                 const val *row = r->rows + (int64_t)i * r->width;
                 int same = 1;
@@ -677,6 +692,15 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             Rel *r = &M->rels[c[pc + 2]];
             val row[MAXAR];
             if (!eval_row(E, pc + 3, r->arity, row) || !rel_has(r, row, hash_vals(row, r->arity))) return;
+            pc = next;
+            continue;
+        }
+        case S_MEMBER_OLD: {
+            Rel *r = &M->rels[c[pc + 2]];
+            val row[MAXAR];
+            if (!eval_row(E, pc + 3, r->arity, row)) return;
+            int64_t i = rel_find(r, row, hash_vals(row, r->arity));
+            if (i < 0 || i >= r->prev || (r->flags[i] & F_DEAD)) return;
             pc = next;
             continue;
         }
@@ -835,6 +859,9 @@ static int rounds(Engine *E, Model *M) {
                 if (E->err) return E->err;
             }
         }
+        /* (the delta is done: outside a round, prev == start, so the rows older than the next
+           round's delta are all the rows of a relation not in it) */
+        for (int k = 0; k < n; k++) M->rels[round[k]].prev = M->rels[round[k]].start;
     }
     return 0;
 }
