@@ -73,14 +73,16 @@ typedef struct {
 } Index;
 
 typedef struct {
-    int arity, width;  /* width = max(arity, 1) */
+    /* (what the plans read first: in the first 64 bytes) */
+    int64_t n;
+    int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start), older = [0, prev) */
     val *rows;
-    uint64_t *hash;    /* per row */
-    int64_t n, cap;
     uint8_t *flags;    /* per row: F_ */
     uint64_t *set;     /* open addressing, load <= 1/2: the hash's high 32 bits << 32 | row number; SET_EMPTY */
     int64_t scap;
-    int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start), older = [0, prev) */
+    int arity, width;  /* width = max(arity, 1) */
+    uint64_t *hash;    /* per row */
+    int64_t cap;
     int64_t ndead;
     int32_t id;        /* its predicate */
     /* on the engine's predicate lists (so that a run's passes visit only the predicates it touches):

@@ -269,6 +269,8 @@ class NativeEvaluator:
             self._indexes: dict[tuple, int] = {}  # (pred, positions) -> index id
             code: list[int] = []
             disp: list[list[int]] = [[] for _ in self.preds]
+            # (the plans a predicate's delta runs are laid out together in the code, for the cache)
+            plans: list[list[list[int]]] = [[] for _ in self.preds]
             once: list[int] = []
             facts: list[list] = [[] for _ in self.preds]
             for head, body in rules:
@@ -289,19 +291,25 @@ class NativeEvaluator:
                     plan = _Planner(self, head, body, i).code
                     others = sorted(preds - {q})
                     older = sorted({self.preds[body[j][1]] for j in atoms if j < i})
-                    disp[q].append(len(code))
-                    if others:
-                        code += [S_REQ, 3 + len(others), len(others), *others]
+                    required = [S_REQ, 3 + len(others), len(others), *others] if others else []
                     if older:
-                        code += [S_REQ_OLD, 3 + len(older), len(older), *older]
+                        required += [S_REQ_OLD, 3 + len(older), len(older), *older]
+                    plans[q].append(required + plan)
+            for q, its in enumerate(plans):
+                for plan in its:
+                    disp[q].append(len(code))
                     code += plan
             # the check plans of delete and rederive (without them, a run that removes facts is from scratch)
             checks: list[list[int]] | None = [[] for _ in self.preds]
             try:
+                plans = [[] for _ in self.preds]
                 for head, body in rules:
                     if any(lit[0] == "atom" for lit in body):
-                        checks[self.preds[head[1]]].append(len(code))
-                        code += _Planner(self, head, body, None, check=True).code
+                        plans[self.preds[head[1]]].append(_Planner(self, head, body, None, check=True).code)
+                for h, its in enumerate(plans):
+                    for plan in its:
+                        checks[h].append(len(code))
+                        code += plan
             except _NotSupported:
                 checks = None
         except _NotSupported as e:
