@@ -142,6 +142,7 @@ typedef struct {
        rows (dred), inputs changed by ng_input, a run's changed predicates (its output) */
     int32_t *grown, *round, *touched, *dlq, *gonel, *dirtyl, *outl;
     int ngrown, ntouched, ndlq, ngonel, ndirtyl;
+    uint64_t *bits;           /* a bitmap of the predicates (sort32), all 0 between calls */
     val reg[MAXREG];
 } Engine;
 
@@ -192,6 +193,7 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     E->dirty = calloc(npred ? npred : 1, 1);
     int32_t **lists[] = {&E->grown, &E->round, &E->touched, &E->dlq, &E->gonel, &E->dirtyl, &E->outl};
     for (int i = 0; i < 7; i++) *lists[i] = malloc(sizeof(int32_t) * (npred ? npred : 1));
+    E->bits = calloc((npred + 63) / 64 + 1, sizeof(uint64_t));
     E->unlike = 8;
     return E;
 }
@@ -212,7 +214,7 @@ void ng_free(Engine *E) {
     free(E->syms);
     for (int p = 0; p < E->npred; p++) { free(E->facts[p]); free(E->input[p]); }
     free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty);
-    free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->addbuf); free(E->chk_start); free(E->chks);
+    free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->bits); free(E->addbuf); free(E->chk_start); free(E->chks);
     free(E->code); free(E->disp_start); free(E->disp); free(E->once);
     free(E->arity); free(E->idxdef); free(E->out);
     free(E);
@@ -293,6 +295,10 @@ int ng_input(Engine *E, int p, const val *rows, int64_t n) {
 void ng_forget(Engine *E) { E->have_prev = 0; E->extending = 0; }
 
 /* ------------------------------------------------------------------ relations */
+static inline void copy_row(val *to, const val *from, int w) {
+    for (int k = 0; k < w; k++) to[k] = from[k];
+}
+
 static inline int same_row(const val *a, const val *b, int w) {
     for (int k = 0; k < w; k++)
         if (a[k] != b[k]) return 0;
@@ -383,7 +389,7 @@ static int64_t rel_put(Engine *E, Model *M, Rel *r, const val *row, uint8_t fl, 
     }
     if (!r->queued) { r->queued = 1; E->grown[E->ngrown++] = r->id; }
     if (!r->touched) { r->touched = 1; E->mark[r->id] = r->n; E->touched[E->ntouched++] = r->id; }
-    if (w) memcpy(r->rows + r->n * r->width, row, sizeof(val) * w);
+    copy_row(r->rows + r->n * r->width, row, w);
     r->hash[r->n] = h;
     r->flags[r->n] = fl;
     r->set[j] = tag << 32 | (uint32_t)r->n;
@@ -427,10 +433,20 @@ static void rel_clear(Rel *r) {
     r->queued = r->touched = r->listed = 0;
 }
 
-/* sort a predicate list (small: insertion sort) so that runs visit predicates in their order */
-static int cmp32(const void *a, const void *b) { return *(const int32_t *)a - *(const int32_t *)b; }
-static void sort32(int32_t *a, int n) {
-    if (n > 24) { qsort(a, n, sizeof(int32_t), cmp32); return; }
+/* sort a predicate list (of distinct predicates) so that runs visit predicates in their order:
+   insertion sort, or through a bitmap of the predicates when long */
+static void sort32(Engine *E, int32_t *a, int n) {
+    if (n > 32) {
+        uint64_t *bits = E->bits;
+        int words = (E->npred + 63) / 64;
+        for (int i = 0; i < n; i++) bits[a[i] >> 6] |= (uint64_t)1 << (a[i] & 63);
+        int k = 0;
+        for (int w = 0; w < words; w++) {
+            for (uint64_t b = bits[w]; b; b &= b - 1) a[k++] = w * 64 + __builtin_ctzll(b);
+            bits[w] = 0;
+        }
+        return;
+    }
     for (int i = 1; i < n; i++) {
         int32_t x = a[i];
         int j = i;
@@ -787,7 +803,7 @@ static int whole(Engine *E, Model *M) {
         out += 3;
         for (int64_t i = 0; i < r->n; i++) {
             if (r->flags[i] & F_DEAD) continue;
-            memcpy(out, r->rows + i * r->width, sizeof(val) * w);
+            copy_row(out, r->rows + i * r->width, w);
             out += w;
         }
         E->nout += 3 + live * w;
@@ -813,12 +829,12 @@ static int diff(Engine *E, Model *M, Model *O) {
         for (int64_t i = 0; i < on; i++) {
             if (o->flags[i] & F_DEAD) continue;
             const val *row = o->rows + i * o->width;
-            if (!rel_has(r, row, o->hash[i])) { memcpy(out, row, sizeof(val) * w); out += w; nrem++; }
+            if (!rel_has(r, row, o->hash[i])) { copy_row(out, row, w); out += w; nrem++; }
         }
         for (int64_t i = 0; i < r->n; i++) {
             if (r->flags[i] & F_DEAD) continue;
             const val *row = r->rows + i * r->width;
-            if (!o || !rel_has(o, row, r->hash[i])) { memcpy(out, row, sizeof(val) * w); out += w; nadd++; }
+            if (!o || !rel_has(o, row, r->hash[i])) { copy_row(out, row, w); out += w; nadd++; }
         }
         if (nrem || nadd) {
             E->out[at] = p; E->out[at + 1] = nrem; E->out[at + 2] = nadd;
@@ -847,7 +863,7 @@ static int rounds(Engine *E, Model *M) {
         int32_t *round = E->round;
         memcpy(round, E->grown, sizeof(int32_t) * n);
         E->ngrown = 0;
-        sort32(round, n);
+        sort32(E, round, n);
         for (int k = 0; k < n; k++) {
             Rel *r = &M->rels[round[k]];
             r->queued = 0;
@@ -879,7 +895,7 @@ static void reset_lists(Engine *E, Model *M) {
 static int take_touched(Engine *E, Model *M) {
     int n = E->ntouched;
     memcpy(E->outl, E->touched, sizeof(int32_t) * n);
-    sort32(E->outl, n);
+    sort32(E, E->outl, n);
     for (int k = 0; k < n; k++) M->rels[E->outl[k]].touched = 0;
     E->ntouched = 0;
     return n;
@@ -972,7 +988,7 @@ int ng_extend(Engine *E) {
         int64_t *out = E->out + E->nout;
         out[0] = p; out[1] = 0; out[2] = n;
         out += 3;
-        for (int64_t i = from; i < r->n; i++, out += w) memcpy(out, r->rows + i * r->width, sizeof(val) * w);
+        for (int64_t i = from; i < r->n; i++, out += w) copy_row(out, r->rows + i * r->width, w);
         /* (rows appended in an extension are alive: nothing is deleted there) */
         E->nout += 3 + n * w;
     }
@@ -1025,7 +1041,7 @@ static int dred(Engine *E) {
     E->ndlq = E->ngonel = 0;   /* (a completed run leaves ndl, nnl, ngl at 0 and no relation listed) */
     if (dead > size) return 0;   /* mostly dead rows: from scratch, which compacts */
     /* 1. */
-    sort32(E->dirtyl, E->ndirtyl);
+    sort32(E, E->dirtyl, E->ndirtyl);
     for (int d = 0; d < E->ndirtyl; d++) {
         int p = E->dirtyl[d];
         Rel *r = &M->rels[p];
@@ -1062,7 +1078,7 @@ static int dred(Engine *E) {
         int32_t *round = E->round;
         memcpy(round, E->dlq, sizeof(int32_t) * nq);
         E->ndlq = 0;
-        sort32(round, nq);
+        sort32(E, round, nq);
         for (int k = 0; k < nq; k++) {
             Rel *r = &M->rels[round[k]];
             int32_t *t = r->dl; r->dl = r->nl; r->nl = t;
@@ -1078,7 +1094,7 @@ static int dred(Engine *E) {
         if (E->count * 2 > size) declined = 1;   /* most of the model: from scratch is cheaper */
     }
     E->mode = 0;
-    sort32(E->gonel, E->ngonel);
+    sort32(E, E->gonel, E->ngonel);
     if (declined) {
         for (int g = 0; g < E->ngonel; g++) {
             Rel *r = &M->rels[E->gonel[g]];
@@ -1136,7 +1152,7 @@ static int dred(Engine *E) {
     memcpy(outl, E->gonel, sizeof(int32_t) * nout);
     for (int k = 0; k < E->ntouched; k++)
         if (!M->rels[E->touched[k]].listed) outl[nout++] = E->touched[k];
-    sort32(outl, nout);
+    sort32(E, outl, nout);
     E->nout = 0;
     E->whole = 0;
     for (int o = 0; o < nout; o++) {
@@ -1149,12 +1165,12 @@ static int dred(Engine *E) {
         int64_t *out = E->out + at + 3;
         for (int64_t k = 0; k < r->ngl; k++) {
             const val *row = r->rows + (int64_t)r->gl[k] * r->width;
-            if (!rel_has(r, row, r->hash[r->gl[k]])) { memcpy(out, row, sizeof(val) * w); out += w; nrem++; }
+            if (!rel_has(r, row, r->hash[r->gl[k]])) { copy_row(out, row, w); out += w; nrem++; }
             r->flags[r->gl[k]] &= ~F_GONE;
         }
         for (int64_t i = from; i < r->n; i++) {
             if (r->flags[i] & F_BACK) { r->flags[i] &= ~F_BACK; continue; }
-            memcpy(out, r->rows + i * r->width, sizeof(val) * w); out += w; nadd++;
+            copy_row(out, r->rows + i * r->width, w); out += w; nadd++;
         }
         r->ngl = 0;
         if (nrem || nadd) {
