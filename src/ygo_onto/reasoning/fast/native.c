@@ -21,9 +21,11 @@
    Relations are append-only within a run: an array of rows, a hash set of row numbers (dedup and
    membership), and hash indexes on the argument positions that lookups use, built lazily up to
    the rows that existed when the current round began.  A round joins each predicate's delta
-   (the rows added in the previous round) with the rows that existed at the start of the round;
-   rows a round derives are appended at once (membership tests may see them early: harmless,
-   they are true atoms) and are the next round's delta. */
+   (the rows added in the previous round) with, for the body atoms after the delta atom, the rows
+   that existed at the start of the round, and for those before it, the rows older than the delta
+   (so a rule instance is derived once, by the plan of its first new atom); rows a round derives
+   are appended at once (membership tests may see them early: harmless, they are true atoms) and
+   are the next round's delta. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,10 @@ typedef int64_t val;
 enum { ERR_NONE = 0, ERR_NEGFUN = 1, ERR_NOMEM = 2, ERR_CODE = 3 };
 
 /* step opcodes (each step: [op, length, ...]) */
-enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND };
+enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND,
+       /* the same on the rows older than the round's delta ([0, prev): the atoms before the delta
+          atom, so that a rule instance whose atoms came in one round is derived once) */
+       S_REQ_OLD, S_SCAN_OLD, S_LOOKUP_OLD, S_MEMBER_OLD };
 /* expressions */
 enum { E_CONST = 1, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS };
 /* patterns */
@@ -68,15 +73,21 @@ typedef struct {
 } Index;
 
 typedef struct {
-    int arity, width;  /* width = max(arity, 1) */
+    /* (what the plans read first: in the first 64 bytes) */
+    int64_t n;
+    int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start), older = [0, prev) */
     val *rows;
-    uint64_t *hash;    /* per row */
-    int64_t n, cap;
     uint8_t *flags;    /* per row: F_ */
-    int32_t *set;      /* open addressing over row numbers, -1 empty; load <= 1/2 */
+    uint64_t *set;     /* open addressing, load <= 1/2: the hash's high 32 bits << 32 | row number; SET_EMPTY */
     int64_t scap;
-    int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start) */
+    int arity, width;  /* width = max(arity, 1) */
+    uint64_t *hash;    /* per row */
+    int64_t cap;
     int64_t ndead;
+    int32_t id;        /* its predicate */
+    /* on the engine's predicate lists (so that a run's passes visit only the predicates it touches):
+       grown since the round began, grown since the run began, with over-deleted rows (dred) */
+    uint8_t queued, touched, listed;
     /* delete and rederive: this round's over-deleted rows (the delta), the next round's, all of them */
     int32_t *dl, *nl, *gl;
     int64_t ndl, nnl, ngl, capdl, capnl, capgl;
@@ -90,7 +101,12 @@ enum { F_DEAD = 1, F_INPUT = 2, F_FACT = 4, F_GONE = 8, F_BACK = 16, F_WAS = 32 
 typedef struct {
     Rel *rels;
     Index *idx;
+    int64_t nrows, ndead;   /* rows of all relations, of which dead */
 } Model;
+
+#define SET_EMPTY UINT64_MAX
+#define SET_ROW(e) ((uint32_t)(e))
+#define SET_NONE UINT32_MAX
 
 typedef struct {
     int npred, nidx;
@@ -120,6 +136,13 @@ typedef struct {
     val *addbuf; int64_t naddbuf, capaddbuf;  /* delete and rederive: input rows to add, [pred, values] */
     int64_t unlike;           /* delete and rederive: from scratch when changed input rows * unlike > all */
     int64_t stats[4];         /* runs: from scratch, delete and rederive, extensions, dred declined */
+    int64_t ninputs;          /* input rows of all predicates */
+    /* predicate lists (see Rel): grown since the round began, this round's, grown since the run
+       began (E->mark: their rows before), over-deleted rows to join next (dred), with over-deleted
+       rows (dred), inputs changed by ng_input, a run's changed predicates (its output) */
+    int32_t *grown, *round, *touched, *dlq, *gonel, *dirtyl, *outl;
+    int ngrown, ntouched, ndlq, ngonel, ndirtyl;
+    uint64_t *bits;           /* a bitmap of the predicates (sort32), all 0 between calls */
     val reg[MAXREG];
 } Engine;
 
@@ -158,6 +181,7 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
         for (int p = 0; p < npred; p++) {
             E->m[k].rels[p].arity = arity[p];
             E->m[k].rels[p].width = arity[p] > 0 ? arity[p] : 1;
+            E->m[k].rels[p].id = p;
         }
     }
     E->facts = calloc(npred ? npred : 1, sizeof(val *));
@@ -167,6 +191,9 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     E->capinput = calloc(npred ? npred : 1, sizeof(int64_t));
     E->mark = calloc(npred ? npred : 1, sizeof(int64_t));
     E->dirty = calloc(npred ? npred : 1, 1);
+    int32_t **lists[] = {&E->grown, &E->round, &E->touched, &E->dlq, &E->gonel, &E->dirtyl, &E->outl};
+    for (int i = 0; i < 7; i++) *lists[i] = malloc(sizeof(int32_t) * (npred ? npred : 1));
+    E->bits = calloc((npred + 63) / 64 + 1, sizeof(uint64_t));
     E->unlike = 8;
     return E;
 }
@@ -186,7 +213,8 @@ void ng_free(Engine *E) {
     for (int64_t i = 0; i < E->nsym; i++) { free(E->syms[i].bytes); free(E->syms[i].args); }
     free(E->syms);
     for (int p = 0; p < E->npred; p++) { free(E->facts[p]); free(E->input[p]); }
-    free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty); free(E->addbuf); free(E->chk_start); free(E->chks);
+    free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty);
+    free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->bits); free(E->addbuf); free(E->chk_start); free(E->chks);
     free(E->code); free(E->disp_start); free(E->disp); free(E->once);
     free(E->arity); free(E->idxdef); free(E->out);
     free(E);
@@ -257,8 +285,9 @@ int ng_input(Engine *E, int p, const val *rows, int64_t n) {
         E->input[p] = r; E->capinput[p] = k;
     }
     if (k) memcpy(E->input[p], rows, sizeof(val) * k);
+    E->ninputs += n - E->ninput[p];
     E->ninput[p] = n;
-    E->dirty[p] = 1;
+    if (!E->dirty[p]) { E->dirty[p] = 1; E->dirtyl[E->ndirtyl++] = p; }
     return 0;
 }
 
@@ -266,41 +295,52 @@ int ng_input(Engine *E, int p, const val *rows, int64_t n) {
 void ng_forget(Engine *E) { E->have_prev = 0; E->extending = 0; }
 
 /* ------------------------------------------------------------------ relations */
+static inline void copy_row(val *to, const val *from, int w) {
+    for (int k = 0; k < w; k++) to[k] = from[k];
+}
+
+static inline int same_row(const val *a, const val *b, int w) {
+    for (int k = 0; k < w; k++)
+        if (a[k] != b[k]) return 0;
+    return 1;
+}
+
 static int rel_grow_set(Rel *r) {
     int64_t cap = r->scap ? r->scap * 2 : 16;
     while (cap < (r->n + 1) * 2) cap *= 2;
-    int32_t *s = malloc(sizeof(int32_t) * cap);
+    uint64_t *s = malloc(sizeof(uint64_t) * cap);
     if (!s) return 0;
-    memset(s, 0xff, sizeof(int32_t) * cap);
+    memset(s, 0xff, sizeof(uint64_t) * cap);
     uint64_t mask = cap - 1;
     int w = r->arity;
     /* the alive rows, and those over-deleted in this run (an insertion must see they were there);
        a later row of the same tuple takes the slot of an earlier dead one */
     for (int64_t i = 0; i < r->n; i++) {
         if ((r->flags[i] & (F_DEAD | F_GONE)) == F_DEAD) continue;
-        uint64_t j = r->hash[i] & mask;
-        while (s[j] >= 0) {
-            int32_t k = s[j];
-            if (r->hash[k] == r->hash[i] && memcmp(r->rows + (int64_t)k * r->width, r->rows + i * r->width,
-                                                   sizeof(val) * w) == 0) break;
+        uint64_t h = r->hash[i], j = h & mask;
+        while (s[j] != SET_EMPTY) {
+            uint32_t k = SET_ROW(s[j]);
+            if (r->hash[k] == h && same_row(r->rows + (int64_t)k * r->width, r->rows + i * r->width, w)) break;
             j = (j + 1) & mask;
         }
-        s[j] = (int32_t)i;
+        s[j] = (h >> 32) << 32 | (uint32_t)i;
     }
     free(r->set);
     r->set = s; r->scap = cap;
     return 1;
 }
 
-/* the row of the set holding this tuple (alive or DEAD), -1 */
+/* the row of the set holding this tuple (alive or DEAD), -1.  (The set entry's hash bits settle
+   most probes without reading the row or its hash.) */
 static inline int64_t rel_find(const Rel *r, const val *row, uint64_t h) {
     if (!r->scap) return -1;
-    uint64_t mask = r->scap - 1, j = h & mask;
+    uint64_t mask = r->scap - 1, j = h & mask, tag = h >> 32;
     int w = r->arity;
     for (;;) {
-        int32_t i = r->set[j];
-        if (i < 0) return -1;
-        if (r->hash[i] == h && memcmp(r->rows + (int64_t)i * r->width, row, sizeof(val) * w) == 0) return i;
+        uint64_t e = r->set[j];
+        uint32_t i = SET_ROW(e);
+        if (i == SET_NONE) return -1;
+        if ((e >> 32) == tag && same_row(r->rows + (int64_t)i * r->width, row, w)) return i;
         j = (j + 1) & mask;
     }
 }
@@ -311,17 +351,19 @@ static inline int rel_has(const Rel *r, const val *row, uint64_t h) {
 }
 
 /* Put a tuple in: its alive row gets `fl`; else a new row is appended (a DEAD one's tuple: the
-   set then finds the new row; F_BACK if the dead row was over-deleted in this run).  *isnew
-   says which; returns the row, -1 out of memory. */
-static int64_t rel_put(Rel *r, const val *row, uint8_t fl, int *isnew) {
+   set then finds the new row; F_BACK if the dead row was over-deleted in this run), and the
+   relation goes on the lists of the grown ones.  *isnew says which; returns the row, -1 out of
+   memory. */
+static int64_t rel_put(Engine *E, Model *M, Rel *r, const val *row, uint8_t fl, int *isnew) {
     uint64_t h = hash_vals(row, r->arity);
     if ((r->n + 1) * 2 > r->scap && !rel_grow_set(r)) return -1;
-    uint64_t mask = r->scap - 1, j = h & mask;
+    uint64_t mask = r->scap - 1, j = h & mask, tag = h >> 32;
     int w = r->arity;
     for (;;) {
-        int32_t i = r->set[j];
-        if (i < 0) break;
-        if (r->hash[i] == h && memcmp(r->rows + (int64_t)i * r->width, row, sizeof(val) * w) == 0) {
+        uint64_t e = r->set[j];
+        uint32_t i = SET_ROW(e);
+        if (i == SET_NONE) break;
+        if ((e >> 32) == tag && same_row(r->rows + (int64_t)i * r->width, row, w)) {
             if (!(r->flags[i] & F_DEAD)) {
                 r->flags[i] |= fl;
                 *isnew = 0;
@@ -345,18 +387,21 @@ static int64_t rel_put(Rel *r, const val *row, uint8_t fl, int *isnew) {
         r->flags = fs;
         r->cap = cap;
     }
-    if (w) memcpy(r->rows + r->n * r->width, row, sizeof(val) * w);
+    if (!r->queued) { r->queued = 1; E->grown[E->ngrown++] = r->id; }
+    if (!r->touched) { r->touched = 1; E->mark[r->id] = r->n; E->touched[E->ntouched++] = r->id; }
+    copy_row(r->rows + r->n * r->width, row, w);
     r->hash[r->n] = h;
     r->flags[r->n] = fl;
-    r->set[j] = (int32_t)r->n;
+    r->set[j] = tag << 32 | (uint32_t)r->n;
+    M->nrows++;
     *isnew = 1;
     return r->n++;
 }
 
 /* 1 if new, 0 if there, -1 out of memory */
-static inline int rel_insert(Rel *r, const val *row, uint8_t fl) {
+static inline int rel_insert(Engine *E, Model *M, Rel *r, const val *row, uint8_t fl) {
     int isnew;
-    return rel_put(r, row, fl, &isnew) < 0 ? -1 : isnew;
+    return rel_put(E, M, r, row, fl, &isnew) < 0 ? -1 : isnew;
 }
 
 static int push32(int32_t **a, int64_t *n, int64_t *cap, int32_t x) {
@@ -370,10 +415,44 @@ static int push32(int32_t **a, int64_t *n, int64_t *cap, int32_t x) {
     return 1;
 }
 
+/* over-delete row i of r (delete and rederive): F_GONE, on the next round's delta (nl) and on the
+   list of the run's over-deleted rows (gl) */
+static int over_delete(Engine *E, Rel *r, int32_t i) {
+    r->flags[i] |= F_GONE;
+    if (!r->nnl) E->dlq[E->ndlq++] = r->id;
+    if (!r->listed) { r->listed = 1; E->gonel[E->ngonel++] = r->id; }
+    if (!push32(&r->nl, &r->nnl, &r->capnl, i) || !push32(&r->gl, &r->ngl, &r->capgl, i)) return 0;
+    E->count++;
+    return 1;
+}
+
 static void rel_clear(Rel *r) {
-    if (r->n && r->scap) memset(r->set, 0xff, sizeof(int32_t) * r->scap);
+    if (r->n && r->scap) memset(r->set, 0xff, sizeof(uint64_t) * r->scap);
     r->n = r->start = r->prev = r->ndead = 0;
     r->ndl = r->nnl = r->ngl = 0;
+    r->queued = r->touched = r->listed = 0;
+}
+
+/* sort a predicate list (of distinct predicates) so that runs visit predicates in their order:
+   insertion sort, or through a bitmap of the predicates when long */
+static void sort32(Engine *E, int32_t *a, int n) {
+    if (n > 32) {
+        uint64_t *bits = E->bits;
+        int words = (E->npred + 63) / 64;
+        for (int i = 0; i < n; i++) bits[a[i] >> 6] |= (uint64_t)1 << (a[i] & 63);
+        int k = 0;
+        for (int w = 0; w < words; w++) {
+            for (uint64_t b = bits[w]; b; b &= b - 1) a[k++] = w * 64 + __builtin_ctzll(b);
+            bits[w] = 0;
+        }
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        int32_t x = a[i];
+        int j = i;
+        for (; j > 0 && a[j - 1] > x; j--) a[j] = a[j - 1];
+        a[j] = x;
+    }
 }
 
 static inline uint64_t key_hash_row(const IndexDef *d, const val *row) {
@@ -526,12 +605,27 @@ static int match(Engine *E, int64_t *pc, val v) {
     return 0;
 }
 
+/* eval with the common expressions (a register, a constant) inline */
+static inline int eval1(Engine *E, int64_t *pc, val *out) {
+    const int64_t *c = E->code;
+    int64_t op = c[*pc];
+    if (op == E_REG) { *out = E->reg[c[*pc + 1]]; *pc += 2; return 1; }
+    if (op == E_CONST) { *out = c[*pc + 1]; *pc += 2; return 1; }
+    return eval(E, pc, out);
+}
+
 /* match a row against the patterns at pc (one per position); 1 if every one matches */
 static inline int match_row(Engine *E, int64_t pc, const val *row, int arity) {
+    const int64_t *c = E->code;
     for (int i = 0; i < arity; i++) {
-        const int64_t *c = E->code;
-        if (c[pc] == P_ANY) { pc++; continue; }
-        if (c[pc] == P_BIND) { E->reg[c[pc + 1]] = row[i]; pc += 2; continue; }
+        int64_t op = c[pc];
+        if (op == P_ANY) { pc++; continue; }
+        if (op == P_BIND) { E->reg[c[pc + 1]] = row[i]; pc += 2; continue; }
+        if (op == P_EQ && c[pc + 1] == E_REG) {
+            if (E->reg[c[pc + 2]] != row[i]) return 0;
+            pc += 3;
+            continue;
+        }
         if (!match(E, &pc, row[i])) return 0;
     }
     return 1;
@@ -539,127 +633,148 @@ static inline int match_row(Engine *E, int64_t pc, const val *row, int arity) {
 
 /* ------------------------------------------------------------------ plans */
 /* The n expressions from pc into row (the atom of S_MEMBER and S_EMIT); 0 if one is undefined. */
-static int eval_row(Engine *E, int64_t pc, int n, val *row) {
+static inline int eval_row(Engine *E, int64_t pc, int n, val *row) {
     for (int i = 0; i < n; i++)
-        if (!eval(E, &pc, &row[i])) return 0;
+        if (!eval1(E, &pc, &row[i])) return 0;
     return 1;
 }
 
-static void exec(Engine *E, Model *M, int64_t pc);
-
+/* Run the plan from pc.  The steps that test (REQ, MEMBER, CMP, MATCH, HEAD) go on to the next
+   step in this loop; the steps that iterate rows (DELTA, SCAN, LOOKUP) run the rest of the plan
+   for each row, recursively.  A step that sets E->err also fails its test. */
 static void exec(Engine *E, Model *M, int64_t pc) {
     const int64_t *c = E->code;
-    if (E->err || E->found) return;
-    int64_t op = c[pc], len = c[pc + 1], next = pc + len;
-    switch (op) {
-    case S_REQ: {   /* [n, preds...]: every one holds rows */
-        int64_t n = c[pc + 2];
-        for (int64_t i = 0; i < n; i++)
-            if (!M->rels[c[pc + 3 + i]].n) return;
-        exec(E, M, next);
-        return;
-    }
-    case S_DELTA: case S_SCAN: {   /* [pred, patterns...] */
-        Rel *r = &M->rels[c[pc + 2]];
-        if (op == S_DELTA && E->mode == 1) {   /* the rows over-deleted in the previous round */
-            for (int64_t k = 0; k < r->ndl; k++) {
-                int64_t i = r->dl[k];
+    for (;;) {
+        int64_t op = c[pc], next = pc + c[pc + 1];
+        switch (op) {
+        case S_REQ: {   /* [n, preds...]: every one holds rows */
+            int64_t n = c[pc + 2];
+            for (int64_t i = 0; i < n; i++)
+                if (!M->rels[c[pc + 3 + i]].n) return;
+            pc = next;
+            continue;
+        }
+        case S_REQ_OLD: {   /* [n, preds...]: every one holds rows older than the delta */
+            int64_t n = c[pc + 2];
+            for (int64_t i = 0; i < n; i++)
+                if (!M->rels[c[pc + 3 + i]].prev) return;
+            pc = next;
+            continue;
+        }
+        case S_DELTA: case S_SCAN: case S_SCAN_OLD: {   /* [pred, patterns...] */
+            Rel *r = &M->rels[c[pc + 2]];
+            if (op == S_DELTA && E->mode == 1) {   /* the rows over-deleted in the previous round */
+                for (int64_t k = 0; k < r->ndl; k++) {
+                    int64_t i = r->dl[k];
+                    if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
+                    if (E->err) return;
+                }
+                return;
+            }
+            int64_t lo = op == S_DELTA ? r->prev : 0, hi = op == S_SCAN_OLD ? r->prev : r->start;
+            for (int64_t i = lo; i < hi; i++) {
+                if (r->flags[i] & F_DEAD) continue;
                 if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
-                if (E->err) return;
+                if (E->err || E->found) return;
             }
             return;
         }
-        int64_t lo = op == S_DELTA ? r->prev : 0, hi = r->start;
-        for (int64_t i = lo; i < hi; i++) {
-            if (r->flags[i] & F_DEAD) continue;
-            if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
-            if (E->err || E->found) return;
+        case S_LOOKUP: case S_LOOKUP_OLD: {   /* [index, key exprs (npos)..., patterns (arity)...] */
+            int64_t ix = c[pc + 2];
+            const IndexDef *d = &E->idxdef[ix];
+            Index *x = &M->idx[ix];
+            Rel *r = &M->rels[d->pred];
+            val key[MAXAR];
+            int64_t p = pc + 3;
+            int ok = 1, npos = d->npos;
+            for (int i = 0; i < npos; i++)
+                if (!eval1(E, &p, &key[i])) ok = 0;
+            if (!ok || !r->start) return;
+            if (x->built < r->start && !index_catch_up(d, x, r, r->start)) { E->err = ERR_NOMEM; return; }
+            uint64_t h = hash_vals(key, npos);
+            int32_t i = x->head[h & (x->hcap - 1)];
+            if (op == S_LOOKUP_OLD)   /* (a chain goes from the newest row to the oldest) */
+                while (i >= r->prev) i = x->next[i];
+            for (; i >= 0; i = x->next[i]) {
+                if (r->flags[i] & F_DEAD) continue;
+                const val *row = r->rows + (int64_t)i * r->width;
+                int same = 1;
+                for (int k = 0; k < npos; k++)
+                    if (row[d->pos[k]] != key[k]) { same = 0; break; }
+                if (same && match_row(E, p, row, r->arity)) exec(E, M, next);
+                if (E->err || E->found) return;
+            }
+            return;
         }
-        return;
-    }
-    case S_LOOKUP: {   /* [index, key exprs (npos)..., patterns (arity)...] */
-        int64_t ix = c[pc + 2];
-        const IndexDef *d = &E->idxdef[ix];
-        Index *x = &M->idx[ix];
-        Rel *r = &M->rels[d->pred];
-        val key[MAXAR];
-        int64_t p = pc + 3;
-        int ok = 1;
-        for (int i = 0; i < d->npos; i++)
-            if (!eval(E, &p, &key[i])) ok = 0;
-        if (!ok || !r->start) return;
-        if (!index_catch_up(d, x, r, r->start)) { E->err = ERR_NOMEM; return; }
-        uint64_t h = hash_vals(key, d->npos);
-        for (int32_t i = x->head[h & (x->hcap - 1)]; i >= 0; i = x->next[i]) {
-            if (r->flags[i] & F_DEAD) continue;
-            const val *row = r->rows + (int64_t)i * r->width;
-            int same = 1;
-            for (int k = 0; k < d->npos; k++)
-                if (row[d->pos[k]] != key[k]) { same = 0; break; }
-            if (same && match_row(E, p, row, r->arity)) exec(E, M, next);
-            if (E->err || E->found) return;
+        case S_MEMBER: {   /* [pred, exprs (arity)...] */
+            Rel *r = &M->rels[c[pc + 2]];
+            val row[MAXAR];
+            if (!eval_row(E, pc + 3, r->arity, row) || !rel_has(r, row, hash_vals(row, r->arity))) return;
+            pc = next;
+            continue;
         }
-        return;
-    }
-    case S_MEMBER: {   /* [pred, exprs (arity)...] */
-        Rel *r = &M->rels[c[pc + 2]];
-        val row[MAXAR];
-        if (!eval_row(E, pc + 3, r->arity, row)) return;
-        if (rel_has(r, row, hash_vals(row, r->arity))) exec(E, M, next);
-        return;
-    }
-    case S_CMP: {   /* [cmp, expr, expr] */
-        int64_t p = pc + 3;
-        val a, b;
-        int da = eval(E, &p, &a), db = eval(E, &p, &b);
-        if (!da || !db) return;
-        int ok;
-        switch (c[pc + 2]) {
-        case C_EQ: ok = a == b; break;
-        case C_NE: ok = a != b; break;
-        case C_LT: ok = order(E, a, b) < 0; break;
-        case C_LE: ok = order(E, a, b) <= 0; break;
-        case C_GT: ok = order(E, a, b) > 0; break;
-        case C_GE: ok = order(E, a, b) >= 0; break;
-        default: E->err = ERR_CODE; return;
-        }
-        if (ok) exec(E, M, next);
-        return;
-    }
-    case S_MATCH: case S_NMATCH: {   /* [expr, pattern] */
-        int64_t p = pc + 2;
-        val v;
-        if (!eval(E, &p, &v)) return;
-        int ok = match(E, &p, v);
-        if (E->err) return;
-        if (ok == (op == S_MATCH)) exec(E, M, next);
-        return;
-    }
-    case S_EMIT: {   /* [pred, exprs (arity)...] */
-        Rel *r = &M->rels[c[pc + 2]];
-        val row[MAXAR];
-        if (!eval_row(E, pc + 3, r->arity, row)) return;
-        if (E->mode == 1) {   /* over-delete: an atom that is a fact of the new run stays */
+        case S_MEMBER_OLD: {
+            Rel *r = &M->rels[c[pc + 2]];
+            val row[MAXAR];
+            if (!eval_row(E, pc + 3, r->arity, row)) return;
             int64_t i = rel_find(r, row, hash_vals(row, r->arity));
-            if (i >= 0 && !(r->flags[i] & (F_DEAD | F_GONE | F_INPUT | F_FACT))) {
-                r->flags[i] |= F_GONE;
-                if (!push32(&r->nl, &r->nnl, &r->capnl, (int32_t)i) || !push32(&r->gl, &r->ngl, &r->capgl, (int32_t)i))
-                    E->err = ERR_NOMEM;
-                E->count++;
+            if (i < 0 || i >= r->prev || (r->flags[i] & F_DEAD)) return;
+            pc = next;
+            continue;
+        }
+        case S_CMP: {   /* [cmp, expr, expr] */
+            int64_t p = pc + 3;
+            val a, b;
+            int da = eval1(E, &p, &a), db = eval1(E, &p, &b);
+            if (!da || !db) return;
+            int ok;
+            switch (c[pc + 2]) {
+            case C_EQ: ok = a == b; break;
+            case C_NE: ok = a != b; break;
+            case C_LT: ok = order(E, a, b) < 0; break;
+            case C_LE: ok = order(E, a, b) <= 0; break;
+            case C_GT: ok = order(E, a, b) > 0; break;
+            case C_GE: ok = order(E, a, b) >= 0; break;
+            default: E->err = ERR_CODE; return;
             }
+            if (!ok) return;
+            pc = next;
+            continue;
+        }
+        case S_MATCH: case S_NMATCH: {   /* [expr, pattern] */
+            int64_t p = pc + 2;
+            val v;
+            if (!eval1(E, &p, &v)) return;
+            int ok = match(E, &p, v);
+            if (E->err || ok != (op == S_MATCH)) return;
+            pc = next;
+            continue;
+        }
+        case S_EMIT: {   /* [pred, exprs (arity)...] */
+            Rel *r = &M->rels[c[pc + 2]];
+            val row[MAXAR];
+            if (!eval_row(E, pc + 3, r->arity, row)) return;
+            if (E->mode == 1) {   /* over-delete: an atom that is a fact of the new run stays */
+                int64_t i = rel_find(r, row, hash_vals(row, r->arity));
+                if (i >= 0 && !(r->flags[i] & (F_DEAD | F_GONE | F_INPUT | F_FACT)) && !over_delete(E, r, i))
+                    E->err = ERR_NOMEM;
+                return;
+            }
+            if (rel_insert(E, M, r, row, E->emit_flags) < 0) E->err = ERR_NOMEM;
             return;
         }
-        if (rel_insert(r, row, E->emit_flags) < 0) E->err = ERR_NOMEM;
-        return;
+        case S_HEAD:   /* [arity, patterns...]: the tuple to check matches the head */
+            if (!match_row(E, pc + 3, E->chk, (int)c[pc + 2])) return;
+            pc = next;
+            continue;
+        case S_FOUND:
+            E->found = 1;
+            return;
+        default:
+            E->err = ERR_CODE;
+            return;
+        }
     }
-    case S_HEAD:   /* [arity, patterns...]: the tuple to check matches the head */
-        if (match_row(E, pc + 3, E->chk, (int)c[pc + 2])) exec(E, M, next);
-        return;
-    case S_FOUND:
-        E->found = 1;
-        return;
-    }
-    E->err = ERR_CODE;
 }
 
 /* ------------------------------------------------------------------ a run */
@@ -688,7 +803,7 @@ static int whole(Engine *E, Model *M) {
         out += 3;
         for (int64_t i = 0; i < r->n; i++) {
             if (r->flags[i] & F_DEAD) continue;
-            memcpy(out, r->rows + i * r->width, sizeof(val) * w);
+            copy_row(out, r->rows + i * r->width, w);
             out += w;
         }
         E->nout += 3 + live * w;
@@ -714,12 +829,12 @@ static int diff(Engine *E, Model *M, Model *O) {
         for (int64_t i = 0; i < on; i++) {
             if (o->flags[i] & F_DEAD) continue;
             const val *row = o->rows + i * o->width;
-            if (!rel_has(r, row, o->hash[i])) { memcpy(out, row, sizeof(val) * w); out += w; nrem++; }
+            if (!rel_has(r, row, o->hash[i])) { copy_row(out, row, w); out += w; nrem++; }
         }
         for (int64_t i = 0; i < r->n; i++) {
             if (r->flags[i] & F_DEAD) continue;
             const val *row = r->rows + i * r->width;
-            if (!o || !rel_has(o, row, r->hash[i])) { memcpy(out, row, sizeof(val) * w); out += w; nadd++; }
+            if (!o || !rel_has(o, row, r->hash[i])) { copy_row(out, row, w); out += w; nadd++; }
         }
         if (nrem || nadd) {
             E->out[at] = p; E->out[at + 1] = nrem; E->out[at + 2] = nadd;
@@ -733,33 +848,57 @@ static int diff(Engine *E, Model *M, Model *O) {
     return 0;
 }
 
-static int insert_rows(Rel *r, const val *rows, int64_t n, uint8_t fl) {
+static int insert_rows(Engine *E, Model *M, Rel *r, const val *rows, int64_t n, uint8_t fl) {
     int w = r->arity;
     for (int64_t i = 0; i < n; i++)
-        if (rel_insert(r, rows + i * w, fl) < 0) return 0;
+        if (rel_insert(E, M, r, rows + i * w, fl) < 0) return 0;
     return 1;
 }
 
-/* semi-naive rounds to the fixpoint, from the rows added since each relation's `start` */
+/* semi-naive rounds to the fixpoint, from the rows added since each relation's `start` (the
+   relations that grew are on E->grown; every other one has start == n) */
 static int rounds(Engine *E, Model *M) {
-    for (;;) {
-        int any = 0;
-        for (int p = 0; p < E->npred; p++) {
-            Rel *r = &M->rels[p];
+    while (E->ngrown) {
+        int n = E->ngrown;
+        int32_t *round = E->round;
+        memcpy(round, E->grown, sizeof(int32_t) * n);
+        E->ngrown = 0;
+        sort32(E, round, n);
+        for (int k = 0; k < n; k++) {
+            Rel *r = &M->rels[round[k]];
+            r->queued = 0;
             r->prev = r->start;
             r->start = r->n;
-            if (r->start > r->prev) any = 1;
         }
-        if (!any) return 0;
-        for (int p = 0; p < E->npred; p++) {
-            Rel *r = &M->rels[p];
-            if (r->start == r->prev) continue;
-            for (int64_t k = E->disp_start[p]; k < E->disp_start[p + 1]; k++) {
-                exec(E, M, E->disp[k]);
+        for (int k = 0; k < n; k++) {
+            int p = round[k];
+            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1]; j++) {
+                exec(E, M, E->disp[j]);
                 if (E->err) return E->err;
             }
         }
+        /* (the delta is done: outside a round, prev == start, so the rows older than the next
+           round's delta are all the rows of a relation not in it) */
+        for (int k = 0; k < n; k++) M->rels[round[k]].prev = M->rels[round[k]].start;
     }
+    return 0;
+}
+
+/* empty the lists of grown relations (of a run that stopped; a completed run leaves them empty) */
+static void reset_lists(Engine *E, Model *M) {
+    for (int k = 0; k < E->ngrown; k++) M->rels[E->grown[k]].queued = 0;
+    for (int k = 0; k < E->ntouched; k++) M->rels[E->touched[k]].touched = 0;
+    E->ngrown = E->ntouched = 0;
+}
+
+/* the relations that grew in this run, in order (E->outl) and off the list */
+static int take_touched(Engine *E, Model *M) {
+    int n = E->ntouched;
+    memcpy(E->outl, E->touched, sizeof(int32_t) * n);
+    sort32(E, E->outl, n);
+    for (int k = 0; k < n; k++) M->rels[E->outl[k]].touched = 0;
+    E->ntouched = 0;
+    return n;
 }
 
 /* The least model of the program's facts and the inputs, from scratch; the change from the
@@ -772,12 +911,16 @@ int ng_run(Engine *E) {
     E->extending = 0;
     for (int p = 0; p < E->npred; p++) rel_clear(&M->rels[p]);
     for (int i = 0; i < E->nidx; i++) index_clear(&M->idx[i]);
+    M->nrows = M->ndead = 0;
+    E->ngrown = E->ntouched = 0;
     for (int p = 0; p < E->npred; p++) {
         Rel *r = &M->rels[p];
-        if (!insert_rows(r, E->facts[p], E->nfacts[p], F_FACT) || !insert_rows(r, E->input[p], E->ninput[p], F_INPUT))
+        if (!insert_rows(E, M, r, E->facts[p], E->nfacts[p], F_FACT) ||
+            !insert_rows(E, M, r, E->input[p], E->ninput[p], F_INPUT))
             return ERR_NOMEM;
-        E->dirty[p] = 0;
     }
+    for (int k = 0; k < E->ndirtyl; k++) E->dirty[E->dirtyl[k]] = 0;
+    E->ndirtyl = 0;
     E->emit_flags = F_FACT;  /* (what the rules without atoms derive is a fact of every run) */
     for (int64_t i = 0; i < E->nonce; i++) {
         exec(E, M, E->once[i]);
@@ -786,6 +929,7 @@ int ng_run(Engine *E) {
     E->emit_flags = 0;
     int e = rounds(E, M);
     if (e) return e;
+    take_touched(E, M);
     e = diff(E, M, E->have_prev ? &E->m[E->cur] : NULL);
     if (e) return e;
     E->stats[0]++;
@@ -794,12 +938,10 @@ int ng_run(Engine *E) {
     return 0;
 }
 
+/* (a completed run leaves every relation with start == n: an extension's rounds start from the
+   rows ng_add appends, E->mark the rows before them) */
 static void begin_extend(Engine *E) {
-    Model *M = &E->m[E->cur];
-    for (int p = 0; p < E->npred; p++) {
-        Rel *r = &M->rels[p];
-        r->prev = r->start = E->mark[p] = r->n;
-    }
+    reset_lists(E, &E->m[E->cur]);
     E->extending = 1;
 }
 
@@ -817,7 +959,9 @@ int ng_add(Engine *E, int p, const val *rows, int64_t n) {
     }
     if (n && w) memcpy(E->input[p] + E->ninput[p] * w, rows, sizeof(val) * n * w);
     E->ninput[p] += n;
-    return insert_rows(&E->m[E->cur].rels[p], rows, n, F_INPUT) ? 0 : ERR_NOMEM;
+    E->ninputs += n;
+    Model *M = &E->m[E->cur];
+    return insert_rows(E, M, &M->rels[p], rows, n, F_INPUT) ? 0 : ERR_NOMEM;
 }
 
 /* Go on from the current model with the rows ng_add added (the program is positive: the model
@@ -833,7 +977,9 @@ int ng_extend(Engine *E) {
     E->stats[2]++;
     E->nout = 0;
     E->whole = 0;
-    for (int p = 0; p < E->npred; p++) {
+    int nl = take_touched(E, M);
+    for (int k = 0; k < nl; k++) {
+        int p = E->outl[k];
         Rel *r = &M->rels[p];
         int64_t from = E->mark[p], n = r->n - from;
         if (!n) continue;
@@ -842,7 +988,7 @@ int ng_extend(Engine *E) {
         int64_t *out = E->out + E->nout;
         out[0] = p; out[1] = 0; out[2] = n;
         out += 3;
-        for (int64_t i = from; i < r->n; i++, out += w) memcpy(out, r->rows + i * r->width, sizeof(val) * w);
+        for (int64_t i = from; i < r->n; i++, out += w) copy_row(out, r->rows + i * r->width, w);
         /* (rows appended in an extension are alive: nothing is deleted there) */
         E->nout += 3 + n * w;
     }
@@ -888,21 +1034,16 @@ static int addbuf_push(Engine *E, int p, const val *row, int w) {
    4. insert those and the new input rows, and semi-naive rounds to the fixpoint. */
 static int dred(Engine *E) {
     Model *M = &E->m[E->cur];
-    int n = E->npred;
-    int64_t inputs = 0, changed = 0, size = 0, dead = 0;
+    int64_t inputs = E->ninputs, changed = 0, size = M->nrows - M->ndead, dead = M->ndead;
     E->naddbuf = 0;
     E->count = 0;
-    for (int p = 0; p < n; p++) {
-        Rel *r = &M->rels[p];
-        r->ndl = r->nnl = r->ngl = 0;
-        inputs += E->ninput[p];
-        size += r->n - r->ndead;
-        dead += r->ndead;
-    }
+    reset_lists(E, M);
+    E->ndlq = E->ngonel = 0;   /* (a completed run leaves ndl, nnl, ngl at 0 and no relation listed) */
     if (dead > size) return 0;   /* mostly dead rows: from scratch, which compacts */
     /* 1. */
-    for (int p = 0; p < n; p++) {
-        if (!E->dirty[p]) continue;
+    sort32(E, E->dirtyl, E->ndirtyl);
+    for (int d = 0; d < E->ndirtyl; d++) {
+        int p = E->dirtyl[d];
         Rel *r = &M->rels[p];
         int w = r->arity;
         for (int64_t i = 0; i < r->n; i++)
@@ -925,50 +1066,54 @@ static int dred(Engine *E) {
             if (r->flags[i] & F_INPUT) continue;
             changed++;
             if (r->flags[i] & F_FACT) continue;
-            r->flags[i] |= F_GONE;
-            if (!push32(&r->nl, &r->nnl, &r->capnl, (int32_t)i) || !push32(&r->gl, &r->ngl, &r->capgl, (int32_t)i))
-                return -ERR_NOMEM;
-            E->count++;
+            if (!over_delete(E, r, (int32_t)i)) return -ERR_NOMEM;
         }
     }
     /* (a state unlike the previous one is cheaper from scratch) */
     int declined = changed * E->unlike > inputs;
     /* 2. */
     E->mode = 1;
-    while (!declined) {
-        int any = 0;
-        for (int p = 0; p < n; p++) {
-            Rel *r = &M->rels[p];
+    while (!declined && E->ndlq) {
+        int nq = E->ndlq;
+        int32_t *round = E->round;
+        memcpy(round, E->dlq, sizeof(int32_t) * nq);
+        E->ndlq = 0;
+        sort32(E, round, nq);
+        for (int k = 0; k < nq; k++) {
+            Rel *r = &M->rels[round[k]];
             int32_t *t = r->dl; r->dl = r->nl; r->nl = t;
             int64_t tc = r->capdl; r->capdl = r->capnl; r->capnl = tc;
             r->ndl = r->nnl; r->nnl = 0;
-            if (r->ndl) any = 1;
         }
-        if (!any) break;
-        for (int p = 0; p < n && !E->err; p++) {
-            Rel *r = &M->rels[p];
-            if (!r->ndl) continue;
-            for (int64_t k = E->disp_start[p]; k < E->disp_start[p + 1] && !E->err; k++) exec(E, M, E->disp[k]);
+        for (int k = 0; k < nq && !E->err; k++) {
+            int p = round[k];
+            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) exec(E, M, E->disp[j]);
         }
+        for (int k = 0; k < nq; k++) M->rels[round[k]].ndl = 0;
         if (E->err) { E->mode = 0; return -E->err; }
         if (E->count * 2 > size) declined = 1;   /* most of the model: from scratch is cheaper */
     }
     E->mode = 0;
+    sort32(E, E->gonel, E->ngonel);
     if (declined) {
-        for (int p = 0; p < n; p++) {
-            Rel *r = &M->rels[p];
+        for (int g = 0; g < E->ngonel; g++) {
+            Rel *r = &M->rels[E->gonel[g]];
             for (int64_t k = 0; k < r->ngl; k++) r->flags[r->gl[k]] &= ~F_GONE;
             r->ndl = r->nnl = r->ngl = 0;
+            r->listed = 0;
         }
+        E->ndlq = E->ngonel = 0;
         return 0;
     }
     /* 3. */
-    for (int p = 0; p < n; p++) {
-        Rel *r = &M->rels[p];
+    for (int g = 0; g < E->ngonel; g++) {
+        Rel *r = &M->rels[E->gonel[g]];
         for (int64_t k = 0; k < r->ngl; k++) r->flags[r->gl[k]] |= F_DEAD;
         r->ndead += r->ngl;
+        M->ndead += r->ngl;
     }
-    for (int p = 0; p < n; p++) {
+    for (int g = 0; g < E->ngonel; g++) {
+        int p = E->gonel[g];
         Rel *r = &M->rels[p];
         int w = r->arity;
         r->nnl = 0;   /* (nl: the rows to rederive) */
@@ -982,46 +1127,50 @@ static int dred(Engine *E) {
         }
         E->found = 0;
     }
-    /* 4. */
-    for (int p = 0; p < n; p++) {
-        Rel *r = &M->rels[p];
-        r->prev = r->start = E->mark[p] = r->n;
-    }
-    for (int p = 0; p < n; p++) {
-        Rel *r = &M->rels[p];
+    /* 4. (every relation has start == n: the rounds start from the rows inserted here) */
+    for (int g = 0; g < E->ngonel; g++) {
+        Rel *r = &M->rels[E->gonel[g]];
         val row[MAXAR];
         for (int64_t k = 0; k < r->nnl; k++) {
             if (r->arity) memcpy(row, r->rows + (int64_t)r->nl[k] * r->width, sizeof(val) * r->arity);
-            if (rel_insert(r, row, 0) < 0) return -ERR_NOMEM;
+            if (rel_insert(E, M, r, row, 0) < 0) return -ERR_NOMEM;
         }
         r->nnl = 0;
     }
     for (int64_t k = 0; k < E->naddbuf;) {
         int p = (int)E->addbuf[k];
         Rel *r = &M->rels[p];
-        if (rel_insert(r, E->addbuf + k + 1, F_INPUT) < 0) return -ERR_NOMEM;
+        if (rel_insert(E, M, r, E->addbuf + k + 1, F_INPUT) < 0) return -ERR_NOMEM;
         k += 1 + r->arity;
     }
     int e = rounds(E, M);
     if (e) return -e;
-    /* the change: the over-deleted atoms not back, the appended rows that were not there */
+    /* the change: the over-deleted atoms not back, the appended rows that were not there; of the
+       relations with over-deleted rows and those that grew */
+    int nout = E->ngonel;
+    int32_t *outl = E->outl;
+    memcpy(outl, E->gonel, sizeof(int32_t) * nout);
+    for (int k = 0; k < E->ntouched; k++)
+        if (!M->rels[E->touched[k]].listed) outl[nout++] = E->touched[k];
+    sort32(E, outl, nout);
     E->nout = 0;
     E->whole = 0;
-    for (int p = 0; p < n; p++) {
+    for (int o = 0; o < nout; o++) {
+        int p = outl[o];
         Rel *r = &M->rels[p];
         int w = r->arity;
-        int64_t at = E->nout, nrem = 0, nadd = 0;
-        if (!r->ngl && r->n == E->mark[p]) continue;
-        if (!out_reserve(E, 3 + (r->ngl + r->n - E->mark[p]) * w)) return -ERR_NOMEM;
+        int64_t at = E->nout, nrem = 0, nadd = 0, from = r->touched ? E->mark[p] : r->n;
+        r->touched = r->listed = 0;
+        if (!out_reserve(E, 3 + (r->ngl + r->n - from) * w)) return -ERR_NOMEM;
         int64_t *out = E->out + at + 3;
         for (int64_t k = 0; k < r->ngl; k++) {
             const val *row = r->rows + (int64_t)r->gl[k] * r->width;
-            if (!rel_has(r, row, r->hash[r->gl[k]])) { memcpy(out, row, sizeof(val) * w); out += w; nrem++; }
+            if (!rel_has(r, row, r->hash[r->gl[k]])) { copy_row(out, row, w); out += w; nrem++; }
             r->flags[r->gl[k]] &= ~F_GONE;
         }
-        for (int64_t i = E->mark[p]; i < r->n; i++) {
+        for (int64_t i = from; i < r->n; i++) {
             if (r->flags[i] & F_BACK) { r->flags[i] &= ~F_BACK; continue; }
-            memcpy(out, r->rows + i * r->width, sizeof(val) * w); out += w; nadd++;
+            copy_row(out, r->rows + i * r->width, w); out += w; nadd++;
         }
         r->ngl = 0;
         if (nrem || nadd) {
@@ -1029,7 +1178,9 @@ static int dred(Engine *E) {
             E->nout = at + 3 + (nrem + nadd) * w;
         }
     }
-    for (int p = 0; p < n; p++) E->dirty[p] = 0;
+    E->ntouched = E->ngonel = 0;
+    for (int k = 0; k < E->ndirtyl; k++) E->dirty[E->dirtyl[k]] = 0;
+    E->ndirtyl = 0;
     return 1;
 }
 
@@ -1055,7 +1206,7 @@ int64_t ng_nout(Engine *E) { return E->nout; }
 int64_t ng_size(Engine *E) {
     int64_t n = 0;
     if (!E->have_prev) return 0;
-    for (int p = 0; p < E->npred; p++) n += E->m[E->cur].rels[p].n - E->m[E->cur].rels[p].ndead;
+    n = E->m[E->cur].nrows - E->m[E->cur].ndead;
     return n;
 }
 

@@ -75,6 +75,8 @@ void ng_set_unlike(Engine *E, int64_t unlike);
 
 # native.c's opcodes
 S_REQ, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND = range(1, 12)
+# the same steps on the rows older than the round's delta (the atoms before the delta atom)
+S_REQ_OLD, S_SCAN_OLD, S_LOOKUP_OLD, S_MEMBER_OLD = range(12, 16)
 E_CONST, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS = range(1, 10)
 P_ANY, P_BIND, P_EQ, P_FUN = range(1, 5)
 _COMPARE = {"=": 1, "!=": 2, "<": 3, "<=": 4, ">": 5, ">=": 6}
@@ -288,6 +290,8 @@ class NativeEvaluator:
             self._indexes: dict[tuple, int] = {}  # (pred, positions) -> index id
             code: list[int] = []
             disp: list[list[int]] = [[] for _ in self.preds]
+            # (the plans a predicate's delta runs are laid out together in the code, for the cache)
+            plans: list[list[list[int]]] = [[] for _ in self.preds]
             once: list[int] = []
             facts: list[list] = [[] for _ in self.preds]
             for head, body in rules:
@@ -307,17 +311,26 @@ class NativeEvaluator:
                     q = self.preds[body[i][1]]
                     plan = _Planner(self, head, body, i).code
                     others = sorted(preds - {q})
+                    older = sorted({self.preds[body[j][1]] for j in atoms if j < i})
+                    required = [S_REQ, 3 + len(others), len(others), *others] if others else []
+                    if older:
+                        required += [S_REQ_OLD, 3 + len(older), len(older), *older]
+                    plans[q].append(required + plan)
+            for q, its in enumerate(plans):
+                for plan in its:
                     disp[q].append(len(code))
-                    if others:
-                        code += [S_REQ, 3 + len(others), len(others), *others]
                     code += plan
             # the check plans of delete and rederive (without them, a run that removes facts is from scratch)
             checks: list[list[int]] | None = [[] for _ in self.preds]
             try:
+                plans = [[] for _ in self.preds]
                 for head, body in rules:
                     if any(lit[0] == "atom" for lit in body):
-                        checks[self.preds[head[1]]].append(len(code))
-                        code += _Planner(self, head, body, None, check=True).code
+                        plans[self.preds[head[1]]].append(_Planner(self, head, body, None, check=True).code)
+                for h, its in enumerate(plans):
+                    for plan in its:
+                        checks[h].append(len(code))
+                        code += plan
             except _NotSupported:
                 checks = None
         except _NotSupported as e:
@@ -740,7 +753,11 @@ class NativeEvaluator:
 class _Planner:
     """The join plan (native.c's bytecode) of a rule for one body atom as the delta (None: a rule
     without atoms), in the order of _Evaluator.rule_source: comparisons as soon as their
-    variables are bound, then membership tests, lookups by bound variables, by constants, scans."""
+    variables are bound, then membership tests, lookups by bound variables, by constants, scans.
+
+    Semi-naive without repeats: the atoms before the delta atom (in the body's order) read only
+    the rows older than the round's delta (the _OLD steps), those after it every row, so a rule
+    instance whose atoms came in one round is derived once, by the plan of its first new atom."""
 
     def __init__(self, ev: NativeEvaluator, head, body, first: int | None, check: bool = False):
         """check=True: the rule's check plan (delete and rederive): whether an instance of the rule
@@ -763,7 +780,7 @@ class _Planner:
             else:
                 i = next_atom(body, todo, self.keyable, head)
                 todo.remove(i)
-                self.atom(body[i], delta=False)
+                self.atom(body[i], delta=False, old=first is not None and i < first)
         if check:
             self.step(S_FOUND, [])
             return
@@ -822,7 +839,7 @@ class _Planner:
             raise _NotSupported("an operation in a position to match")
         return [P_EQ, *self.expr(t)]
 
-    def atom(self, lit, delta: bool) -> None:
+    def atom(self, lit, delta: bool, old: bool = False) -> None:
         _, key, args = lit
         p = self.ev.preds[key]
         if delta:
@@ -830,15 +847,15 @@ class _Planner:
             return
         keys = tuple(j for j, t in enumerate(args) if self.keyable(t))
         if keys and len(keys) == len(args):
-            self.step(S_MEMBER, [p, *(x for t in args for x in self.expr(t))])
+            self.step(S_MEMBER_OLD if old else S_MEMBER, [p, *(x for t in args for x in self.expr(t))])
         elif keys:
             ix = self.ev.index(p, keys)
             out = [ix, *(x for j in keys for x in self.expr(args[j]))]
             for j, t in enumerate(args):
                 out += [P_ANY] if j in keys else self.pattern(t)
-            self.step(S_LOOKUP, out)
+            self.step(S_LOOKUP_OLD if old else S_LOOKUP, out)
         else:
-            self.step(S_SCAN, [p, *(x for t in args for x in self.pattern(t))])
+            self.step(S_SCAN_OLD if old else S_SCAN, [p, *(x for t in args for x in self.pattern(t))])
 
     def comparison(self, lit) -> bool:
         """Plan a comparison whose variables are bound (a test) or that binds one side (an
