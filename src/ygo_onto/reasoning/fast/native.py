@@ -29,11 +29,9 @@ import subprocess
 import sys
 import tempfile
 import threading
-from itertools import chain
 from pathlib import Path
 
 from ... import diskcache
-from ...errors import ReasonerError
 from .evaluator import _NotSupported, _vars, next_atom, parse_program, predicate_numbers
 from .names import INT_MAX, INT_MIN
 
@@ -42,8 +40,6 @@ EVALUATOR = os.environ.get("YGO_FAST_EVALUATOR", "native")
 if EVALUATOR not in EVALUATORS:
     raise ValueError(f"YGO_FAST_EVALUATOR: expected one of {', '.join(EVALUATORS)}, got {EVALUATOR!r}")
 
-# infer hands an ABox with parts (abox.ABox) to run_parts (False: to run, as sets by predicate, the code path before)
-BY_PARTS = True
 SYM_BASE = 1 << 32
 MAXAR = 16  # native.c's MAXAR: the widest relation
 MAXREG = 256
@@ -187,10 +183,6 @@ def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
 
-class _Unread(Exception):
-    """run_parts: a part that this reading does not take (the caller reads the facts as a list)."""
-
-
 class NativeEvaluator:
     """The least model of a positive program, computed by native.c (see above); the interface of
     `_Evaluator` that infer uses: run, model, atoms, added_model, changed_model,
@@ -253,19 +245,6 @@ class NativeEvaluator:
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
         self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
-        # run_parts: the parts last handed over (part -> (facts, types)), their encoding, the parts with
-        # facts of predicates the program does not mention, the rows of each input relation by part
-        # (pred -> {part: rows}; None: C holds run()'s inputs) and each input relation C holds
-        self._slots: dict = {}
-        self._slot_rows: dict = {}
-        self._extra_slots: set = set()
-        self._by_pred: dict | None = None
-        self._relations: dict = {}
-        self._part_memo: dict = {}
-        self._part_ids: dict = {}  # id(part) -> (part, its encoding): a lookup without hashing the part
-        self._ran_parts: dict = {}  # the parts of the state that run_parts left to run (the last run's)
-        self._left_to_run = False  # run_parts has just left a state to run
-        self._cleared = False  # inputs were cleared since the last run: it cannot go on by adding
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
         self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
         self._fresh = True  # the next run reports its whole model
@@ -400,16 +379,12 @@ class NativeEvaluator:
         with an action declared), C goes on from the previous model with the new facts (the model
         only grows); any other run deletes and rederives from the previous model (or starts from
         scratch where that costs less), with only the changed inputs handed over."""
-        preds = self.preds
-        if self._by_pred is not None:  # (C holds the inputs of run_parts: they are handed over anew)
-            self._reset_inputs()
-        if not self._left_to_run:  # (facts not of the state run_parts left to run: its parts are unknown)
-            self._ran_parts = {}
-        self._left_to_run = False
+        ffi, clib, engine, preds = self._ffi, self._lib, self._engine, self.preds
         given, extra = self._given, {}
         given_get = given.get
+        self._added = self._change = None
         changed = []  # (pred, set, previous set or None)
-        extends = not self._fresh and not self._cleared
+        extends = not self._fresh
         seen = 0  # keys of `given` among the facts
         for key, tuples in facts.items():
             old = given_get(key)
@@ -439,191 +414,34 @@ class NativeEvaluator:
                     if len(rows) != len(new) * key[1]:
                         raise _NotSupported(f"a fact of {key[0]} with the wrong number of arguments")
                     given[key] = tuples
-                    self._add_input(p, rows, len(new))
+                    if self._syms:
+                        self._flush()
+                    if clib.ng_add(engine, p, ffi.new("int64_t[]", rows or [0]), len(new)):
+                        raise MemoryError("the native evaluator")
+                rc = clib.ng_extend(engine)
             else:
                 for p, key, tuples, old in changed:
                     rows = self._rows(tuples)
                     if len(rows) != len(tuples) * key[1]:
                         raise _NotSupported(f"a fact of {key[0]} with the wrong number of arguments")
                     given[key] = None  # (C holds something else until ng_input returns)
-                    self._set_input(p, rows, len(tuples))
+                    if clib.ng_input(engine, p, ffi.new("int64_t[]", rows or [0]), len(tuples)):
+                        raise MemoryError("the native evaluator")
                     given[key] = tuples
                 for key in gone:
-                    self._set_input(preds[key], [], 0)
+                    clib.ng_input(engine, preds[key], ffi.NULL, 0)
                     del given[key]
-            self._go(extends)
+                if self._syms:
+                    self._flush()
+                rc = (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
+            if rc:
+                raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
+                    RuntimeError(f"the native evaluator failed (error {rc})")
         except BaseException:
             self._forget()
             raise
-        self._after(extra)
-
-    def run_parts(self, parts: dict, read) -> bool:
-        """run() of an ABox given by its parts (abox.ABox.parts: part -> (its facts, the types of
-        their values)): what a next state changes is found part by part, not fact by fact.  A part
-        is read (`read`: facts -> ({(name, arity): values}, whether all were tuples), raising
-        ReasonerError) and encoded once per part (memoized by the part); an input relation is the
-        union of its parts' rows (set operations, no loop over rows in Python), and C gets only the
-        relations that changed.  False, with nothing done (the caller hands the facts over as sets
-        by predicate, to run), for another state than the previous one (most of its parts changed:
-        run takes it for less), or when a part cannot be read here (the facts as a list then give
-        the message of the first bad fact)."""
-        slots = self._slots
-        previous = slots or self._ran_parts  # (the parts of the previous state, also when run took it)
-        changed = [slot for slot, part in parts.items() if (old := previous.get(slot)) is not part and old != part]
-        left = [slot for slot in previous if slot not in parts]
-        if previous and (len(changed) + len(left)) * 2 > len(parts):  # another state than the previous one:
-            self._ran_parts, self._left_to_run = parts, True  # run takes it for less (measured: ~0.3 ms
-            return False  # less on the bench's mid-game state after another)
-        by_pred = self._by_pred
-        if by_pred is None:  # (C holds the inputs of run(): they are handed over anew, from every part)
-            changed, left = list(parts), []
-        try:
-            new = [(slot, self._encode(parts[slot], read)) for slot in changed]
-        except _Unread:
-            return False
-        if by_pred is None:
-            self._reset_inputs()
-            slots = self._slots
-        encoded, relations = self._slot_rows, self._relations
-        extras = self._extra_slots
-        for slot in left:
-            del slots[slot]
-            extras.discard(slot)
-        for slot, enc in new:
-            slots[slot] = parts[slot]
-            (extras.add if enc[1] else extras.discard)(slot)
-        if not encoded:  # (the first run here: every relation from every part)
-            encoded.update(new)
-            by_pred = self._by_pred = {}
-            for slot, enc in encoded.items():
-                for p, rows in enc[0].items():
-                    got = by_pred.get(p)
-                    if got is None:
-                        by_pred[p] = {slot: rows}
-                    else:
-                        got[slot] = rows
-            touched = by_pred.keys() | relations.keys()
-        else:
-            touched = set()
-            for slot, enc in new + [(slot, None) for slot in left]:
-                rows_now = enc[0] if enc else {}
-                old = encoded.pop(slot, None)
-                rows_before = old[0] if old else {}
-                for p, now in rows_now.items():
-                    if now != rows_before.get(p):
-                        touched.add(p)
-                        by_pred.setdefault(p, {})[slot] = now
-                for p in rows_before:
-                    if p not in rows_now:
-                        touched.add(p)
-                        del by_pred[p][slot]
-                if enc is not None:
-                    encoded[slot] = enc
-        change = []  # (pred, its new relation, the rows it gained)
-        lost = False
-        for p in touched:
-            rel = frozenset().union(*by_pred[p].values()) if by_pred.get(p) else frozenset()
-            before = relations.get(p, frozenset())
-            if rel != before:
-                change.append((p, rel, rel - before))
-                lost = lost or not before <= rel
-        extends = not self._fresh and not self._cleared and not lost
-        try:
-            for p, rel, gained in change:
-                if extends:
-                    self._add_input(p, list(chain.from_iterable(gained)), len(gained))
-                else:
-                    self._set_input(p, list(chain.from_iterable(rel)), len(rel))
-                relations[p] = rel
-            self._go(extends)
-        except BaseException:
-            self._forget()
-            self._reset_inputs()
-            raise
-        extra: dict = {}
-        for slot in extras:  # (facts of predicates the program does not mention: rare)
-            for key, values in encoded[slot][1].items():
-                extra[key] = extra[key] | values if key in extra else values
-        self._after(extra)
-        return True
-
-    def _encode(self, part: tuple, read) -> tuple[dict, dict]:
-        """A part (facts, value types) as ({pred: frozenset of encoded rows}, {(name, arity): values of
-        a predicate the program does not mention}), memoized by the part (an equal part, with values
-        of the same types, is the same)."""
-        seen = self._part_ids.get(id(part))  # (most parts are the very objects of the previous state)
-        if seen is not None and seen[0] is part:
-            return seen[1]
-        memo = self._part_memo
-        got = memo.get(part)
-        if got is None:
-            try:
-                values, plain = read(part[0])
-            except ReasonerError:
-                raise _Unread from None
-            if not plain:
-                raise _Unread
-            rows, extra = {}, {}
-            for key, tuples in values.items():
-                p = self.preds.get(key)
-                if p is None:
-                    extra[key] = frozenset(tuples)
-                    continue
-                flat = self._rows(tuples)
-                if len(flat) != len(tuples) * key[1]:
-                    raise _Unread
-                a = key[1]
-                rows[p] = frozenset(tuple(flat[i:i + a]) for i in range(0, len(flat), a)) if a else frozenset({()})
-            if len(memo) > 50_000:
-                memo.clear()
-            got = memo[part] = (rows, extra)
-        if len(self._part_ids) > 50_000:
-            self._part_ids.clear()
-        self._part_ids[id(part)] = (part, got)
-        return got
-
-    def _reset_inputs(self) -> None:
-        """Clear every input relation C holds (what run or run_parts handed over); the next run
-        hands its inputs over in full and does not go on from the model by adding to it."""
-        for p in {self.preds[key] for key in self._given} | set(self._relations):
-            self._set_input(p, [], 0)
-        self._given = {}
-        self._by_pred = None
-        self._slots, self._slot_rows, self._extra_slots, self._relations = {}, {}, set(), {}
-        self._cleared = True
-
-    def _set_input(self, p: int, values: list, n: int) -> None:
-        """C's input relation p: these n rows (their values in a row), instead of the ones before."""
-        if self._syms:
-            self._flush()
-        if self._lib.ng_input(self._engine, p, self._ffi.new("int64_t[]", values or [0]), n):
-            raise MemoryError("the native evaluator")
-
-    def _add_input(self, p: int, values: list, n: int) -> None:
-        """n rows added to C's input relation p and to the model (ng_extend goes on from them)."""
-        if self._syms:
-            self._flush()
-        if self._lib.ng_add(self._engine, p, self._ffi.new("int64_t[]", values or [0]), n):
-            raise MemoryError("the native evaluator")
-
-    def _go(self, extends: bool) -> None:
-        """The C run, after the inputs were handed over: going on by adding (extends), else delete
-        and rederive (or from scratch); the change is then in C's output buffer."""
-        self._added = self._change = None
-        clib, engine = self._lib, self._engine
-        if self._syms:
-            self._flush()
-        rc = clib.ng_extend(engine) if extends else (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
-        if rc:
-            raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
-                RuntimeError(f"the native evaluator failed (error {rc})")
-        self._cleared = False
-
-    def _after(self, extra: dict) -> None:
-        """The Python copy of the model after a run, from C's change and the facts of predicates the
-        program does not mention (`extra`, as given)."""
-        clib, engine, preds = self._lib, self._engine, self.preds
         removed, added = self._read_out()
+        # the facts of predicates the program does not mention
         old_extra, self._extra = self._extra, extra
         for key in old_extra.keys() | extra.keys():
             old, new = old_extra.get(key), extra.get(key)
