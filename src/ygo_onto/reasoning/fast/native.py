@@ -9,12 +9,14 @@ disk cache folder (`native-<key>.so`; with YGO_NO_CACHE=1 into a temporary folde
 at once).  No compiler or a failed build: `UNAVAILABLE` says why, and infer uses the Python
 `_Evaluator` (YGO_FAST_EVALUATOR=python chooses it too).
 
-Every run computes the model from scratch in C, then C compares it with the previous run's
-model and hands back only the difference; `NativeEvaluator` keeps a Python copy of the model
-(sets of tuples, as `_Evaluator.model` gives them) up to date with it, and reports it as
-`added_model` (nothing was removed) or `changed_model` (removed, added), so the facts read back
-stay proportional to the change.  Only the input relations whose set object changed since the
-previous run are converted (infer passes the same sets for unchanged predicates).
+A run goes on from the previous model in C: by adding, when the input only grew (an action
+declared in the state just reasoned about: semi-naive rounds from the new rows); by deleting and
+rederiving, when input rows also went (the next state of a duel); from scratch, for a state unlike
+the previous one.  C hands back only the difference from the previous model; `NativeEvaluator`
+keeps a Python copy of the model (sets of tuples, as `_Evaluator.model` gives them) up to date with
+it, and reports it as `added_model` (nothing was removed) or `changed_model` (removed, added), so
+the facts read back stay proportional to the change.  Only the input relations that changed since
+the previous run are converted (infer passes the same sets for unchanged predicates).
 
 Values cross as 64-bit integers: an int is itself; a str or a tuple (a constant, a function
 term) is SYM_BASE + its id, interned here with its structure handed to C (for the order of
