@@ -40,11 +40,14 @@ enum { ERR_NONE = 0, ERR_NEGFUN = 1, ERR_NOMEM = 2, ERR_CODE = 3 };
 
 /* step opcodes (each step: [op, length, ...]) */
 enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND,
+       /* not a step: the predicate lists that S_REQ steps share (one, anywhere in the code) */
+       S_POOL,
        /* the same on the rows older than the round's delta ([0, prev): the atoms before the delta
           atom, so that a rule instance whose atoms came in one round is derived once) */
-       S_REQ_OLD, S_SCAN_OLD, S_LOOKUP_OLD, S_MEMBER_OLD };
-/* expressions */
-enum { E_CONST = 1, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS };
+       S_SCAN_OLD, S_LOOKUP_OLD, S_MEMBER_OLD };
+/* expressions (E_SYM: ng_program's form of an E_CONST whose value is a symbol: its id, so that every
+   word of the code fits in 32 bits) */
+enum { E_CONST = 1, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS, E_SYM };
 /* patterns */
 enum { P_ANY = 1, P_BIND, P_EQ, P_FUN };
 /* comparisons */
@@ -114,8 +117,9 @@ typedef struct {
     IndexDef *idxdef;
     Sym *syms;
     int64_t nsym, symcap;
-    int64_t *code;
+    int32_t *code;    /* the plans, as native.py wrote them with every word in 32 bits (see ng_program) */
     int64_t ncode;
+    const int32_t *pool;   /* the words of the S_POOL step */
     int64_t *disp_start, *disp;   /* per predicate: the plans to run on its delta (CSR) */
     int64_t *once;
     int64_t nonce;
@@ -245,19 +249,131 @@ int64_t ng_symbol(Engine *E, int kind, int32_t name, const char *bytes, int64_t 
     return E->nsym++;
 }
 
+/* ng_program's reading of the code into 32-bit words, word for word (so the offsets of plans stay): an
+   E_CONST of a symbol (SYM_BASE + id) becomes E_SYM and its id.  Half the bytes of int64 words: a run
+   from scratch walks most of the code, and it did not stay in the caches.  The parse_ functions
+   return the position after what they read, -1 if it does not parse. */
+typedef struct {
+    const Engine *E;
+    const int64_t *in;
+    int32_t *out;
+    int64_t end;
+    int64_t npool, reqmax;   /* the words of the pool, of it that S_REQ steps read */
+} CodeReader;
+
+static int64_t parse_expr(CodeReader *R, int64_t pc) {
+    if (pc + 1 >= R->end) return -1;
+    int64_t op = R->in[pc];
+    switch (op) {
+    case E_CONST: {
+        val v = R->in[pc + 1];
+        if (!IS_INT(v)) {
+            if (v < SYM_BASE || v - SYM_BASE >= R->E->nsym) return -1;
+            R->out[pc] = E_SYM;
+            R->out[pc + 1] = (int32_t)(v - SYM_BASE);
+        }
+        return pc + 2;
+    }
+    case E_REG: return R->in[pc + 1] >= 0 && R->in[pc + 1] < MAXREG ? pc + 2 : -1;
+    case E_NEG: case E_ABS: return parse_expr(R, pc + 1);
+    case E_ADD: case E_SUB: case E_MUL: case E_DIV: case E_MOD:
+        pc = parse_expr(R, pc + 1);
+        return pc < 0 ? -1 : parse_expr(R, pc);
+    }
+    return -1;
+}
+
+static int64_t parse_pat(CodeReader *R, int64_t pc) {
+    if (pc >= R->end) return -1;
+    switch (R->in[pc]) {
+    case P_ANY: return pc + 1;
+    case P_BIND: return pc + 1 < R->end && R->in[pc + 1] >= 0 && R->in[pc + 1] < MAXREG ? pc + 2 : -1;
+    case P_EQ: return parse_expr(R, pc + 1);
+    case P_FUN: {
+        if (pc + 2 >= R->end) return -1;
+        int64_t ar = R->in[pc + 2];
+        pc += 3;
+        for (int64_t i = 0; i < ar && pc >= 0; i++) pc = parse_pat(R, pc);
+        return pc;
+    }
+    }
+    return -1;
+}
+
+static int64_t parse_many(CodeReader *R, int64_t pc, int64_t n, int pattern) {
+    for (int64_t i = 0; i < n && pc >= 0; i++) pc = pattern ? parse_pat(R, pc) : parse_expr(R, pc);
+    return pc;
+}
+
+/* the step at pc: its end, -1 */
+static int64_t parse_step(CodeReader *R, Engine *E, int64_t pc) {
+    const int64_t *in = R->in;
+    int64_t op = in[pc], a = pc + 2, end = pc + in[pc + 1];
+    if (in[pc + 1] < 2 || end > R->end) return -1;
+    R->end = end;   /* (nothing reads past its step) */
+    int64_t x = end > a ? in[a] : -1;
+    int64_t got;
+    switch (op) {
+    case S_POOL:
+        if (E->pool) return -1;
+        for (int64_t i = a; i < end; i++)
+            if (in[i] < 0 || in[i] >= E->npred) return -1;
+        E->pool = R->out + a;
+        R->npool = end - a;
+        return end;
+    case S_REQ:
+        if (end != a + 3 || x < 0 || in[a + 1] < 0 || in[a + 1] > in[a + 2]) return -1;
+        if (x + in[a + 2] > R->reqmax) R->reqmax = x + in[a + 2];
+        return end;
+    case S_DELTA: case S_SCAN: case S_SCAN_OLD:
+        got = x >= 0 && x < E->npred ? parse_many(R, a + 1, E->arity[x], 1) : -1;
+        break;
+    case S_LOOKUP: case S_LOOKUP_OLD: {
+        if (x < 0 || x >= E->nidx) return -1;
+        const IndexDef *d = &E->idxdef[x];
+        got = parse_many(R, parse_many(R, a + 1, d->npos, 0), E->arity[d->pred], 1);
+        break;
+    }
+    case S_MEMBER: case S_MEMBER_OLD: case S_EMIT:
+        got = x >= 0 && x < E->npred ? parse_many(R, a + 1, E->arity[x], 0) : -1;
+        break;
+    case S_CMP: got = x >= C_EQ && x <= C_GE ? parse_many(R, a + 1, 2, 0) : -1; break;
+    case S_MATCH: case S_NMATCH: got = parse_expr(R, a); got = got < 0 ? -1 : parse_pat(R, got); break;
+    case S_HEAD: got = x >= 0 && x <= MAXAR ? parse_many(R, a + 1, x, 1) : -1; break;
+    case S_FOUND: got = a; break;
+    default: return -1;
+    }
+    return got == end ? end : -1;
+}
+
 /* The program: code (plans), per predicate the offsets of the plans its delta runs (CSR), the
-   plans of the rules without atoms, the program facts (per predicate: count, rows). */
+   plans of the rules without atoms, the program facts (per predicate: count, rows).  The symbols
+   the code names must be there (ng_symbol) first. */
 int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *disp_start, const int64_t *disp,
                const int64_t *once, int64_t nonce, const int64_t *nfacts, const val *facts) {
     int n = E->npred;
-    E->code = malloc(sizeof(int64_t) * (ncode ? ncode : 1));
+    E->code = malloc(sizeof(int32_t) * (ncode ? ncode : 1));
     E->disp_start = malloc(sizeof(int64_t) * (n + 1));
     int64_t nd = disp_start[n];
     E->disp = malloc(sizeof(int64_t) * (nd ? nd : 1));
     E->once = malloc(sizeof(int64_t) * (nonce ? nonce : 1));
     if (!E->code || !E->disp_start || !E->disp || !E->once) return ERR_NOMEM;
-    memcpy(E->code, code, sizeof(int64_t) * ncode);
+    /* every word as it is, then the E_CONST of symbols rewritten; a word that does not fit in 32
+       bits elsewhere (or a step that does not parse) is an error */
+    for (int64_t i = 0; i < ncode; i++) E->code[i] = (int32_t)code[i];
     E->ncode = ncode;
+    E->pool = NULL;
+    CodeReader R = {E, code, E->code, ncode, 0, 0};
+    for (int64_t pc = 0; pc < ncode;) {
+        if (pc + 1 >= ncode) return ERR_CODE;
+        R.end = ncode;
+        pc = parse_step(&R, E, pc);
+        if (pc < 0) return ERR_CODE;
+    }
+    if (R.reqmax > R.npool) return ERR_CODE;
+    for (int64_t i = 0; i < ncode; i++)
+        if (E->code[i] != code[i] && !(E->code[i] == E_SYM && code[i] == E_CONST) &&
+            !(i && E->code[i - 1] == E_SYM && code[i - 1] == E_CONST)) return ERR_CODE;
     memcpy(E->disp_start, disp_start, sizeof(int64_t) * (n + 1));
     memcpy(E->disp, disp, sizeof(int64_t) * nd);
     memcpy(E->once, once, sizeof(int64_t) * nonce);
@@ -529,12 +645,13 @@ static int order(const Engine *E, val a, val b) {
 
 /* evaluate the expression at *pc (advanced past it): 1 and *out if defined, else 0 */
 static int eval(Engine *E, int64_t *pc, val *out) {
-    const int64_t *c = E->code;
+    const int32_t *c = E->code;
     int64_t op = c[(*pc)++];
     val a, b;
     int da, db;
     switch (op) {
     case E_CONST: *out = c[(*pc)++]; return 1;
+    case E_SYM: *out = SYM_BASE + (uint32_t)c[(*pc)++]; return 1;
     case E_REG: *out = E->reg[c[(*pc)++]]; return 1;
     case E_NEG:
         da = eval(E, pc, &a);
@@ -563,14 +680,14 @@ static int eval(Engine *E, int64_t *pc, val *out) {
     }
 }
 
-static void skip_expr(const int64_t *c, int64_t *pc) {
+static void skip_expr(const int32_t *c, int64_t *pc) {
     int64_t op = c[(*pc)++];
-    if (op == E_CONST || op == E_REG) { (*pc)++; return; }
+    if (op == E_CONST || op == E_REG || op == E_SYM) { (*pc)++; return; }
     skip_expr(c, pc);
     if (op != E_NEG && op != E_ABS) skip_expr(c, pc);
 }
 
-static void skip_pat(const int64_t *c, int64_t *pc) {
+static void skip_pat(const int32_t *c, int64_t *pc) {
     int64_t op = c[(*pc)++];
     if (op == P_ANY) return;
     if (op == P_BIND) { (*pc)++; return; }
@@ -582,7 +699,7 @@ static void skip_pat(const int64_t *c, int64_t *pc) {
 
 /* match value v against the pattern at *pc (advanced past it whatever the result) */
 static int match(Engine *E, int64_t *pc, val v) {
-    const int64_t *c = E->code;
+    const int32_t *c = E->code;
     int64_t op = c[(*pc)++];
     val x;
     switch (op) {
@@ -607,16 +724,17 @@ static int match(Engine *E, int64_t *pc, val v) {
 
 /* eval with the common expressions (a register, a constant) inline */
 static inline int eval1(Engine *E, int64_t *pc, val *out) {
-    const int64_t *c = E->code;
+    const int32_t *c = E->code;
     int64_t op = c[*pc];
     if (op == E_REG) { *out = E->reg[c[*pc + 1]]; *pc += 2; return 1; }
     if (op == E_CONST) { *out = c[*pc + 1]; *pc += 2; return 1; }
+    if (op == E_SYM) { *out = SYM_BASE + (uint32_t)c[*pc + 1]; *pc += 2; return 1; }
     return eval(E, pc, out);
 }
 
 /* match a row against the patterns at pc (one per position); 1 if every one matches */
 static inline int match_row(Engine *E, int64_t pc, const val *row, int arity) {
-    const int64_t *c = E->code;
+    const int32_t *c = E->code;
     for (int i = 0; i < arity; i++) {
         int64_t op = c[pc];
         if (op == P_ANY) { pc++; continue; }
@@ -643,21 +761,17 @@ static inline int eval_row(Engine *E, int64_t pc, int n, val *row) {
    step in this loop; the steps that iterate rows (DELTA, SCAN, LOOKUP) run the rest of the plan
    for each row, recursively.  A step that sets E->err also fails its test. */
 static void exec(Engine *E, Model *M, int64_t pc) {
-    const int64_t *c = E->code;
+    const int32_t *c = E->code;
     for (;;) {
         int64_t op = c[pc], next = pc + c[pc + 1];
         switch (op) {
-        case S_REQ: {   /* [n, preds...]: every one holds rows */
-            int64_t n = c[pc + 2];
-            for (int64_t i = 0; i < n; i++)
-                if (!M->rels[c[pc + 3 + i]].n) return;
-            pc = next;
-            continue;
-        }
-        case S_REQ_OLD: {   /* [n, preds...]: every one holds rows older than the delta */
-            int64_t n = c[pc + 2];
-            for (int64_t i = 0; i < n; i++)
-                if (!M->rels[c[pc + 3 + i]].prev) return;
+        case S_REQ: {   /* [at, nold, n]: the n predicates at pool[at] hold rows, the first nold rows older than the delta */
+            const int32_t *l = E->pool + c[pc + 2];
+            int nold = c[pc + 3], n = c[pc + 4];
+            for (int i = 0; i < nold; i++)
+                if (!M->rels[l[i]].prev) return;
+            for (int i = nold; i < n; i++)
+                if (!M->rels[l[i]].n) return;
             pc = next;
             continue;
         }

@@ -45,7 +45,7 @@ if EVALUATOR not in EVALUATORS:
 SYM_BASE = 1 << 32
 MAXAR = 16  # native.c's MAXAR: the widest relation
 MAXREG = 256
-ERR_NEGFUN = 1
+ERR_NEGFUN, ERR_NOMEM = 1, 2
 
 _CDEF = """
 typedef int64_t val;
@@ -73,8 +73,9 @@ void ng_set_unlike(Engine *E, int64_t unlike);
 
 # native.c's opcodes
 S_REQ, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND = range(1, 12)
-# the same steps on the rows older than the round's delta (the atoms before the delta atom)
-S_REQ_OLD, S_SCAN_OLD, S_LOOKUP_OLD, S_MEMBER_OLD = range(12, 16)
+# S_POOL: the predicate lists of the S_REQ steps; then the steps on the rows older than the round's
+# delta (the atoms before the delta atom)
+S_POOL, S_SCAN_OLD, S_LOOKUP_OLD, S_MEMBER_OLD = range(12, 16)
 E_CONST, E_REG, E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG, E_ABS = range(1, 10)
 P_ANY, P_BIND, P_EQ, P_FUN = range(1, 5)
 _COMPARE = {"=": 1, "!=": 2, "<": 3, "<=": 4, ">": 5, ">=": 6}
@@ -238,7 +239,7 @@ class NativeEvaluator:
                              ffi.new("int64_t[]", [len(rows) for rows in facts] or [0]),
                              ffi.new("int64_t[]", flat_facts or [0]))
         if rc:
-            raise MemoryError("the native evaluator")
+            raise MemoryError("the native evaluator") if rc == ERR_NOMEM else RuntimeError(f"native.c refused the plans (error {rc})")
         if checks is not None:
             starts = [0]
             for c in checks:
@@ -275,6 +276,10 @@ class NativeEvaluator:
             plans: list[list[list[int]]] = [[] for _ in self.preds]
             once: list[int] = []
             facts: list[list] = [[] for _ in self.preds]
+            # a rule's predicates, in the order of their first atom, are one list of the pool for all its
+            # plans (they were 16% of the code, repeated in every plan of a rule)
+            pool: list[int] = []
+            pooled: dict[tuple, int] = {}
             for head, body in rules:
                 h = self.preds[head[1]]
                 if not body:
@@ -283,19 +288,22 @@ class NativeEvaluator:
                     facts[h].append([self._intern(t[1]) for t in head[2]])
                     continue
                 atoms = [i for i, lit in enumerate(body) if lit[0] == "atom"]
-                preds = {self.preds[body[i][1]] for i in atoms}
                 if not atoms:
                     once.append(len(code))
                     code += _Planner(self, head, body, None).code
                     continue
+                preds = list(dict.fromkeys(self.preds[body[i][1]] for i in atoms))
+                at = pooled.get(tuple(preds))
+                if at is None:
+                    at = pooled[tuple(preds)] = len(pool)
+                    pool += preds
                 for i in atoms:
                     q = self.preds[body[i][1]]
                     plan = _Planner(self, head, body, i).code
-                    others = sorted(preds - {q})
-                    older = sorted({self.preds[body[j][1]] for j in atoms if j < i})
-                    required = [S_REQ, 3 + len(others), len(others), *others] if others else []
-                    if older:
-                        required += [S_REQ_OLD, 3 + len(older), len(older), *older]
+                    # every predicate of the rule holds rows (the delta's does), those of the atoms before
+                    # the delta atom (a prefix of the list) rows older than the delta
+                    nold = len({self.preds[body[j][1]] for j in atoms if j < i})
+                    required = [S_REQ, 5, at, nold, len(preds)] if nold or len(preds) > 1 else []
                     plans[q].append(required + plan)
             for q, its in enumerate(plans):
                 for plan in its:
@@ -314,6 +322,8 @@ class NativeEvaluator:
                         code += plan
             except _NotSupported:
                 checks = None
+            if pool:
+                code += [S_POOL, 2 + len(pool), *pool]
         except _NotSupported as e:
             return {"unsupported": str(e)}
         return {"preds": self.preds, "enc": self._enc, "names": self._names, "syms": self._syms,
