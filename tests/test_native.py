@@ -41,6 +41,20 @@ def test_terms_and_comparisons_are_clingos():
         assert _atoms(ev) == _clingo_atoms(TERMS_PROGRAM)
 
 
+def test_constants_of_rules_beyond_16_bits():
+    """The code keeps a rule's constants in 16-bit words; larger ones (and symbols) go another way."""
+    program = r"""n(40000). n(-40000). n(2147483647). n(-2147483648). n(5). n(32767). n(-32767).
+    lp(40000, 70000). lp(5, "x"). lp(5, s(1)).
+    big(X) :- n(X), X > 32766.  small(X) :- n(X), X < -32767.  top(X) :- n(X), X = 2147483647.
+    bottom(X) :- n(X), X = -2147483648.  plus(X,Z) :- n(X), Z = X + 100000.  minus(X,Z) :- n(X), Z = X - 65536.
+    hit(X) :- n(X), lp(X, 70000).  str(X) :- n(X), lp(X, "x").  fun(X) :- n(X), lp(X, s(1)).
+    near(X) :- n(X), X != 32767, X != -32767, X < 40001."""
+    ev = native.NativeEvaluator(program)
+    with ev.lock:
+        ev.run({})
+        assert _atoms(ev) == _clingo_atoms(program)
+
+
 def _random_value(rng: random.Random, depth: int = 0):
     kind = rng.randrange(5 if depth < 2 else 3)
     if kind == 0:
