@@ -41,8 +41,9 @@ def test_terms_and_comparisons_are_clingos():
         assert _atoms(ev) == _clingo_atoms(TERMS_PROGRAM)
 
 
-def test_constants_of_rules_beyond_16_bits():
-    """The code keeps a rule's constants in 16-bit words; larger ones (and symbols) go another way."""
+def test_constants_of_rules_at_the_edges_of_the_code_words():
+    """The code is 32-bit words: a symbol constant of a rule becomes E_SYM and its id; integer
+    constants of every size (16-bit edges, 32-bit edges) and arithmetic past them give clingo's model."""
     program = r"""n(40000). n(-40000). n(2147483647). n(-2147483648). n(5). n(32767). n(-32767).
     lp(40000, 70000). lp(5, "x"). lp(5, s(1)).
     big(X) :- n(X), X > 32766.  small(X) :- n(X), X < -32767.  top(X) :- n(X), X = 2147483647.
