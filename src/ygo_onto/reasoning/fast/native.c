@@ -14,9 +14,12 @@
    term (clingo's -f(x)) is not a value here: the run stops with ERR_NEGFUN and the caller asks
    the Python evaluator's fallback, clingo.
 
-   A run computes the model from the program's facts and the input facts, from scratch, in one
-   of two model buffers, then writes the difference from the other buffer (the previous run's
-   model) to the output buffer: what the caller reads back stays proportional to the change.
+   A run goes on from the previous model: by adding (ng_add, ng_extend: the input only grew, so
+   semi-naive rounds from the new rows reach the larger model), by deleting and rederiving
+   (ng_update: input rows also went), or from scratch (ng_run, or ng_update for a state unlike
+   the previous one: in the other of two model buffers).  Each writes the change from the previous
+   model to the output buffer (or the whole model when most of it changed): what the caller reads
+   back stays proportional to the change.
 
    Relations are append-only within a run: an array of rows, a hash set of row numbers (dedup and
    membership), and hash indexes on the argument positions that lookups use, built lazily up to
