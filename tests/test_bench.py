@@ -68,3 +68,34 @@ def test_a_fast_variant_is_compared_with_fast_in_the_same_run():
     out = io.StringIO()
     render(result, Console(file=out, width=160))
     assert "fast variants" in out.getvalue()
+
+
+def test_the_layer_profile_names_every_layer_it_times(monkeypatch):
+    """scripts/profile_layers.py (the profile of docs/performance.md): its timers wrap functions that exist,
+    and a short duel's table shows the reasoner runs and the layers inside them."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "profile_layers.py"
+    spec = importlib.util.spec_from_file_location("profile_layers", path)
+    profile = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(profile)
+    for label, owner, name in profile.LAYERS:  # (restored after the test: the timers wrap these)
+        monkeypatch.setattr(owner, name, getattr(owner, name))
+    try:
+        got = profile.profile_duel("simplified", seed=3, max_actions=12)
+        assert got["actions"] == 12 and got["seconds"] > 0
+        layers = got["layers"]
+        assert layers["reasoner runs (game.run_reasoner)"] <= got["seconds"]
+        assert 0 < layers["  ABox from the state (abox.state_abox)"] < layers["reasoner runs (game.run_reasoner)"]
+        out = io.StringIO()
+        assert profile.main(["--ruleset", "simplified", "--seed", "3", "--max-actions", "12"],
+                            console=Console(file=out, width=120)) == 0
+        assert "reasoner runs" in out.getvalue() and "ms per action" in out.getvalue()
+    finally:  # (the native engine's timed library out again)
+        from ygo_onto.knowledge import knowledge
+        from ygo_onto.reasoning.fast.compiler import compiled
+
+        for ev in compiled(knowledge("simplified")).evaluators:
+            if isinstance(getattr(ev, "_lib", None), profile._TimedLibrary):
+                ev._lib = ev._lib._lib
