@@ -34,6 +34,7 @@ import threading
 from pathlib import Path
 
 from ... import diskcache
+from ...errors import ReasonerError
 from .evaluator import _NotSupported, _vars, next_atom, parse_program, predicate_numbers
 from .names import INT_MAX, INT_MIN
 
@@ -42,6 +43,10 @@ EVALUATOR = os.environ.get("YGO_FAST_EVALUATOR", "native")
 if EVALUATOR not in EVALUATORS:
     raise ValueError(f"YGO_FAST_EVALUATOR: expected one of {', '.join(EVALUATORS)}, got {EVALUATOR!r}")
 
+# infer hands an ABox with parts (abox.ABox) to run_bundles (False: to run, as sets by predicate)
+BUNDLES = True
+# the bundles an evaluator keeps registered (then C's are dropped and registered again as they come)
+BUNDLE_CAP = 20_000
 SYM_BASE = 1 << 32
 MAXAR = 16  # native.c's MAXAR: the widest relation
 MAXREG = 256
@@ -69,6 +74,10 @@ int64_t ng_size(Engine *E);
 int ng_order(Engine *E, val a, val b);
 int64_t ng_stat(Engine *E, int k);
 void ng_set_unlike(Engine *E, int64_t unlike);
+int64_t ng_bundle(Engine *E, int k, const int32_t *preds, const int64_t *counts, const val *rows);
+int ng_state(Engine *E, int64_t n, const int32_t *ids);
+void ng_bundles_reset(Engine *E);
+void ng_clear_inputs(Engine *E);
 """
 
 # native.c's opcodes
@@ -186,6 +195,10 @@ def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
 
+class _Unread(Exception):
+    """run_bundles: a part that it does not read (the caller hands the facts over as a list)."""
+
+
 class NativeEvaluator:
     """The least model of a positive program, computed by native.c (see above); the interface of
     `_Evaluator` that infer uses: run, model, atoms, added_model, changed_model,
@@ -248,6 +261,11 @@ class NativeEvaluator:
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
         self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
+        # run_bundles: a part of an ABox -> (its bundle id in C, its facts of predicates the program does
+        # not mention or None); id(part) -> (part, id, extra), a lookup without hashing the part
+        self._bundles: dict = {}
+        self._bundle_ids: dict = {}
+        self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
         self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
         self._fresh = True  # the next run reports its whole model
@@ -392,11 +410,14 @@ class NativeEvaluator:
         only grows); any other run deletes and rederives from the previous model (or starts from
         scratch where that costs less), with only the changed inputs handed over."""
         ffi, clib, engine, preds = self._ffi, self._lib, self._engine, self.preds
+        extends = not self._fresh
+        if self._bundled:  # (C holds run_bundles' inputs: every input relation is handed over anew)
+            clib.ng_clear_inputs(engine)
+            self._given = {}
+            self._bundled = extends = False
         given, extra = self._given, {}
         given_get = given.get
-        self._added = self._change = None
         changed = []  # (pred, set, previous set or None)
-        extends = not self._fresh
         seen = 0  # keys of `given` among the facts
         for key, tuples in facts.items():
             old = given_get(key)
@@ -430,7 +451,6 @@ class NativeEvaluator:
                         self._flush()
                     if clib.ng_add(engine, p, ffi.new("int64_t[]", rows or [0]), len(new)):
                         raise MemoryError("the native evaluator")
-                rc = clib.ng_extend(engine)
             else:
                 for p, key, tuples, old in changed:
                     rows = self._rows(tuples)
@@ -443,15 +463,109 @@ class NativeEvaluator:
                 for key in gone:
                     clib.ng_input(engine, preds[key], ffi.NULL, 0)
                     del given[key]
-                if self._syms:
-                    self._flush()
-                rc = (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
-            if rc:
-                raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
-                    RuntimeError(f"the native evaluator failed (error {rc})")
+            self._go(extends)
         except BaseException:
             self._forget()
             raise
+        self._after(extra)
+
+    def run_bundles(self, parts: dict, read) -> bool:
+        """run() of an ABox given by its parts (abox.ABox.parts: part -> (its facts, the types of their
+        values)); call under `lock`.  Each part is read (`read`: facts -> ({(name, arity): values},
+        whether every fact was a tuple), raising ReasonerError) and registered in C as a bundle of
+        rows once (memoized by the part object, and by its content); C finds which bundles came and
+        went since the previous state and which input rows changed.  False, with nothing run, when a
+        part cannot be read here (the caller hands the facts over to run, which gives the message of
+        the first bad fact in the list's order)."""
+        if len(self._bundles) > BUNDLE_CAP:  # (C's bundles dropped: they are registered again as they come)
+            self._lib.ng_bundles_reset(self._engine)
+            self._bundles, self._bundle_ids = {}, {}
+        elif len(self._bundle_ids) > BUNDLE_CAP:  # (parts equal to registered ones: found by content again)
+            self._bundle_ids = {}
+        known = self._bundle_ids
+        ids = []
+        extra: dict = {}
+        try:
+            for part in parts.values():
+                got = known.get(id(part))  # (most parts are the very objects of the previous state)
+                if got is None or got[0] is not part:
+                    got = self._bundle(part, read)
+                ids.append(got[1])
+                if got[2] is not None:  # (facts of predicates the program does not mention: rare)
+                    for key, values in got[2].items():
+                        extra[key] = extra[key] | values if key in extra else values
+        except _Unread:
+            return False
+        ffi, clib, engine = self._ffi, self._lib, self._engine
+        try:
+            if self._syms:
+                self._flush()
+            self._given, self._bundled = {}, True
+            mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
+            if mode < 0:
+                raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
+                    RuntimeError(f"the native evaluator refused the state (error {-mode})")
+            self._go(mode == 0)
+        except BaseException:
+            self._forget()
+            raise
+        self._after(extra)
+        return True
+
+    def _bundle(self, part: tuple, read) -> tuple:
+        """(part, its bundle id, its facts of predicates the program does not mention or None), the
+        part registered in C if no equal part was (equal: the same facts with values of the same
+        types, True and 1 apart); raises _Unread."""
+        try:
+            got = self._bundles.get(part)
+        except TypeError:  # (an unhashable fact: not a fact)
+            raise _Unread from None
+        if got is None:
+            try:
+                values, plain = read(part[0])
+            except ReasonerError:
+                raise _Unread from None
+            if not plain:
+                raise _Unread
+            preds, counts, flat, extra = [], [], [], None
+            for key, tuples in values.items():
+                p = self.preds.get(key)
+                if p is None:
+                    if extra is None:
+                        extra = {}
+                    extra[key] = frozenset(tuples)
+                    continue
+                rows = self._rows(tuples)
+                if len(rows) != len(tuples) * key[1]:
+                    raise _Unread
+                preds.append(p)
+                counts.append(len(tuples))
+                flat += rows
+            ffi = self._ffi
+            bid = self._lib.ng_bundle(self._engine, len(preds), ffi.new("int32_t[]", preds or [0]),
+                                      ffi.new("int64_t[]", counts or [0]), ffi.new("int64_t[]", flat or [0]))
+            if bid < 0:
+                raise MemoryError("the native evaluator")
+            got = self._bundles[part] = (bid, extra)
+        out = self._bundle_ids[id(part)] = (part, *got)
+        return out
+
+    def _go(self, extends: bool) -> None:
+        """The C run after the inputs were handed over: going on by adding (extends), else delete and
+        rederive (or from scratch); the change is then in C's output buffer."""
+        self._added = self._change = None
+        clib, engine = self._lib, self._engine
+        if self._syms:
+            self._flush()
+        rc = clib.ng_extend(engine) if extends else (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
+        if rc:
+            raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
+                RuntimeError(f"the native evaluator failed (error {rc})")
+
+    def _after(self, extra: dict) -> None:
+        """The Python copy of the model after a run: C's change, and the facts of predicates the
+        program does not mention (`extra`, as given)."""
+        clib, engine, preds = self._lib, self._engine, self.preds
         removed, added = self._read_out()
         # the facts of predicates the program does not mention
         old_extra, self._extra = self._extra, extra
