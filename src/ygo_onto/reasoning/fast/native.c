@@ -1434,18 +1434,17 @@ static int64_t row_id(Engine *E, int p, const val *row) {
     return i;
 }
 
-/* A bundle: k predicates, counts[i] rows of preds[i] (their values one after the other in rows).
-   Returns its id (registered for good: equal bundles are the caller's to share), -1 out of memory. */
-int64_t ng_bundle(Engine *E, int k, const int32_t *preds, const int64_t *counts, const val *rows) {
+/* A bundle: n rows, row i of predicate preds[i] (their values one after the other in rows).
+   Returns its id (registered for good: equal bundles are the caller's to share), -1 out of memory
+   or a predicate out of range. */
+int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows) {
     if (!E->inrid) {
         E->inrid = calloc(E->npred ? E->npred : 1, sizeof(int32_t *));
         E->capinrid = calloc(E->npred ? E->npred : 1, sizeof(int64_t));
         if (!E->inrid || !E->capinrid) return -1;
     }
-    int64_t total = 0;
-    for (int i = 0; i < k; i++) total += counts[i];
     if (E->nbund >= INT32_MAX - 1) return -1;
-    if (!grow((void **)&E->bpool, &E->capbpool, E->nbpool + total, sizeof(int32_t))) return -1;
+    if (!grow((void **)&E->bpool, &E->capbpool, E->nbpool + n, sizeof(int32_t))) return -1;
     int64_t cap = E->capbund;
     if (!grow((void **)&E->boff, &cap, E->nbund + 1, sizeof(int64_t))) return -1;
     cap = E->capbund;
@@ -1455,15 +1454,13 @@ int64_t ng_bundle(Engine *E, int k, const int32_t *preds, const int64_t *counts,
     E->capbund = cap;
     int64_t at = E->nbpool;
     const val *row = rows;
-    for (int i = 0; i < k; i++) {
+    for (int64_t i = 0; i < n; i++) {
         int p = preds[i];
         if (p < 0 || p >= E->npred) return -1;
-        int w = E->arity[p];
-        for (int64_t r = 0; r < counts[i]; r++, row += w) {
-            int64_t id = row_id(E, p, row);
-            if (id < 0) return -1;
-            E->bpool[at++] = (int32_t)id;
-        }
+        int64_t id = row_id(E, p, row);
+        if (id < 0) return -1;
+        E->bpool[at++] = (int32_t)id;
+        row += E->arity[p];
     }
     int64_t b = E->nbund++;
     E->boff[b] = E->nbpool;

@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+import operator
+from itertools import chain
 from pathlib import Path
 
 from ... import diskcache
@@ -74,7 +76,7 @@ int64_t ng_size(Engine *E);
 int ng_order(Engine *E, val a, val b);
 int64_t ng_stat(Engine *E, int k);
 void ng_set_unlike(Engine *E, int64_t unlike);
-int64_t ng_bundle(Engine *E, int k, const int32_t *preds, const int64_t *counts, const val *rows);
+int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows);
 int ng_state(Engine *E, int64_t n, const int32_t *ids);
 void ng_bundles_reset(Engine *E);
 void ng_clear_inputs(Engine *E);
@@ -195,6 +197,9 @@ def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
 
+_FIRST, _SECOND, _THIRD, _LAST = (operator.itemgetter(i) for i in (0, 1, 2, -1))
+
+
 class _Unread(Exception):
     """run_bundles: a part that it does not read (the caller hands the facts over as a list)."""
 
@@ -261,10 +266,14 @@ class NativeEvaluator:
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
         self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
-        # run_bundles: a part of an ABox -> (its bundle id in C, its facts of predicates the program does
-        # not mention or None); id(part) -> (part, id, extra), a lookup without hashing the part
+        # run_bundles: a part of an ABox -> its bundle id in C; id(part) -> its bundle id, for the parts
+        # in _alive (kept alive there, so no other part can have their id); a bundle id -> its facts
+        # of predicates the program does not mention (rare)
         self._bundles: dict = {}
         self._bundle_ids: dict = {}
+        self._alive: list = []
+        self._extra_of: dict = {}
+        self._codes: dict = {}  # a fact -> _code of it
         self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
         self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
@@ -479,23 +488,24 @@ class NativeEvaluator:
         the first bad fact in the list's order)."""
         if len(self._bundles) > BUNDLE_CAP:  # (C's bundles dropped: they are registered again as they come)
             self._lib.ng_bundles_reset(self._engine)
-            self._bundles, self._bundle_ids = {}, {}
-        elif len(self._bundle_ids) > BUNDLE_CAP:  # (parts equal to registered ones: found by content again)
-            self._bundle_ids = {}
-        known = self._bundle_ids
-        ids = []
+            self._bundles, self._extra_of = {}, {}
+            self._bundle_ids, self._alive = {}, []
+        elif len(self._alive) > BUNDLE_CAP:  # (parts equal to registered ones: found by content again)
+            self._bundle_ids, self._alive = {}, []
+        values = parts.values()
+        ids = list(map(self._bundle_ids.get, map(id, values)))  # (most parts: the previous state's objects)
+        if None in ids:
+            try:
+                for i, part in enumerate(values):
+                    if ids[i] is None:
+                        ids[i] = self._bundle(part, read)
+            except _Unread:
+                return False
         extra: dict = {}
-        try:
-            for part in parts.values():
-                got = known.get(id(part))  # (most parts are the very objects of the previous state)
-                if got is None or got[0] is not part:
-                    got = self._bundle(part, read)
-                ids.append(got[1])
-                if got[2] is not None:  # (facts of predicates the program does not mention: rare)
-                    for key, values in got[2].items():
-                        extra[key] = extra[key] | values if key in extra else values
-        except _Unread:
-            return False
+        if self._extra_of:  # (facts of predicates the program does not mention: rare)
+            for bid in ids:
+                for key, more in self._extra_of.get(bid, {}).items():
+                    extra[key] = extra[key] | more if key in extra else more
         ffi, clib, engine = self._ffi, self._lib, self._engine
         try:
             if self._syms:
@@ -512,43 +522,65 @@ class NativeEvaluator:
         self._after(extra)
         return True
 
-    def _bundle(self, part: tuple, read) -> tuple:
-        """(part, its bundle id, its facts of predicates the program does not mention or None), the
-        part registered in C if no equal part was (equal: the same facts with values of the same
-        types, True and 1 apart); raises _Unread."""
+    def _bundle(self, part: tuple, read) -> int:
+        """The bundle id of a part, the part registered in C if no equal part was (equal: the same facts
+        with values of the same types, True and 1 apart); raises _Unread."""
         try:
-            got = self._bundles.get(part)
+            bid = self._bundles.get(part)
         except TypeError:  # (an unhashable fact: not a fact)
             raise _Unread from None
-        if got is None:
-            try:
-                values, plain = read(part[0])
-            except ReasonerError:
-                raise _Unread from None
-            if not plain:
-                raise _Unread
-            preds, counts, flat, extra = [], [], [], None
-            for key, tuples in values.items():
-                p = self.preds.get(key)
-                if p is None:
-                    if extra is None:
-                        extra = {}
-                    extra[key] = frozenset(tuples)
-                    continue
-                rows = self._rows(tuples)
-                if len(rows) != len(tuples) * key[1]:
-                    raise _Unread
-                preds.append(p)
-                counts.append(len(tuples))
-                flat += rows
+        if bid is None:
+            facts = part[0]
+            codes = list(map(self._codes.get, facts))  # (most facts were in a part before)
+            if None in codes or not all(map(operator.is_, map(_FIRST, codes), map(type, map(_LAST, facts)))):
+                codes = [code if code is not None and code[0] is type(f[-1]) else self._code(f, read)
+                         for f, code in zip(facts, codes)]
+            preds = list(map(_SECOND, codes))
+            extra: dict = {}
+            if None in preds:  # (facts of predicates the program does not mention)
+                for code in codes:
+                    if code[1] is None:
+                        key, value = code[2]
+                        extra[key] = extra[key] | {value} if key in extra else frozenset({value})
+                codes = [code for code in codes if code[1] is not None]
+                preds = list(map(_SECOND, codes))
+            flat = list(chain.from_iterable(map(_THIRD, codes)))
             ffi = self._ffi
             bid = self._lib.ng_bundle(self._engine, len(preds), ffi.new("int32_t[]", preds or [0]),
-                                      ffi.new("int64_t[]", counts or [0]), ffi.new("int64_t[]", flat or [0]))
+                                      ffi.new("int64_t[]", flat or [0]))
             if bid < 0:
                 raise MemoryError("the native evaluator")
-            got = self._bundles[part] = (bid, extra)
-        out = self._bundle_ids[id(part)] = (part, *got)
-        return out
+            self._bundles[part] = bid
+            if extra:
+                self._extra_of[bid] = extra
+        self._bundle_ids[id(part)] = bid
+        self._alive.append(part)
+        return bid
+
+    def _code(self, fact, read) -> tuple:
+        """(the type of the fact's value, its predicate's number or None if the program does not mention
+        it, its row's values encoded, or (key, value) for None), remembered by the fact; raises _Unread
+        for what `read` does not read as a fact."""
+        try:
+            values, plain = read((fact,))
+        except ReasonerError:
+            raise _Unread from None
+        if not plain or len(values) != 1:
+            raise _Unread
+        (key, rows), = values.items()
+        (value,) = rows
+        p = self.preds.get(key)
+        if p is None:
+            code = (type(fact[-1]), None, (key, value))
+        else:
+            encoded = self._rows((value,))
+            if len(encoded) != key[1]:
+                raise _Unread
+            code = (type(fact[-1]), p, tuple(encoded))
+        if len(self._codes) > 100_000:
+            self._codes.clear()
+        self._codes[fact] = code
+        return code
 
     def _go(self, extends: bool) -> None:
         """The C run after the inputs were handed over: going on by adding (extends), else delete and
