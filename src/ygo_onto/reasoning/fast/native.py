@@ -27,6 +27,7 @@ import hashlib
 import os
 import platform
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -197,7 +198,8 @@ def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
 
-_FIRST, _SECOND, _THIRD, _LAST = (operator.itemgetter(i) for i in (0, 1, 2, -1))
+_FIRST, _SECOND, _THIRD, _FOURTH, _LAST = (operator.itemgetter(i) for i in (0, 1, 2, 3, -1))
+_ROW = struct.Struct("<qq")
 
 
 class _Unread(Exception):
@@ -266,12 +268,14 @@ class NativeEvaluator:
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
         self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
-        # run_bundles: a part of an ABox -> its bundle id in C; id(part) -> its bundle id, for the parts
-        # in _alive (kept alive there, so no other part can have their id); a bundle id -> its facts
-        # of predicates the program does not mention (rare)
+        # run_bundles: a part of an ABox (the bytes of its encoded rows) -> its bundle id in C; id(part) -> its bundle id, for the parts of
+        # the previous run (kept alive in _last_parts, so no other part can have their id: the parts a
+        # next ABox shares with it are found without hashing, and no other part object is kept alive,
+        # which would cost garbage collections); a bundle id -> its facts of predicates the program does
+        # not mention (rare)
         self._bundles: dict = {}
-        self._bundle_ids: dict = {}
-        self._alive: list = []
+        self._last_ids: dict = {}
+        self._last_parts: list = []
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
         self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
@@ -489,11 +493,9 @@ class NativeEvaluator:
         if len(self._bundles) > BUNDLE_CAP:  # (C's bundles dropped: they are registered again as they come)
             self._lib.ng_bundles_reset(self._engine)
             self._bundles, self._extra_of = {}, {}
-            self._bundle_ids, self._alive = {}, []
-        elif len(self._alive) > BUNDLE_CAP:  # (parts equal to registered ones: found by content again)
-            self._bundle_ids, self._alive = {}, []
-        values = parts.values()
-        ids = list(map(self._bundle_ids.get, map(id, values)))  # (most parts: the previous state's objects)
+            self._last_ids, self._last_parts = {}, []
+        values = list(parts.values())
+        ids = list(map(self._last_ids.get, map(id, values)))  # (most parts: the previous ABox's objects)
         if None in ids:
             try:
                 for i, part in enumerate(values):
@@ -501,6 +503,7 @@ class NativeEvaluator:
                         ids[i] = self._bundle(part, read)
             except _Unread:
                 return False
+        self._last_parts, self._last_ids = values, dict(zip(map(id, values), ids))
         extra: dict = {}
         if self._extra_of:  # (facts of predicates the program does not mention: rare)
             for bid in ids:
@@ -523,25 +526,27 @@ class NativeEvaluator:
         return True
 
     def _bundle(self, part: tuple, read) -> int:
-        """The bundle id of a part, the part registered in C if no equal part was (equal: the same facts
-        with values of the same types, True and 1 apart); raises _Unread."""
+        """The bundle id of a part, the part registered in C if no part of the same encoded rows was;
+        raises _Unread.  (The part is known by the bytes of its encoding, not kept: a part object kept
+        alive per new part, with its facts, made 3x more garbage collections in a duel.)"""
+        facts = part[0]
         try:
-            bid = self._bundles.get(part)
+            codes = list(map(self._codes.get, facts))  # (most facts were in a part before)
         except TypeError:  # (an unhashable fact: not a fact)
             raise _Unread from None
+        if None in codes or not all(map(operator.is_, map(_FIRST, codes), map(type, map(_LAST, facts)))):
+            codes = [code if code is not None and code[0] is type(f[-1]) else self._code(f, read)
+                     for f, code in zip(facts, codes)]
+        key = b"".join(map(_FOURTH, codes))
+        bid = self._bundles.get(key)
         if bid is None:
-            facts = part[0]
-            codes = list(map(self._codes.get, facts))  # (most facts were in a part before)
-            if None in codes or not all(map(operator.is_, map(_FIRST, codes), map(type, map(_LAST, facts)))):
-                codes = [code if code is not None and code[0] is type(f[-1]) else self._code(f, read)
-                         for f, code in zip(facts, codes)]
             preds = list(map(_SECOND, codes))
             extra: dict = {}
             if None in preds:  # (facts of predicates the program does not mention)
                 for code in codes:
                     if code[1] is None:
-                        key, value = code[2]
-                        extra[key] = extra[key] | {value} if key in extra else frozenset({value})
+                        name, value = code[2]
+                        extra[name] = extra[name] | {value} if name in extra else frozenset({value})
                 codes = [code for code in codes if code[1] is not None]
                 preds = list(map(_SECOND, codes))
             flat = list(chain.from_iterable(map(_THIRD, codes)))
@@ -550,17 +555,15 @@ class NativeEvaluator:
                                       ffi.new("int64_t[]", flat or [0]))
             if bid < 0:
                 raise MemoryError("the native evaluator")
-            self._bundles[part] = bid
+            self._bundles[key] = bid
             if extra:
                 self._extra_of[bid] = extra
-        self._bundle_ids[id(part)] = bid
-        self._alive.append(part)
         return bid
 
     def _code(self, fact, read) -> tuple:
         """(the type of the fact's value, its predicate's number or None if the program does not mention
-        it, its row's values encoded, or (key, value) for None), remembered by the fact; raises _Unread
-        for what `read` does not read as a fact."""
+        it, its row's values encoded or (key, value) for None, those as bytes), remembered by the fact;
+        raises _Unread for what `read` does not read as a fact."""
         try:
             values, plain = read((fact,))
         except ReasonerError:
@@ -571,12 +574,13 @@ class NativeEvaluator:
         (value,) = rows
         p = self.preds.get(key)
         if p is None:
-            code = (type(fact[-1]), None, (key, value))
+            shown = repr((key, value)).encode()
+            code = (type(fact[-1]), None, (key, value), _ROW.pack(-1, len(shown)) + shown)
         else:
             encoded = self._rows((value,))
             if len(encoded) != key[1]:
                 raise _Unread
-            code = (type(fact[-1]), p, tuple(encoded))
+            code = (type(fact[-1]), p, tuple(encoded), struct.pack(f"<{1 + len(encoded)}q", p, *encoded))
         if len(self._codes) > 100_000:
             self._codes.clear()
         self._codes[fact] = code
