@@ -275,7 +275,7 @@ class NativeEvaluator:
         # not mention (rare)
         self._bundles: dict = {}
         self._last_ids: dict = {}
-        self._last_parts: list = []
+        self._last_parts: dict = {}
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
         self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
@@ -493,17 +493,19 @@ class NativeEvaluator:
         if len(self._bundles) > BUNDLE_CAP:  # (C's bundles dropped: they are registered again as they come)
             self._lib.ng_bundles_reset(self._engine)
             self._bundles, self._extra_of = {}, {}
-            self._last_ids, self._last_parts = {}, []
+            self._last_ids, self._last_parts = {}, {}
         values = list(parts.values())
-        ids = list(map(self._last_ids.get, map(id, values)))  # (most parts: the previous ABox's objects)
+        last_ids, last_parts = self._last_ids, self._last_parts
+        ids = list(map(last_ids.get, map(id, values)))  # (most parts: the previous ABox's objects)
         if None in ids:
             try:
-                for i, part in enumerate(values):
+                for i, (slot, part) in enumerate(parts.items()):
                     if ids[i] is None:
-                        ids[i] = self._bundle(part, read)
+                        old = last_parts.get(slot)  # (a part built anew equal to the previous one: ~7 a run)
+                        ids[i] = last_ids[id(old)] if old is not None and old == part else self._bundle(part, read)
             except _Unread:
                 return False
-        self._last_parts, self._last_ids = values, dict(zip(map(id, values), ids))
+        self._last_parts, self._last_ids = dict(parts), dict(zip(map(id, values), ids))  # (a copy: the parts stay alive)
         extra: dict = {}
         if self._extra_of:  # (facts of predicates the program does not mention: rare)
             for bid in ids:
