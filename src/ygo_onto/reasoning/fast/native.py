@@ -49,7 +49,7 @@ if EVALUATOR not in EVALUATORS:
 # infer hands an ABox with parts (abox.ABox) to run_bundles (False: to run, as sets by predicate)
 BUNDLES = True
 # the bundles an evaluator keeps registered (then C's are dropped and registered again as they come)
-BUNDLE_CAP = 20_000
+BUNDLE_CAP = 5_000
 SYM_BASE = 1 << 32
 MAXAR = 16  # native.c's MAXAR: the widest relation
 MAXREG = 256
