@@ -27,7 +27,6 @@ import hashlib
 import os
 import platform
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
@@ -199,7 +198,6 @@ def _has(t, kind: str) -> bool:
 
 
 _FIRST, _SECOND, _THIRD, _FOURTH, _LAST = (operator.itemgetter(i) for i in (0, 1, 2, 3, -1))
-_ROW = struct.Struct("<qq")
 
 
 class _Unread(Exception):
@@ -268,7 +266,7 @@ class NativeEvaluator:
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
         self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
-        # run_bundles: a part of an ABox (the bytes of its encoded rows) -> its bundle id in C; id(part) -> its bundle id, for the parts of
+        # run_bundles: a part of an ABox -> its bundle id in C; id(part) -> its bundle id, for the parts of
         # the previous run (kept alive in _last_parts, so no other part can have their id: the parts a
         # next ABox shares with it are found without hashing, and no other part object is kept alive,
         # which would cost garbage collections); a bundle id -> its facts of predicates the program does
@@ -528,43 +526,48 @@ class NativeEvaluator:
         return True
 
     def _bundle(self, part: tuple, read) -> int:
-        """The bundle id of a part, the part registered in C if no part of the same encoded rows was;
-        raises _Unread.  (The part is known by the bytes of its encoding, not kept: a part object kept
-        alive per new part, with its facts, made 3x more garbage collections in a duel.)"""
-        facts = part[0]
+        """The bundle id of a part (facts, the types of their values: abox.typed_part), the part
+        registered in C if no equal part was; raises _Unread.  The memo keeps an equal part made of
+        the facts that _codes holds, not the part: a part object kept alive per new part, with its
+        facts, made 3x more garbage collections in a duel."""
         try:
-            codes = list(map(self._codes.get, facts))  # (most facts were in a part before)
+            bid = self._bundles.get(part)
         except TypeError:  # (an unhashable fact: not a fact)
             raise _Unread from None
-        if None in codes or not all(map(operator.is_, map(_FIRST, codes), map(type, map(_LAST, facts)))):
+        if bid is not None:
+            return bid
+        facts = part[0]
+        codes = list(map(self._codes.get, facts))  # (most facts were in a part before)
+        types = tuple(map(type, map(_LAST, facts)))
+        if types != part[1]:
+            raise _Unread
+        if None in codes or tuple(map(_FIRST, codes)) != types:
             codes = [code if code is not None and code[0] is type(f[-1]) else self._code(f, read)
                      for f, code in zip(facts, codes)]
-        key = b"".join(map(_FOURTH, codes))
-        bid = self._bundles.get(key)
-        if bid is None:
-            preds = list(map(_SECOND, codes))
-            extra: dict = {}
-            if None in preds:  # (facts of predicates the program does not mention)
-                for code in codes:
-                    if code[1] is None:
-                        name, value = code[2]
-                        extra[name] = extra[name] | {value} if name in extra else frozenset({value})
-                codes = [code for code in codes if code[1] is not None]
-                preds = list(map(_SECOND, codes))
-            flat = list(chain.from_iterable(map(_THIRD, codes)))
-            ffi = self._ffi
-            bid = self._lib.ng_bundle(self._engine, len(preds), ffi.new("int32_t[]", preds or [0]),
-                                      ffi.new("int64_t[]", flat or [0]))
-            if bid < 0:
-                raise MemoryError("the native evaluator")
-            self._bundles[key] = bid
-            if extra:
-                self._extra_of[bid] = extra
+        preds = list(map(_SECOND, codes))
+        extra: dict = {}
+        rows = codes
+        if None in preds:  # (facts of predicates the program does not mention)
+            for code in codes:
+                if code[1] is None:
+                    name, value = code[2]
+                    extra[name] = extra[name] | {value} if name in extra else frozenset({value})
+            rows = [code for code in codes if code[1] is not None]
+            preds = list(map(_SECOND, rows))
+        flat = list(chain.from_iterable(map(_THIRD, rows)))
+        ffi = self._ffi
+        bid = self._lib.ng_bundle(self._engine, len(preds), ffi.new("int32_t[]", preds or [0]),
+                                  ffi.new("int64_t[]", flat or [0]))
+        if bid < 0:
+            raise MemoryError("the native evaluator")
+        self._bundles[(tuple(map(_FOURTH, codes)), types)] = bid  # (equal to the part)
+        if extra:
+            self._extra_of[bid] = extra
         return bid
 
     def _code(self, fact, read) -> tuple:
         """(the type of the fact's value, its predicate's number or None if the program does not mention
-        it, its row's values encoded or (key, value) for None, those as bytes), remembered by the fact;
+        it, its row's values encoded or (key, value) for None, the fact), remembered by the fact;
         raises _Unread for what `read` does not read as a fact."""
         try:
             values, plain = read((fact,))
@@ -576,13 +579,12 @@ class NativeEvaluator:
         (value,) = rows
         p = self.preds.get(key)
         if p is None:
-            shown = repr((key, value)).encode()
-            code = (type(fact[-1]), None, (key, value), _ROW.pack(-1, len(shown)) + shown)
+            code = (type(fact[-1]), None, (key, value), fact)
         else:
             encoded = self._rows((value,))
             if len(encoded) != key[1]:
                 raise _Unread
-            code = (type(fact[-1]), p, tuple(encoded), struct.pack(f"<{1 + len(encoded)}q", p, *encoded))
+            code = (type(fact[-1]), p, tuple(encoded), fact)
         if len(self._codes) > 100_000:
             self._codes.clear()
         self._codes[fact] = code
