@@ -16,7 +16,10 @@ the previous one.  C hands back only the difference from the previous model; `Na
 keeps a Python copy of the model (sets of tuples, as `_Evaluator.model` gives them) up to date with
 it, and reports it as `added_model` (nothing was removed) or `changed_model` (removed, added), so
 the facts read back stay proportional to the change.  Only the input relations that changed since
-the previous run are converted (infer passes the same sets for unchanged predicates).
+the previous run are converted (infer passes the same sets for unchanged predicates).  A state's
+ABox with parts (abox.ABox) goes by bundles instead (run_bundles): each part is encoded and
+registered in C once, a state is the list of its parts' bundle ids, and C finds which input rows
+came and went (ng_bundle, ng_state), so Python does not compare facts or relations.
 
 Values cross as 64-bit integers: an int is itself; a str or a tuple (a constant, a function
 term) is SYM_BASE + its id, interned here with its structure handed to C (for the order of
