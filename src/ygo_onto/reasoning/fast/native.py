@@ -27,6 +27,7 @@ values of different kinds and the matching of function terms)."""
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import platform
 import shutil
@@ -34,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import operator
 from itertools import chain
 from pathlib import Path
 
