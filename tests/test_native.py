@@ -369,3 +369,37 @@ def test_a_part_that_cannot_be_read_gives_the_message_of_the_abox_as_a_list():
     assert got["bad"][0] == got["bad"][1] and "NoSuchClass" in got["bad"][0]
     assert got["list"][0] == got["list"][1] and ("Duel", "x") in got["list"][0]
     assert fast.infer_facts(k, abox) == fast.infer_facts(k, list(abox), evaluator=False)
+
+
+def test_facts_of_a_class_the_program_does_not_mention_come_and_go_with_their_parts(monkeypatch):
+    """A fact of a class no rule mentions (kept in Python, not in C) in one part, then in two, then in
+    none: the facts of the same ABoxes as lists through the Python evaluator."""
+    from ygo_onto.abox import ABox, typed_part
+
+    k = knowledge("official")
+    comp = fast.compiled(k)
+    aboxes = _duel_aboxes("official", 9, 6)
+    unmentioned = ("Operation", "someOperation")
+
+    def with_parts(abox, **more):
+        out = ABox(list(abox) + [f for part in more.values() for f in part])
+        out.parts = {**abox.parts, **{slot: typed_part(part) for slot, part in more.items()}}
+        return out
+
+    sequence = [aboxes[-2], with_parts(aboxes[-2], x=(unmentioned,)),
+                with_parts(aboxes[-1], x=(unmentioned,), y=(unmentioned, ("Duel", "theDuel"))),
+                with_parts(aboxes[-1], y=(unmentioned,)), aboxes[-1]]
+    saved = comp.evaluators
+    by = {"native": [None, None], "python": [None, None]}
+    try:
+        for facts in sequence:
+            got = {}
+            for name, evaluators in by.items():
+                monkeypatch.setattr(native, "EVALUATOR", name)
+                comp.evaluators = evaluators
+                got[name] = fast.infer_facts(k, facts if name == "native" else list(facts))
+            assert got["native"] == got["python"]
+            assert (unmentioned in got["native"]) == (unmentioned in facts)
+        assert by["native"][0]._extra_of  # (the bundle path was taken)
+    finally:
+        comp.evaluators = saved
