@@ -279,3 +279,127 @@ def test_the_facts_read_back_equal_the_python_evaluators(monkeypatch, ruleset, s
         assert isinstance(by["native"][0], native.NativeEvaluator) and type(by["python"][0]) is _Evaluator
     finally:
         comp.evaluators = saved
+
+
+def _duel_aboxes(ruleset: str, seed: int, cap: int) -> list:
+    """The ABoxes infer_facts gets in a duel, as given (abox.ABox with their parts)."""
+    from ygo_onto.duel import new_duel, play_duel
+
+    aboxes = []
+    real = fast.infer_facts
+
+    def record(k, facts, evaluator=True):
+        aboxes.append(facts)
+        return real(k, facts, evaluator)
+
+    fast.infer_facts = record
+    try:
+        for _ in play_duel(new_duel(ruleset, seed), ("random", "random"), seed=seed, max_actions=cap):
+            pass
+    finally:
+        fast.infer_facts = real
+    return aboxes
+
+
+@pytest.mark.parametrize("ruleset,seed,cap,bundles", [("official", 5, 60, None), ("simplified", 6, 40, None),
+                                                      ("official", 8, 30, 64)])
+def test_an_abox_by_bundles_gives_the_facts_of_the_same_abox_as_a_list(monkeypatch, ruleset, seed, cap, bundles):
+    """run_bundles (a state's ABox by its parts, each a bundle of rows registered once in C) against
+    the Python evaluator on the same facts as a list: the ABoxes of a duel in order (next states,
+    actions declared), shuffled (other states), and mixed with lists (C's inputs then go by
+    ng_input, and back).  The same facts, the same index by name.  bundles: a small cap of bundles,
+    so that C's bundles are dropped and registered again within the duel."""
+    warnings.simplefilter("ignore")
+    aboxes = _duel_aboxes(ruleset, seed, cap)
+    assert all(getattr(a, "parts", None) is not None for a in aboxes)  # (the action runs too)
+    if bundles is not None:
+        monkeypatch.setattr(native, "BUNDLE_CAP", bundles)
+    k = knowledge(ruleset)
+    comp = fast.compiled(k)
+    rng = random.Random(seed)
+    sequence = aboxes + rng.sample(aboxes, 40) + [list(a) if i % 3 == 0 else a
+                                                  for i, a in enumerate(rng.sample(aboxes, 30))]
+    saved = comp.evaluators
+    by = {"native": [None, None], "python": [None, None]}
+    by_bundles = []
+    real_run_bundles = native.NativeEvaluator.run_bundles
+
+    def run_bundles(self, parts, read):
+        done = real_run_bundles(self, parts, read)
+        by_bundles.append(done)
+        return done
+
+    monkeypatch.setattr(native.NativeEvaluator, "run_bundles", run_bundles)
+    try:
+        for facts in sequence:
+            got = {}
+            for name, evaluators in by.items():
+                monkeypatch.setattr(native, "EVALUATOR", name)
+                comp.evaluators = evaluators
+                got[name] = fast.infer_facts(k, facts if name == "native" else list(facts))
+            assert got["native"] == got["python"]
+            assert {n: frozenset(g) for n, g in got["native"].groups.items()} == \
+                {n: frozenset(g) for n, g in got["python"].groups.items()}
+        stats = by["native"][0].stats()
+    finally:
+        comp.evaluators = saved
+    with_parts = sum(getattr(a, "parts", None) is not None for a in sequence)
+    assert sum(by_bundles) == len(by_bundles) >= with_parts  # (every ABox with parts went by bundles)
+    assert stats["dred"] > len(aboxes) // 4 and stats["extend"] > len(aboxes) // 4 and stats["scratch"] > 0
+
+
+def test_a_part_that_cannot_be_read_gives_the_message_of_the_abox_as_a_list():
+    """A part with a fact that is not of the ontology: the message of the same facts as a list; a part
+    with a fact that is a list (not read by bundles): the facts of the same ABox as a list."""
+    from ygo_onto.abox import ABox, typed_part
+    from ygo_onto.errors import ReasonerError
+
+    k = knowledge("official")
+    abox = _duel_aboxes("official", 7, 5)[-1]
+    got = {}
+    for case, more in (("bad", (("NoSuchClass", "x"), ("lifePoints", "y", 2 ** 40))), ("list", (["Duel", "x"],))):
+        bad = ABox(list(abox) + list(more))
+        bad.parts = {**abox.parts, "more": typed_part(more)}
+        for facts in (bad, list(bad)):
+            fast.infer_facts(k, abox)  # (a model to go on from)
+            try:
+                got.setdefault(case, []).append(fast.infer_facts(k, facts))
+            except ReasonerError as e:
+                got[case].append(str(e))
+    assert got["bad"][0] == got["bad"][1] and "NoSuchClass" in got["bad"][0]
+    assert got["list"][0] == got["list"][1] and ("Duel", "x") in got["list"][0]
+    assert fast.infer_facts(k, abox) == fast.infer_facts(k, list(abox), evaluator=False)
+
+
+def test_facts_of_a_class_the_program_does_not_mention_come_and_go_with_their_parts(monkeypatch):
+    """A fact of a class no rule mentions (kept in Python, not in C) in one part, then in two, then in
+    none: the facts of the same ABoxes as lists through the Python evaluator."""
+    from ygo_onto.abox import ABox, typed_part
+
+    k = knowledge("official")
+    comp = fast.compiled(k)
+    aboxes = _duel_aboxes("official", 9, 6)
+    unmentioned = ("Operation", "someOperation")
+
+    def with_parts(abox, **more):
+        out = ABox(list(abox) + [f for part in more.values() for f in part])
+        out.parts = {**abox.parts, **{slot: typed_part(part) for slot, part in more.items()}}
+        return out
+
+    sequence = [aboxes[-2], with_parts(aboxes[-2], x=(unmentioned,)),
+                with_parts(aboxes[-1], x=(unmentioned,), y=(unmentioned, ("Duel", "theDuel"))),
+                with_parts(aboxes[-1], y=(unmentioned,)), aboxes[-1]]
+    saved = comp.evaluators
+    by = {"native": [None, None], "python": [None, None]}
+    try:
+        for facts in sequence:
+            got = {}
+            for name, evaluators in by.items():
+                monkeypatch.setattr(native, "EVALUATOR", name)
+                comp.evaluators = evaluators
+                got[name] = fast.infer_facts(k, facts if name == "native" else list(facts))
+            assert got["native"] == got["python"]
+            assert (unmentioned in got["native"]) == (unmentioned in facts)
+        assert by["native"][0]._extra_of  # (the bundle path was taken)
+    finally:
+        comp.evaluators = saved

@@ -135,6 +135,20 @@ def state_abox(state: dict, transient: dict | None = None) -> ABox:
     return out
 
 
+def with_action(abox: list, action: dict) -> list:
+    """A state's ABox (state_abox without transient facts) with an action's facts after it: what
+    state_abox(state, {"action": action}) gives, parts included (the action is the part "action")."""
+    facts = action_facts(action)
+    out = ABox(abox + facts)
+    parts = getattr(abox, "parts", None)
+    if parts is not None and "action" not in parts:
+        try:
+            out.parts = {**parts, "action": typed_part(tuple(facts))}
+        except (TypeError, IndexError):  # (not a fact: no parts)
+            pass
+    return out
+
+
 def state_facts(state: dict, lean: bool = True, transient: dict | None = None, marks: list | None = None) -> list[tuple]:
     """The ABox of a state (plus the transient facts of an apply step: theAction, a new turn, a resolving chain).
 

@@ -149,7 +149,9 @@ FAST_VARIANTS = {"affected": "a run on a new state recomputes the relations a ch
                  "dred": "delete and rederive between runs (YGO_FAST_UPDATE=dred: the default)",
                  "scratch": "a run that removes facts starts from scratch (YGO_FAST_UPDATE=scratch: session 3)",
                  "python": "the Python evaluator (YGO_FAST_EVALUATOR=python: the code path before the native one)",
-                 "native": "the native (C) evaluator (YGO_FAST_EVALUATOR=native: the default when it builds)"}
+                 "native": "the native (C) evaluator (YGO_FAST_EVALUATOR=native: the default when it builds)",
+                 "sets": "the native evaluator given a state's ABox as sets by predicate (native.BUNDLES = False: "
+                         "the code path before it took the ABox's parts as bundles)"}
 # the variants that choose the evaluator; the others choose how the Python evaluator goes on
 _EVALUATOR_VARIANTS = ("python", "native")
 
@@ -164,6 +166,8 @@ def _use_variant(spec: str) -> str:
 
         if variant in _EVALUATOR_VARIANTS:
             native.EVALUATOR = variant
+        elif variant == "sets":
+            native.BUNDLES = False
         else:  # (fast@dred, fast@affected, fast@scratch: the Python evaluator's ways of going on)
             native.EVALUATOR = "python"
             evaluator.UPDATE = variant

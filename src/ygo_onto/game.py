@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import reasoning, script_input
-from .abox import action_facts, state_abox, state_facts
+from .abox import state_abox, state_facts, with_action
 from .actions import (Action, action_id, allowed_from_facts, check_action_object, engine_choice, parse_action_id,
                       with_type_from_id)
 from .errors import IllegalActionError, StateError, YgoError
@@ -285,7 +285,7 @@ def run_reasoner(data: dict, reasoner: str, transient: dict | None = None, base:
     k = knowledge(data["ruleset"])
     backend = reasoning.get(reasoner)
     if base is not None and transient is not None and transient.keys() == {"action"}:
-        abox = base.abox + action_facts(transient["action"])
+        abox = with_action(base.abox, transient["action"])
     else:
         abox = state_abox(data, transient) if ABOX_PARTS else state_facts(data, lean=True, transient=transient)
     with reasoning.Timer() as t:

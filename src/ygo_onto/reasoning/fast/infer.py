@@ -8,7 +8,7 @@ from .. import Facts
 from . import native
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported, code_cache
-from .facts import _CLASS, _OBJECT, _abox, _data, _merges, _plan, _read_model, _union_into
+from .facts import _CLASS, _OBJECT, _abox, _data, _merges, _plan, _read_facts, _read_model, _union_into
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
@@ -36,16 +36,21 @@ def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
 
 def _model(comp: Compiled, knowledge, facts, abox, equality: bool, check_merges: bool, evaluator: bool = True):
     """_read_model of the model of the program (with or without the equality section), computed
-    by the evaluator, or by clingo when it cannot (or `evaluator` is False)."""
+    by the evaluator, or by clingo when it cannot (or `evaluator` is False).  `abox`: a function
+    that gives _abox of the facts (the native evaluator takes an abox.ABox by its parts instead)."""
     ev = _evaluator(comp, equality) if evaluator else None
     if ev is not None:
         with ev.lock:
             try:
-                ev.run(abox)
+                parts = getattr(facts, "parts", None)
+                if parts is None or not native.BUNDLES or type(ev) is not native.NativeEvaluator or \
+                        not ev.run_bundles(parts, lambda part: _read_facts(comp, knowledge, part)):
+                    ev.run(abox())
             except _NotSupported:
                 pass
             else:
                 return _read_evaluator(knowledge, comp, check_merges, ev)
+    abox()  # (the facts' checks and messages, as before any evaluator run)
     return _read_model(knowledge, comp, check_merges, _clingo_model(comp, knowledge, facts, equality))
 
 
@@ -211,7 +216,13 @@ def infer_facts(knowledge, facts, evaluator: bool = True) -> set[tuple]:
     """Every fact about the named individuals; evaluator=False: computed by clingo (the same
     answer, ~20-50x slower; for tests)."""
     comp = compiled(knowledge)
-    abox = _abox(comp, knowledge, facts)
+    read: list = []
+
+    def abox() -> dict:  # (read once, when asked)
+        if not read:
+            read.append(_abox(comp, knowledge, facts))
+        return read[0]
+
     merges, result = _model(comp, knowledge, facts, abox, False, True, evaluator)
     if merges:
         _, result = _model(comp, knowledge, facts, abox, True, False, evaluator)

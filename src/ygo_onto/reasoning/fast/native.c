@@ -150,6 +150,20 @@ typedef struct {
     int32_t *grown, *round, *touched, *dlq, *gonel, *dirtyl, *outl;
     int ngrown, ntouched, ndlq, ngonel, ndirtyl;
     uint64_t *bits;           /* a bitmap of the predicates (sort32), all 0 between calls */
+    /* bundles (ng_bundle, ng_state): sets of input rows registered once; a state is a list of
+       bundles, its inputs the union of their rows.  Each distinct input row has an id (rid): its
+       predicate, values, how many bundles of the current state hold it, its place in E->input */
+    int bundled;              /* the inputs are the union of the current state's bundles' rows */
+    int32_t *bpool; int64_t nbpool, capbpool;       /* the rids of every bundle, one after the other */
+    int64_t *boff, *bgen; int32_t *blen; int64_t nbund, capbund;  /* per bundle: its rids; its last state */
+    int64_t gen;              /* the number of the current state (a bundle of it has bgen == gen) */
+    int32_t *st; int64_t nst, capst;                /* the current state's bundles (distinct) */
+    int32_t *rpred, *rcount; int64_t *roff, *rpos; uint64_t *rhash; uint8_t *rmark;
+    int64_t nrid, caprid;
+    val *rvals; int64_t nrvals, caprvals;           /* the rows' values */
+    uint64_t *rset; int64_t rscap;                  /* rids by hash (as Rel.set) */
+    int32_t **inrid; int64_t *capinrid;             /* per predicate: the rid of each input row */
+    int32_t *chg; int64_t nchg, capchg;             /* rids whose count changed in ng_state */
     val reg[MAXREG];
 } Engine;
 
@@ -223,6 +237,10 @@ void ng_free(Engine *E) {
     free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty);
     free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->bits); free(E->addbuf); free(E->chk_start); free(E->chks);
     free(E->code); free(E->disp_start); free(E->disp); free(E->once);
+    if (E->inrid) for (int p = 0; p < E->npred; p++) free(E->inrid[p]);
+    free(E->inrid); free(E->capinrid); free(E->bpool); free(E->boff); free(E->bgen); free(E->blen); free(E->st);
+    free(E->rpred); free(E->rcount); free(E->roff); free(E->rpos); free(E->rhash); free(E->rmark); free(E->rvals);
+    free(E->rset); free(E->chg);
     free(E->arity); free(E->idxdef); free(E->out);
     free(E);
 }
@@ -395,8 +413,11 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
     return 0;
 }
 
+static void unbundle(Engine *E);
+
 /* The input facts of predicate p (n rows, copied): replaces the previous ones. */
 int ng_input(Engine *E, int p, const val *rows, int64_t n) {
+    if (E->bundled) unbundle(E);
     int64_t k = n * E->arity[p];
     if (k > E->capinput[p]) {
         val *r = realloc(E->input[p], sizeof(val) * k);
@@ -1065,6 +1086,7 @@ static void begin_extend(Engine *E) {
 /* Input rows of predicate p added to the current model (which must be a completed run's):
    ng_extend then goes on from it.  0, or an ERR_ code. */
 int ng_add(Engine *E, int p, const val *rows, int64_t n) {
+    if (E->bundled) unbundle(E);
     if (!E->extending) begin_extend(E);
     int64_t w = E->arity[p], k = (E->ninput[p] + n) * w;
     if (k > E->capinput[p]) {
@@ -1336,3 +1358,244 @@ int64_t ng_stat(Engine *E, int k) { return k >= 0 && k < 4 ? E->stats[k] : -1; }
 
 /* delete and rederive runs from scratch when more than 1/unlike of the input rows changed (0: never) */
 void ng_set_unlike(Engine *E, int64_t unlike) { E->unlike = unlike; }
+
+
+/* ------------------------------------------------------------------ bundles
+   A caller that knows its input as parts (a duel state's ABox: ~55 parts, most of them the same
+   from one state to the next) registers each part once as a bundle of rows (ng_bundle) and gives
+   a state as a list of bundles (ng_state): what came and went is found bundle by bundle here, and
+   an input row changes only when the number of the state's bundles that hold it goes to or from 0. */
+
+static void unbundle(Engine *E) {
+    for (int64_t i = 0; i < E->nrid; i++) { E->rcount[i] = 0; E->rpos[i] = -1; E->rmark[i] = 0; }
+    E->nst = 0;
+    E->gen++;   /* (no bundle is in the previous state) */
+    E->bundled = 0;
+}
+
+static int grow(void **a, int64_t *cap, int64_t need, size_t size) {
+    if (need <= *cap) return 1;
+    int64_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *b = realloc(*a, size * c);
+    if (!b) return 0;
+    *a = b; *cap = c;
+    return 1;
+}
+
+static int rid_grow_set(Engine *E) {
+    int64_t cap = E->rscap ? E->rscap * 2 : 1024;
+    uint64_t *s = malloc(sizeof(uint64_t) * cap);
+    if (!s) return 0;
+    memset(s, 0xff, sizeof(uint64_t) * cap);
+    uint64_t mask = cap - 1;
+    for (int64_t i = 0; i < E->nrid; i++) {
+        uint64_t h = E->rhash[i], j = h & mask;
+        while (s[j] != SET_EMPTY) j = (j + 1) & mask;
+        s[j] = (h >> 32) << 32 | (uint32_t)i;
+    }
+    free(E->rset);
+    E->rset = s; E->rscap = cap;
+    return 1;
+}
+
+/* the rid of a row of predicate p (a new one if not seen), -1 out of memory */
+static int64_t row_id(Engine *E, int p, const val *row) {
+    int w = E->arity[p];
+    uint64_t h = mix(hash_vals(row, w), (uint64_t)p);
+    if ((E->nrid + 1) * 2 > E->rscap && !rid_grow_set(E)) return -1;
+    uint64_t mask = E->rscap - 1, j = h & mask, tag = h >> 32;
+    for (;;) {
+        uint64_t e = E->rset[j];
+        if (e == SET_EMPTY) break;
+        uint32_t i = SET_ROW(e);
+        if ((e >> 32) == tag && E->rpred[i] == p && same_row(E->rvals + E->roff[i], row, w)) return i;
+        j = (j + 1) & mask;
+    }
+    int64_t i = E->nrid;
+    if (i >= INT32_MAX - 1) return -1;
+    if (i == E->caprid) {
+        int64_t c = E->caprid ? E->caprid * 2 : 1024;
+        int32_t *rp = realloc(E->rpred, sizeof(int32_t) * c); if (!rp) return -1; E->rpred = rp;
+        int32_t *rc = realloc(E->rcount, sizeof(int32_t) * c); if (!rc) return -1; E->rcount = rc;
+        int64_t *ro = realloc(E->roff, sizeof(int64_t) * c); if (!ro) return -1; E->roff = ro;
+        int64_t *rq = realloc(E->rpos, sizeof(int64_t) * c); if (!rq) return -1; E->rpos = rq;
+        uint64_t *rh = realloc(E->rhash, sizeof(uint64_t) * c); if (!rh) return -1; E->rhash = rh;
+        uint8_t *rm = realloc(E->rmark, c); if (!rm) return -1; E->rmark = rm;
+        E->caprid = c;
+    }
+    if (!grow((void **)&E->rvals, &E->caprvals, E->nrvals + w + 1, sizeof(val))) return -1;
+    E->rpred[i] = p; E->rcount[i] = 0; E->rpos[i] = -1; E->rhash[i] = h; E->rmark[i] = 0;
+    E->roff[i] = E->nrvals;
+    if (w) memcpy(E->rvals + E->nrvals, row, sizeof(val) * w);
+    E->nrvals += w;
+    E->rset[j] = tag << 32 | (uint32_t)i;
+    E->nrid++;
+    return i;
+}
+
+/* A bundle: n rows, row i of predicate preds[i] (their values one after the other in rows).
+   Returns its id (registered for good: equal bundles are the caller's to share), -1 out of memory
+   or a predicate out of range. */
+int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows) {
+    if (!E->inrid) {
+        E->inrid = calloc(E->npred ? E->npred : 1, sizeof(int32_t *));
+        E->capinrid = calloc(E->npred ? E->npred : 1, sizeof(int64_t));
+        if (!E->inrid || !E->capinrid) return -1;
+    }
+    if (E->nbund >= INT32_MAX - 1) return -1;
+    if (!grow((void **)&E->bpool, &E->capbpool, E->nbpool + n, sizeof(int32_t))) return -1;
+    int64_t cap = E->capbund;
+    if (!grow((void **)&E->boff, &cap, E->nbund + 1, sizeof(int64_t))) return -1;
+    cap = E->capbund;
+    if (!grow((void **)&E->bgen, &cap, E->nbund + 1, sizeof(int64_t))) return -1;
+    cap = E->capbund;
+    if (!grow((void **)&E->blen, &cap, E->nbund + 1, sizeof(int32_t))) return -1;
+    E->capbund = cap;
+    int64_t at = E->nbpool;
+    const val *row = rows;
+    for (int64_t i = 0; i < n; i++) {
+        int p = preds[i];
+        if (p < 0 || p >= E->npred) return -1;
+        int64_t id = row_id(E, p, row);
+        if (id < 0) return -1;
+        E->bpool[at++] = (int32_t)id;
+        row += E->arity[p];
+    }
+    int64_t b = E->nbund++;
+    E->boff[b] = E->nbpool;
+    E->blen[b] = (int32_t)(at - E->nbpool);
+    E->bgen[b] = -1;   /* (in no state yet) */
+    E->nbpool = at;
+    return b;
+}
+
+/* Drop every bundle (their ids are no longer valid); the next ng_state hands its inputs over anew. */
+void ng_bundles_reset(Engine *E) {
+    unbundle(E);
+    E->nbund = E->nbpool = E->nrid = E->nrvals = 0;
+    if (E->rscap) memset(E->rset, 0xff, sizeof(uint64_t) * E->rscap);
+}
+
+/* Every input relation empty (the next run hands its inputs over anew, by ng_input or ng_state). */
+void ng_clear_inputs(Engine *E) {
+    if (E->bundled) unbundle(E);
+    for (int p = 0; p < E->npred; p++) {
+        if (!E->ninput[p]) continue;
+        E->ninputs -= E->ninput[p];
+        E->ninput[p] = 0;
+        if (!E->dirty[p]) { E->dirty[p] = 1; E->dirtyl[E->ndirtyl++] = p; }
+    }
+}
+
+static inline int touch_row(Engine *E, int32_t rid, int d) {
+    if (!E->rmark[rid]) {
+        if (!grow((void **)&E->chg, &E->capchg, E->nchg + 1, sizeof(int32_t))) return 0;
+        E->rmark[rid] = 1 + (E->rcount[rid] > 0);
+        E->chg[E->nchg++] = rid;
+    }
+    E->rcount[rid] += d;
+    return 1;
+}
+
+static int state_fail(Engine *E) {
+    for (int64_t c = 0; c < E->nchg; c++) E->rmark[E->chg[c]] = 0;
+    E->nchg = 0;
+    unbundle(E);   /* (the next state clears the inputs and hands them over anew) */
+    E->have_prev = 0;
+    return -ERR_NOMEM;
+}
+
+/* The inputs become the union of these bundles' rows (the list as a set).  From the previous
+   state's bundles, those that came and went; an input row changes where the count of the
+   state's bundles that hold it goes to or from 0.  Returns 0 when no input row went and the
+   current model is a completed run's: the rows that came are added to it (as ng_add), call
+   ng_extend; 1 when the changed inputs are marked (as ng_input): call ng_update (or ng_run);
+   -ERR_ on an error (an unknown bundle id: -ERR_CODE). */
+int ng_state(Engine *E, int64_t n, const int32_t *ids) {
+    for (int64_t i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= E->nbund) return -ERR_CODE;
+    int anew = !E->bundled;
+    if (anew) {   /* (C holds inputs of ng_input, or none: every input relation anew) */
+        ng_clear_inputs(E);
+        E->bundled = 1;
+    }
+    int64_t g = ++E->gen;
+    E->nchg = 0;
+    int64_t nold = E->nst;
+    if (!grow((void **)&E->st, &E->capst, nold + n, sizeof(int32_t))) return state_fail(E);
+    int32_t *now = E->st + nold;   /* (this state's list, after the previous one's) */
+    int64_t nnow = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t b = ids[i];
+        if (E->bgen[b] == g) continue;   /* (twice in the list) */
+        int stays = E->bgen[b] == g - 1;
+        E->bgen[b] = g;
+        now[nnow++] = b;
+        if (stays) continue;
+        const int32_t *r = E->bpool + E->boff[b];
+        for (int32_t k = 0; k < E->blen[b]; k++)
+            if (!touch_row(E, r[k], 1)) return state_fail(E);
+    }
+    for (int64_t i = 0; i < nold; i++) {
+        int32_t b = E->st[i];
+        if (E->bgen[b] == g) continue;
+        const int32_t *r = E->bpool + E->boff[b];
+        for (int32_t k = 0; k < E->blen[b]; k++)
+            if (!touch_row(E, r[k], -1)) return state_fail(E);
+    }
+    memmove(E->st, now, sizeof(int32_t) * nnow);
+    E->nst = nnow;
+    int went = 0;
+    for (int64_t c = 0; c < E->nchg && !went; c++) {
+        int32_t rid = E->chg[c];
+        went = E->rmark[rid] == 2 && E->rcount[rid] == 0;
+    }
+    int extend = !went && !anew && E->have_prev && !E->ndirtyl;
+    if (extend && !E->extending) begin_extend(E);
+    Model *M = &E->m[E->cur];
+    for (int64_t c = 0; c < E->nchg; c++) {
+        int32_t rid = E->chg[c];
+        int was = E->rmark[rid] == 2, is = E->rcount[rid] > 0;
+        E->rmark[rid] = 0;
+        if (was == is) continue;
+        int p = E->rpred[rid], w = E->arity[p];
+        if (was) {   /* out of the input: the last input row takes its place */
+            int64_t at = E->rpos[rid], last = E->ninput[p] - 1;
+            if (at != last) {
+                int32_t moved = E->inrid[p][last];
+                if (w) memcpy(E->input[p] + at * w, E->input[p] + last * w, sizeof(val) * w);
+                E->inrid[p][at] = moved;
+                E->rpos[moved] = at;
+            }
+            E->rpos[rid] = -1;
+            E->ninput[p] = last;
+            E->ninputs--;
+        } else {
+            int64_t k = E->ninput[p];
+            if (!grow((void **)&E->input[p], &E->capinput[p], (k + 1) * w, sizeof(val)) ||
+                !grow((void **)&E->inrid[p], &E->capinrid[p], k + 1, sizeof(int32_t))) {
+                for (c++; c < E->nchg; c++) E->rmark[E->chg[c]] = 0;
+                E->nchg = 0;
+                return state_fail(E);
+            }
+            const val *row = E->rvals + E->roff[rid];
+            if (w) memcpy(E->input[p] + k * w, row, sizeof(val) * w);
+            E->inrid[p][k] = rid;
+            E->rpos[rid] = k;
+            E->ninput[p] = k + 1;
+            E->ninputs++;
+            if (extend) {
+                if (rel_insert(E, M, &M->rels[p], row, F_INPUT) < 0) {
+                    for (c++; c < E->nchg; c++) E->rmark[E->chg[c]] = 0;
+                    E->nchg = 0;
+                    return state_fail(E);
+                }
+                continue;
+            }
+        }
+        if (!E->dirty[p]) { E->dirty[p] = 1; E->dirtyl[E->ndirtyl++] = p; }
+    }
+    E->nchg = 0;
+    return extend ? 0 : 1;
+}

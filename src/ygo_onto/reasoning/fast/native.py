@@ -16,7 +16,10 @@ the previous one.  C hands back only the difference from the previous model; `Na
 keeps a Python copy of the model (sets of tuples, as `_Evaluator.model` gives them) up to date with
 it, and reports it as `added_model` (nothing was removed) or `changed_model` (removed, added), so
 the facts read back stay proportional to the change.  Only the input relations that changed since
-the previous run are converted (infer passes the same sets for unchanged predicates).
+the previous run are converted (infer passes the same sets for unchanged predicates).  A state's
+ABox with parts (abox.ABox) goes by bundles instead (run_bundles): each part is encoded and
+registered in C once, a state is the list of its parts' bundle ids, and C finds which input rows
+came and went (ng_bundle, ng_state), so Python does not compare facts or relations.
 
 Values cross as 64-bit integers: an int is itself; a str or a tuple (a constant, a function
 term) is SYM_BASE + its id, interned here with its structure handed to C (for the order of
@@ -24,6 +27,7 @@ values of different kinds and the matching of function terms)."""
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import platform
 import shutil
@@ -31,9 +35,11 @@ import subprocess
 import sys
 import tempfile
 import threading
+from itertools import chain
 from pathlib import Path
 
 from ... import diskcache
+from ...errors import ReasonerError
 from .evaluator import _NotSupported, _vars, next_atom, parse_program, predicate_numbers
 from .names import INT_MAX, INT_MIN
 
@@ -42,6 +48,10 @@ EVALUATOR = os.environ.get("YGO_FAST_EVALUATOR", "native")
 if EVALUATOR not in EVALUATORS:
     raise ValueError(f"YGO_FAST_EVALUATOR: expected one of {', '.join(EVALUATORS)}, got {EVALUATOR!r}")
 
+# infer hands an ABox with parts (abox.ABox) to run_bundles (False: to run, as sets by predicate)
+BUNDLES = True
+# the bundles an evaluator keeps registered (then C's are dropped and registered again as they come)
+BUNDLE_CAP = 5_000
 SYM_BASE = 1 << 32
 MAXAR = 16  # native.c's MAXAR: the widest relation
 MAXREG = 256
@@ -69,6 +79,10 @@ int64_t ng_size(Engine *E);
 int ng_order(Engine *E, val a, val b);
 int64_t ng_stat(Engine *E, int k);
 void ng_set_unlike(Engine *E, int64_t unlike);
+int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows);
+int ng_state(Engine *E, int64_t n, const int32_t *ids);
+void ng_bundles_reset(Engine *E);
+void ng_clear_inputs(Engine *E);
 """
 
 # native.c's opcodes
@@ -186,6 +200,13 @@ def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
 
+_FIRST, _SECOND, _THIRD, _FOURTH, _LAST = (operator.itemgetter(i) for i in (0, 1, 2, 3, -1))
+
+
+class _Unread(Exception):
+    """run_bundles: a part that it does not read (the caller hands the facts over as a list)."""
+
+
 class NativeEvaluator:
     """The least model of a positive program, computed by native.c (see above); the interface of
     `_Evaluator` that infer uses: run, model, atoms, added_model, changed_model,
@@ -248,6 +269,17 @@ class NativeEvaluator:
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
         self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
+        # run_bundles: a part of an ABox -> its bundle id in C; id(part) -> its bundle id, for the parts of
+        # the previous run (kept alive in _last_parts, so no other part can have their id: the parts a
+        # next ABox shares with it are found without hashing, and no other part object is kept alive,
+        # which would cost garbage collections); a bundle id -> its facts of predicates the program does
+        # not mention (rare)
+        self._bundles: dict = {}
+        self._last_ids: dict = {}
+        self._last_parts: dict = {}
+        self._extra_of: dict = {}
+        self._codes: dict = {}  # a fact -> _code of it
+        self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
         self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
         self._fresh = True  # the next run reports its whole model
@@ -392,11 +424,14 @@ class NativeEvaluator:
         only grows); any other run deletes and rederives from the previous model (or starts from
         scratch where that costs less), with only the changed inputs handed over."""
         ffi, clib, engine, preds = self._ffi, self._lib, self._engine, self.preds
+        extends = not self._fresh
+        if self._bundled:  # (C holds run_bundles' inputs: every input relation is handed over anew)
+            clib.ng_clear_inputs(engine)
+            self._given = {}
+            self._bundled = extends = False
         given, extra = self._given, {}
         given_get = given.get
-        self._added = self._change = None
         changed = []  # (pred, set, previous set or None)
-        extends = not self._fresh
         seen = 0  # keys of `given` among the facts
         for key, tuples in facts.items():
             old = given_get(key)
@@ -430,7 +465,6 @@ class NativeEvaluator:
                         self._flush()
                     if clib.ng_add(engine, p, ffi.new("int64_t[]", rows or [0]), len(new)):
                         raise MemoryError("the native evaluator")
-                rc = clib.ng_extend(engine)
             else:
                 for p, key, tuples, old in changed:
                     rows = self._rows(tuples)
@@ -443,15 +477,138 @@ class NativeEvaluator:
                 for key in gone:
                     clib.ng_input(engine, preds[key], ffi.NULL, 0)
                     del given[key]
-                if self._syms:
-                    self._flush()
-                rc = (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
-            if rc:
-                raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
-                    RuntimeError(f"the native evaluator failed (error {rc})")
+            self._go(extends)
         except BaseException:
             self._forget()
             raise
+        self._after(extra)
+
+    def run_bundles(self, parts: dict, read) -> bool:
+        """run() of an ABox given by its parts (abox.ABox.parts: part -> (its facts, the types of their
+        values)); call under `lock`.  Each part is read (`read`: facts -> ({(name, arity): values},
+        whether every fact was a tuple), raising ReasonerError) and registered in C as a bundle of
+        rows once (memoized by the part object, and by its content); C finds which bundles came and
+        went since the previous state and which input rows changed.  False, with nothing run, when a
+        part cannot be read here (the caller hands the facts over to run, which gives the message of
+        the first bad fact in the list's order)."""
+        if len(self._bundles) > BUNDLE_CAP:  # (C's bundles dropped: they are registered again as they come)
+            self._lib.ng_bundles_reset(self._engine)
+            self._bundles, self._extra_of = {}, {}
+            self._last_ids, self._last_parts = {}, {}
+        values = list(parts.values())
+        last_ids, last_parts = self._last_ids, self._last_parts
+        ids = list(map(last_ids.get, map(id, values)))  # (most parts: the previous ABox's objects)
+        if None in ids:
+            try:
+                for i, (slot, part) in enumerate(parts.items()):
+                    if ids[i] is None:
+                        old = last_parts.get(slot)  # (a part built anew equal to the previous one: ~7 a run)
+                        ids[i] = last_ids[id(old)] if old is not None and old == part else self._bundle(part, read)
+            except _Unread:
+                return False
+        self._last_parts, self._last_ids = dict(parts), dict(zip(map(id, values), ids))  # (a copy: the parts stay alive)
+        extra: dict = {}
+        if self._extra_of:  # (facts of predicates the program does not mention: rare)
+            for bid in ids:
+                for key, more in self._extra_of.get(bid, {}).items():
+                    extra[key] = extra[key] | more if key in extra else more
+        ffi, clib, engine = self._ffi, self._lib, self._engine
+        try:
+            if self._syms:
+                self._flush()
+            self._given, self._bundled = {}, True
+            mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
+            if mode < 0:
+                raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
+                    RuntimeError(f"the native evaluator refused the state (error {-mode})")
+            self._go(mode == 0)
+        except BaseException:
+            self._forget()
+            raise
+        self._after(extra)
+        return True
+
+    def _bundle(self, part: tuple, read) -> int:
+        """The bundle id of a part (facts, the types of their values: abox.typed_part), the part
+        registered in C if no equal part was; raises _Unread.  The memo keeps an equal part made of
+        the facts that _codes holds, not the part: a part object kept alive per new part, with its
+        facts, made 3x more garbage collections in a duel."""
+        try:
+            bid = self._bundles.get(part)
+        except TypeError:  # (an unhashable fact: not a fact)
+            raise _Unread from None
+        if bid is not None:
+            return bid
+        facts = part[0]
+        codes = list(map(self._codes.get, facts))  # (most facts were in a part before)
+        types = tuple(map(type, map(_LAST, facts)))
+        if types != part[1]:
+            raise _Unread
+        if None in codes or tuple(map(_FIRST, codes)) != types:
+            codes = [code if code is not None and code[0] is type(f[-1]) else self._code(f, read)
+                     for f, code in zip(facts, codes)]
+        preds = list(map(_SECOND, codes))
+        extra: dict = {}
+        rows = codes
+        if None in preds:  # (facts of predicates the program does not mention)
+            for code in codes:
+                if code[1] is None:
+                    name, value = code[2]
+                    extra[name] = extra[name] | {value} if name in extra else frozenset({value})
+            rows = [code for code in codes if code[1] is not None]
+            preds = list(map(_SECOND, rows))
+        flat = list(chain.from_iterable(map(_THIRD, rows)))
+        ffi = self._ffi
+        bid = self._lib.ng_bundle(self._engine, len(preds), ffi.new("int32_t[]", preds or [0]),
+                                  ffi.new("int64_t[]", flat or [0]))
+        if bid < 0:
+            raise MemoryError("the native evaluator")
+        self._bundles[(tuple(map(_FOURTH, codes)), types)] = bid  # (equal to the part)
+        if extra:
+            self._extra_of[bid] = extra
+        return bid
+
+    def _code(self, fact, read) -> tuple:
+        """(the type of the fact's value, its predicate's number or None if the program does not mention
+        it, its row's values encoded or (key, value) for None, the fact), remembered by the fact;
+        raises _Unread for what `read` does not read as a fact."""
+        try:
+            values, plain = read((fact,))
+        except ReasonerError:
+            raise _Unread from None
+        if not plain or len(values) != 1:
+            raise _Unread
+        (key, rows), = values.items()
+        (value,) = rows
+        p = self.preds.get(key)
+        if p is None:
+            code = (type(fact[-1]), None, (key, value), fact)
+        else:
+            encoded = self._rows((value,))
+            if len(encoded) != key[1]:
+                raise _Unread
+            code = (type(fact[-1]), p, tuple(encoded), fact)
+        if len(self._codes) > 100_000:
+            self._codes.clear()
+        self._codes[fact] = code
+        return code
+
+    def _go(self, extends: bool) -> None:
+        """The C run after the inputs were handed over: going on by adding (extends), else delete and
+        rederive (or from scratch); the change is then in C's output buffer."""
+        self._added = self._change = None
+        clib, engine = self._lib, self._engine
+        if self._syms:
+            self._flush()
+        rc = clib.ng_extend(engine) if extends else (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
+        if rc:
+            raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
+                RuntimeError(f"the native evaluator failed (error {rc})")
+
+    def _after(self, extra: dict) -> None:
+        """The Python copy of the model after a run: C's change, and the facts of predicates the
+        program does not mention (`extra`, as given)."""
+        clib, engine, preds = self._lib, self._engine, self.preds
         removed, added = self._read_out()
         # the facts of predicates the program does not mention
         old_extra, self._extra = self._extra, extra
