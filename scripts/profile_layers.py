@@ -27,7 +27,9 @@ LAYERS = [
     ("reasoner runs (game.run_reasoner)", game, "run_reasoner"),
     ("  ABox from the state (abox.state_abox)", game, "state_abox"),
     ("  ABox into the evaluator's relations (facts._abox)", infer, "_abox"),
-    ("  evaluator run, native (NativeEvaluator.run)", native.NativeEvaluator, "run"),
+    ("  evaluator run, native, the ABox as bundles (NativeEvaluator.run_bundles)", native.NativeEvaluator,
+     "run_bundles"),
+    ("  evaluator run, native, the ABox as sets (NativeEvaluator.run)", native.NativeEvaluator, "run"),
     ("  evaluator run, Python (_Evaluator.run)", evaluator._Evaluator, "run"),
     ("  reading facts back (infer._read_evaluator)", infer, "_read_evaluator"),
     ("carrying out operations (apply_operations)", game, "apply_operations"),
@@ -35,8 +37,8 @@ LAYERS = [
     ("forced-move check (game._forced_move)", game, "_forced_move"),
     ("state copy (copy_state)", game, "copy_state"),
 ]
-C_CALLS = ("ng_run", "ng_update", "ng_extend")  # the native library's runs (inside the evaluator's run)
-C_LABEL = "    C: the native engine's runs"
+C_CALLS = ("ng_state", "ng_run", "ng_update", "ng_extend")  # the native library's runs and state changes
+C_LABEL = "    C: the native engine's runs (and ng_state)"
 
 
 SPENT: Counter = Counter()  # label -> seconds, while the timers are installed
@@ -152,7 +154,7 @@ def main(argv: list[str] | None = None, console: Console | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="also allowed_actions on a fresh mid-game state")
     args = parser.parse_args(argv)
     console = console or Console()
-    order = [label for label, _, _ in LAYERS[:5]] + [C_LABEL] + [label for label, _, _ in LAYERS[5:]]
+    order = [label for label, _, _ in LAYERS[:6]] + [C_LABEL] + [label for label, _, _ in LAYERS[6:]]
     got = profile_duel(args.ruleset, args.seed, args.max_actions)
     n, total = max(got["actions"], 1), got["seconds"]
     rows = [(label, got["layers"][label] * 1000 / n, got["layers"][label] / total) for label in order
