@@ -56,8 +56,9 @@ def _model(comp: Compiled, knowledge, facts, abox, equality: bool, check_merges:
 
 def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluator):
     """_read_model of the evaluator's model.  After a run that went on from a model already read
-    (ev.reading: the groups of that reading's Facts), only what changed is read, with the relations
-    that the merge and consistency checks compare it to (_related): after a run that only added
+    (ev.reading: the groups of that reading's Facts), only what changed is read, with, where a check
+    could fail on it, the relations the merge and consistency checks compare it to (_checked,
+    _related): after a run that only added
     atoms, the added atoms (the facts are those of the previous reading and of the new atoms);
     after a run that recomputed some relations, those relations (the facts are the previous
     reading's, less those of the recomputed relations, and the new reading of them); after a run
