@@ -169,23 +169,8 @@ def _frozen_py(program: str, facts: dict) -> dict:
 
 
 def _duel_inputs(ruleset: str, seed: int, cap: int) -> list[list]:
-    from ygo_onto.duel import new_duel, play_duel
-    from ygo_onto.reasoning.fast import infer as fast_infer
-
-    inputs = []
-    real = fast_infer.infer_facts
-
-    def record(k, facts, evaluator=True):
-        inputs.append(list(facts))
-        return real(k, facts, evaluator)
-
-    fast.infer_facts = record
-    try:
-        for _ in play_duel(new_duel(ruleset, seed), ("random", "random"), seed=seed, max_actions=cap):
-            pass
-    finally:
-        fast.infer_facts = real
-    return inputs
+    """The ABoxes infer_facts gets in a duel, as lists of facts."""
+    return [list(facts) for facts in _duel_aboxes(ruleset, seed, cap)]
 
 
 @pytest.mark.parametrize("ruleset,seed,cap", [("official", 1, 80), ("simplified", 2, 60)])
