@@ -266,6 +266,17 @@ def test_the_facts_read_back_equal_the_python_evaluators(monkeypatch, ruleset, s
         comp.evaluators = saved
 
 
+def _infer_by_each(monkeypatch, k, comp, by: dict, facts) -> dict:
+    """infer_facts through each evaluator of `by` (name -> its two evaluator slots): the native one
+    gets the facts as given (an ABox by its parts), the Python one as a list."""
+    got = {}
+    for name, evaluators in by.items():
+        monkeypatch.setattr(native, "EVALUATOR", name)
+        comp.evaluators = evaluators
+        got[name] = fast.infer_facts(k, facts if name == "native" else list(facts))
+    return got
+
+
 def _duel_aboxes(ruleset: str, seed: int, cap: int) -> list:
     """The ABoxes infer_facts gets in a duel, as given (abox.ABox with their parts)."""
     from ygo_onto.duel import new_duel, play_duel
@@ -317,11 +328,7 @@ def test_an_abox_by_bundles_gives_the_facts_of_the_same_abox_as_a_list(monkeypat
     monkeypatch.setattr(native.NativeEvaluator, "run_bundles", run_bundles)
     try:
         for facts in sequence:
-            got = {}
-            for name, evaluators in by.items():
-                monkeypatch.setattr(native, "EVALUATOR", name)
-                comp.evaluators = evaluators
-                got[name] = fast.infer_facts(k, facts if name == "native" else list(facts))
+            got = _infer_by_each(monkeypatch, k, comp, by, facts)
             assert got["native"] == got["python"]
             assert {n: frozenset(g) for n, g in got["native"].groups.items()} == \
                 {n: frozenset(g) for n, g in got["python"].groups.items()}
@@ -378,11 +385,7 @@ def test_facts_of_a_class_the_program_does_not_mention_come_and_go_with_their_pa
     by = {"native": [None, None], "python": [None, None]}
     try:
         for facts in sequence:
-            got = {}
-            for name, evaluators in by.items():
-                monkeypatch.setattr(native, "EVALUATOR", name)
-                comp.evaluators = evaluators
-                got[name] = fast.infer_facts(k, facts if name == "native" else list(facts))
+            got = _infer_by_each(monkeypatch, k, comp, by, facts)
             assert got["native"] == got["python"]
             assert (unmentioned in got["native"]) == (unmentioned in facts)
         assert by["native"][0]._extra_of  # (the bundle path was taken)
