@@ -92,24 +92,16 @@ def install_timers(ruleset: str) -> None:
             ev._lib = _TimedLibrary(ev._lib)
 
 
-def _duel(ruleset: str, seed: int, max_actions: int) -> int:
-    from ygo_onto.duel import new_duel, play_duel
-
-    n = 0
-    for _ in play_duel(new_duel(ruleset, seed, "fast"), ("random", "random"), seed=seed, reasoner="fast",
-                       max_actions=max_actions):
-        n += 1
-    return n
-
-
 def profile_duel(ruleset: str = "official", seed: int = 1, max_actions: int = 2000) -> dict:
-    """{"actions", "seconds", "layers": {label: seconds}} of one random duel (after a warm-up duel)."""
-    _duel(ruleset, seed, max_actions)  # warm-up: compile, load, first runs
+    """{"actions", "seconds", "layers": {label: seconds}} of one random duel (bench.measure_duel, after a
+    warm-up duel)."""
+    from ygo_onto.bench import measure_duel
+
+    measure_duel(ruleset, "fast", seed, max_actions)  # warm-up: compile, load, first runs
     install_timers(ruleset)
     SPENT.clear()
-    start = time.perf_counter()
-    actions = _duel(ruleset, seed, max_actions)
-    return {"actions": actions, "seconds": time.perf_counter() - start, "layers": dict(SPENT)}
+    got = measure_duel(ruleset, "fast", seed, max_actions)
+    return {"actions": got["actions"], "seconds": got["seconds"], "layers": dict(SPENT)}
 
 
 def profile_fresh(samples: int = 40) -> dict:

@@ -142,10 +142,7 @@ def with_action(abox: list, action: dict) -> list:
     out = ABox(abox + facts)
     parts = getattr(abox, "parts", None)
     if parts is not None and "action" not in parts:
-        try:
-            out.parts = {**parts, "action": typed_part(tuple(facts))}
-        except (TypeError, IndexError):  # (not a fact: no parts)
-            pass
+        out.parts = {**parts, "action": typed_part(tuple(facts))}
     return out
 
 

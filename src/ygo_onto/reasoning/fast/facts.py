@@ -400,12 +400,18 @@ def _union_into(sets: dict, key, values: set) -> None:
 _KIND_OF = {int: "int", bool: "bool", str: "str"}
 
 
-def _merges(comp: Compiled, model: dict) -> bool:
-    """Whether a functional (inverse-functional) object property gives a subject (object) two values."""
+def _merge_preds(comp: Compiled) -> list:
+    """((ASP predicate, 2), position) of each functional (0: two values of a subject) and inverse-functional
+    (1: two subjects of a value) object property: where two atoms merge individuals (cached)."""
     if comp.merge_preds is None:
         comp.merge_preds = [((ppred(p), 2), 0) for p in sorted(comp.functional)] + \
                            [((ppred(p), 2), 1) for p in sorted(comp.inverse_functional)]
-    for key, pos in comp.merge_preds:
+    return comp.merge_preds
+
+
+def _merges(comp: Compiled, model: dict) -> bool:
+    """Whether a functional (inverse-functional) object property gives a subject (object) two values."""
+    for key, pos in _merge_preds(comp):
         rel = model.get(key)
         if rel:
             seen: dict = {}

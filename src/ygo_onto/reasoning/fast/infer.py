@@ -8,7 +8,7 @@ from .. import Facts
 from . import native
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported, code_cache
-from .facts import _CLASS, _OBJECT, _abox, _data, _merges, _plan, _read_facts, _read_model, _union_into
+from .facts import _CLASS, _OBJECT, _abox, _data, _merge_preds, _plan, _read_facts, _read_model, _union_into
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
@@ -175,11 +175,10 @@ _AT = (operator.itemgetter(0), operator.itemgetter(1))
 
 def _merging(comp: Compiled) -> dict:
     """(ASP predicate, 2) -> the positions (0 subject, 1 object) where two atoms of it with the same
-    value there merge individuals (_merges)."""
+    value there merge individuals (facts._merge_preds by predicate)."""
     if comp.merging is None:
-        _merges(comp, {})  # (makes comp.merge_preds)
         merging: dict = {}
-        for key, pos in comp.merge_preds:
+        for key, pos in _merge_preds(comp):
             merging[key] = merging.get(key, ()) + (pos,)
         comp.merging = merging
     return comp.merging
