@@ -102,7 +102,9 @@ typedef struct {
 /* row flags.  A row taken out of the model stays where it is, DEAD (skipped by every scan and
    lookup; the hash set still finds it, and an insertion of the same tuple appends a new row):
    rows are only ever appended, so a round's delta stays a range of rows. */
-enum { F_DEAD = 1, F_INPUT = 2, F_FACT = 4, F_GONE = 8, F_BACK = 16, F_WAS = 32 };
+enum { F_DEAD = 1, F_INPUT = 2, F_FACT = 4, F_GONE = 8, F_BACK = 16, F_WAS = 32, F_ROLL = 64 };
+/* F_ROLL: a row of the last extension, taken out by ng_update's rollback (DEAD, but in the model
+   last reported: a row of its tuple appended again is F_BACK, not new) */
 
 typedef struct {
     Rel *rels;
@@ -142,7 +144,15 @@ typedef struct {
     uint8_t *dirty;           /* per predicate: ng_input changed its input since the last run */
     val *addbuf; int64_t naddbuf, capaddbuf;  /* delete and rederive: input rows to add, [pred, values] */
     int64_t unlike;           /* delete and rederive: from scratch when changed input rows * unlike > all */
-    int64_t stats[4];         /* runs: from scratch, delete and rederive, extensions, dred declined */
+    int64_t stats[5];         /* runs: from scratch, delete and rederive, extensions, dred declined, rollbacks */
+    /* the rollback of an extension (ng_update after ng_extend): the extension only appended rows
+       (per relation one range, ext; it may set F_INPUT on rows that were there, which then stay
+       as they are, as the inputs' changes are from the extension's), so taking them out again
+       gives the model before it exactly, without over-deleting and checking them.
+       rb: 0 none, 1 the current model is a completed ng_run's or ng_update's, 2 an extension of
+       it under way, 3 extended once (ext holds it) */
+    int rb, rollback;         /* rollback: ng_update rolls back (default 1) */
+    int32_t *extp; int64_t *extfrom, *rollto; int next;   /* rollto per predicate: its rolled rows [extfrom, rollto) */
     int64_t ninputs;          /* input rows of all predicates */
     /* predicate lists (see Rel): grown since the round began, this round's, grown since the run
        began (E->mark: their rows before), over-deleted rows to join next (dred), with over-deleted
@@ -215,7 +225,11 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     int32_t **lists[] = {&E->grown, &E->round, &E->touched, &E->dlq, &E->gonel, &E->dirtyl, &E->outl};
     for (int i = 0; i < 7; i++) *lists[i] = malloc(sizeof(int32_t) * (npred ? npred : 1));
     E->bits = calloc((npred + 63) / 64 + 1, sizeof(uint64_t));
+    E->extp = malloc(sizeof(int32_t) * (npred ? npred : 1));
+    E->extfrom = calloc(npred ? npred : 1, sizeof(int64_t));
+    E->rollto = calloc(npred ? npred : 1, sizeof(int64_t));
     E->unlike = 8;
+    E->rollback = 1;
     return E;
 }
 
@@ -241,6 +255,7 @@ void ng_free(Engine *E) {
     free(E->inrid); free(E->capinrid); free(E->bpool); free(E->boff); free(E->bgen); free(E->blen); free(E->st);
     free(E->rpred); free(E->rcount); free(E->roff); free(E->rpos); free(E->rhash); free(E->rmark); free(E->rvals);
     free(E->rset); free(E->chg);
+    free(E->extp); free(E->extfrom); free(E->rollto);
     free(E->arity); free(E->idxdef); free(E->out);
     free(E);
 }
@@ -414,6 +429,7 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
 }
 
 static void unbundle(Engine *E);
+static int grow(void **a, int64_t *cap, int64_t need, size_t size);
 
 /* The input facts of predicate p (n rows, copied): replaces the previous ones. */
 int ng_input(Engine *E, int p, const val *rows, int64_t n) {
@@ -432,7 +448,7 @@ int ng_input(Engine *E, int p, const val *rows, int64_t n) {
 }
 
 /* Forget the previous model: the next run reports its whole model. */
-void ng_forget(Engine *E) { E->have_prev = 0; E->extending = 0; }
+void ng_forget(Engine *E) { E->have_prev = 0; E->extending = 0; E->rb = 0; }
 
 /* ------------------------------------------------------------------ relations */
 static inline void copy_row(val *to, const val *from, int w) {
@@ -453,10 +469,10 @@ static int rel_grow_set(Rel *r) {
     memset(s, 0xff, sizeof(uint64_t) * cap);
     uint64_t mask = cap - 1;
     int w = r->arity;
-    /* the alive rows, and those over-deleted in this run (an insertion must see they were there);
-       a later row of the same tuple takes the slot of an earlier dead one */
+    /* the alive rows, and those over-deleted or rolled back in this run (an insertion must see they
+       were there); a later row of the same tuple takes the slot of an earlier dead one */
     for (int64_t i = 0; i < r->n; i++) {
-        if ((r->flags[i] & (F_DEAD | F_GONE)) == F_DEAD) continue;
+        if ((r->flags[i] & (F_DEAD | F_GONE | F_ROLL)) == F_DEAD) continue;
         uint64_t h = r->hash[i], j = h & mask;
         while (s[j] != SET_EMPTY) {
             uint32_t k = SET_ROW(s[j]);
@@ -490,8 +506,14 @@ static inline int rel_has(const Rel *r, const val *row, uint64_t h) {
     return i >= 0 && !(r->flags[i] & F_DEAD);
 }
 
+/* rel_has, counting the rows a rollback took out in this run */
+static inline int rel_had(const Rel *r, const val *row, uint64_t h) {
+    int64_t i = rel_find(r, row, h);
+    return i >= 0 && (r->flags[i] & (F_DEAD | F_ROLL)) != F_DEAD;
+}
+
 /* Put a tuple in: its alive row gets `fl`; else a new row is appended (a DEAD one's tuple: the
-   set then finds the new row; F_BACK if the dead row was over-deleted in this run), and the
+   set then finds the new row; F_BACK if the dead row was over-deleted or rolled back in this run), and the
    relation goes on the lists of the grown ones.  *isnew says which; returns the row, -1 out of
    memory. */
 static int64_t rel_put(Engine *E, Model *M, Rel *r, const val *row, uint8_t fl, int *isnew) {
@@ -509,7 +531,7 @@ static int64_t rel_put(Engine *E, Model *M, Rel *r, const val *row, uint8_t fl, 
                 *isnew = 0;
                 return i;
             }
-            if (r->flags[i] & F_GONE) fl |= F_BACK;
+            if (r->flags[i] & (F_GONE | F_ROLL)) fl |= F_BACK;
             break;
         }
         j = (j + 1) & mask;
@@ -949,8 +971,9 @@ static int whole(Engine *E, Model *M) {
     return 0;
 }
 
-/* the change from O to M: per predicate with one, [pred, removed, added, rows...]; the whole
-   model M instead (E->whole) when there is no O or the change is larger than M */
+/* the change from O (with the rows a rollback took out: the model last reported) to M: per
+   predicate with one, [pred, removed, added, rows...]; the whole model M instead (E->whole) when
+   there is no O or the change is larger than M */
 static int diff(Engine *E, Model *M, Model *O) {
     E->nout = 0;
     E->whole = 0;
@@ -965,14 +988,14 @@ static int diff(Engine *E, Model *M, Model *O) {
         if (!out_reserve(E, 3 + (r->n + on) * w)) return ERR_NOMEM;
         int64_t *out = E->out + at + 3, nrem = 0, nadd = 0;
         for (int64_t i = 0; i < on; i++) {
-            if (o->flags[i] & F_DEAD) continue;
+            if ((o->flags[i] & (F_DEAD | F_ROLL)) == F_DEAD) continue;
             const val *row = o->rows + i * o->width;
             if (!rel_has(r, row, o->hash[i])) { copy_row(out, row, w); out += w; nrem++; }
         }
         for (int64_t i = 0; i < r->n; i++) {
             if (r->flags[i] & F_DEAD) continue;
             const val *row = r->rows + i * r->width;
-            if (!o || !rel_has(o, row, r->hash[i])) { copy_row(out, row, w); out += w; nadd++; }
+            if (!o || !rel_had(o, row, r->hash[i])) { copy_row(out, row, w); out += w; nadd++; }
         }
         if (nrem || nadd) {
             E->out[at] = p; E->out[at + 1] = nrem; E->out[at + 2] = nadd;
@@ -1047,6 +1070,7 @@ int ng_run(Engine *E) {
     Model *M = &E->m[cur];
     E->err = 0;
     E->extending = 0;
+    E->rb = 0;
     for (int p = 0; p < E->npred; p++) rel_clear(&M->rels[p]);
     for (int i = 0; i < E->nidx; i++) index_clear(&M->idx[i]);
     M->nrows = M->ndead = 0;
@@ -1073,6 +1097,7 @@ int ng_run(Engine *E) {
     E->stats[0]++;
     E->cur = cur;
     E->have_prev = 1;
+    E->rb = 1;
     return 0;
 }
 
@@ -1081,6 +1106,35 @@ int ng_run(Engine *E) {
 static void begin_extend(Engine *E) {
     reset_lists(E, &E->m[E->cur]);
     E->extending = 1;
+    E->rb = E->rb == 1 ? 2 : 0;   /* (one extension of a completed run can be rolled back) */
+}
+
+/* forget the extension's ranges (after the run that rolled it back, or another run) */
+static void drop_ext(Engine *E) {
+    for (int k = 0; k < E->next; k++) E->rollto[E->extp[k]] = 0;
+    E->next = 0;
+}
+
+static inline void set_dirty(Engine *E, int p) {
+    if (!E->dirty[p]) { E->dirty[p] = 1; E->dirtyl[E->ndirtyl++] = p; }
+}
+
+/* Take the last extension out of the current model: its rows DEAD and F_ROLL.  The model is then
+   the completed run's before the extension, exactly.  The inputs changed since (ng_state,
+   ng_input) are relative to the extension's, whose rows that stay are no longer in the model: the
+   relations of those rows are dirty too. */
+static void roll_back(Engine *E, Model *M) {
+    for (int k = 0; k < E->next; k++) {
+        int p = E->extp[k];
+        Rel *r = &M->rels[p];
+        int64_t from = E->extfrom[p], to = E->rollto[p];
+        uint8_t any = 0;
+        for (int64_t i = from; i < to; i++) { any |= r->flags[i]; r->flags[i] |= F_DEAD | F_ROLL; }
+        if (any & F_INPUT) set_dirty(E, p);
+        r->ndead += to - from;
+        M->ndead += to - from;
+    }
+    E->stats[4]++;
 }
 
 /* Input rows of predicate p added to the current model (which must be a completed run's):
@@ -1100,7 +1154,8 @@ int ng_add(Engine *E, int p, const val *rows, int64_t n) {
     E->ninput[p] += n;
     E->ninputs += n;
     Model *M = &E->m[E->cur];
-    return insert_rows(E, M, &M->rels[p], rows, n, F_INPUT) ? 0 : ERR_NOMEM;
+    Rel *r = &M->rels[p];
+    return insert_rows(E, M, r, rows, n, F_INPUT) ? 0 : ERR_NOMEM;
 }
 
 /* Go on from the current model with the rows ng_add added (the program is positive: the model
@@ -1111,12 +1166,25 @@ int ng_extend(Engine *E) {
     E->err = 0;
     if (!E->extending) begin_extend(E);
     E->extending = 0;
+    drop_ext(E);
+    int rb = E->rb;
+    E->rb = 0;
     int e = rounds(E, M);
     if (e) return e;
     E->stats[2]++;
     E->nout = 0;
     E->whole = 0;
     int nl = take_touched(E, M);
+    if (rb == 2) {   /* (what the rollback takes out: each relation's rows from its mark) */
+        for (int k = 0; k < nl; k++) {
+            int p = E->outl[k];
+            E->extp[k] = p;
+            E->extfrom[p] = E->mark[p];
+            E->rollto[p] = M->rels[p].n;
+        }
+        E->next = nl;
+        E->rb = 3;
+    }
     for (int k = 0; k < nl; k++) {
         int p = E->outl[k];
         Rel *r = &M->rels[p];
@@ -1291,6 +1359,10 @@ static int dred(Engine *E) {
     memcpy(outl, E->gonel, sizeof(int32_t) * nout);
     for (int k = 0; k < E->ntouched; k++)
         if (!M->rels[E->touched[k]].listed) outl[nout++] = E->touched[k];
+    for (int k = 0; k < E->next; k++) {   /* (the relations of a rollback: its rows not back went) */
+        Rel *r = &M->rels[E->extp[k]];
+        if (!r->listed && !r->touched) outl[nout++] = r->id;
+    }
     sort32(E, outl, nout);
     E->nout = 0;
     E->whole = 0;
@@ -1299,13 +1371,19 @@ static int dred(Engine *E) {
         Rel *r = &M->rels[p];
         int w = r->arity;
         int64_t at = E->nout, nrem = 0, nadd = 0, from = r->touched ? E->mark[p] : r->n;
+        int64_t rolled = E->rollto[p] ? E->extfrom[p] : 0, rollto = E->rollto[p];
         r->touched = r->listed = 0;
-        if (!out_reserve(E, 3 + (r->ngl + r->n - from) * w)) return -ERR_NOMEM;
+        if (!out_reserve(E, 3 + (r->ngl + rollto - rolled + r->n - from) * w)) return -ERR_NOMEM;
         int64_t *out = E->out + at + 3;
         for (int64_t k = 0; k < r->ngl; k++) {
             const val *row = r->rows + (int64_t)r->gl[k] * r->width;
             if (!rel_has(r, row, r->hash[r->gl[k]])) { copy_row(out, row, w); out += w; nrem++; }
             r->flags[r->gl[k]] &= ~F_GONE;
+        }
+        for (int64_t i = rolled; i < rollto; i++) {
+            const val *row = r->rows + i * r->width;
+            if (!rel_has(r, row, r->hash[i])) { copy_row(out, row, w); out += w; nrem++; }
+            r->flags[i] &= ~F_ROLL;
         }
         for (int64_t i = from; i < r->n; i++) {
             if (r->flags[i] & F_BACK) { r->flags[i] &= ~F_BACK; continue; }
@@ -1320,6 +1398,7 @@ static int dred(Engine *E) {
     E->ntouched = E->ngonel = 0;
     for (int k = 0; k < E->ndirtyl; k++) E->dirty[E->dirtyl[k]] = 0;
     E->ndirtyl = 0;
+    drop_ext(E);
     return 1;
 }
 
@@ -1328,13 +1407,22 @@ static int dred(Engine *E) {
 int ng_update(Engine *E) {
     E->err = 0;
     E->extending = 0;
+    int rolled = 0;
     if (E->have_prev && E->chk_start) {
+        if (E->rb == 3 && E->rollback) {   /* (after an extension: the model before it, by taking it out) */
+            roll_back(E, &E->m[E->cur]);
+            rolled = 1;
+        } else drop_ext(E);
+        E->rb = 0;
         int got = dred(E);
-        if (got < 0) { E->have_prev = 0; return -got; }
+        if (got < 0) { E->have_prev = 0; drop_ext(E); return -got; }
         E->stats[got ? 1 : 3]++;
-        if (got) return 0;
+        if (got) { E->rb = 1; return 0; }
     }
-    return ng_run(E);
+    int e = ng_run(E);   /* (its change is from the model last reported: with the rows rolled back) */
+    drop_ext(E);
+    if (e && rolled) E->have_prev = 0;   /* (the model to compare with is not the one reported) */
+    return e;
 }
 
 int64_t *ng_out(Engine *E) { return E->out; }
@@ -1353,8 +1441,12 @@ int64_t ng_size(Engine *E) {
 int ng_order(Engine *E, val a, val b) { return order(E, a, b); }
 
 /* how many runs went which way: 0 from scratch, 1 delete and rederive, 2 extensions, 3 delete and
-   rederive declined (then from scratch) */
-int64_t ng_stat(Engine *E, int k) { return k >= 0 && k < 4 ? E->stats[k] : -1; }
+   rederive declined (then from scratch), 4 rollbacks of an extension (then 1 or 3) */
+int64_t ng_stat(Engine *E, int k) { return k >= 0 && k < 5 ? E->stats[k] : -1; }
+
+/* whether ng_update takes an extension out before delete and rederive (1, the default) or deletes
+   and rederives from the extended model (0: for tests and measures) */
+void ng_set_rollback(Engine *E, int on) { E->rollback = on; }
 
 /* delete and rederive runs from scratch when more than 1/unlike of the input rows changed (0: never) */
 void ng_set_unlike(Engine *E, int64_t unlike) { E->unlike = unlike; }

@@ -79,6 +79,7 @@ int64_t ng_size(Engine *E);
 int ng_order(Engine *E, val a, val b);
 int64_t ng_stat(Engine *E, int k);
 void ng_set_unlike(Engine *E, int64_t unlike);
+void ng_set_rollback(Engine *E, int on);
 int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows);
 int ng_state(Engine *E, int64_t n, const int32_t *ids);
 void ng_bundles_reset(Engine *E);
@@ -725,9 +726,15 @@ class NativeEvaluator:
         changed (default 8, as _Evaluator.UNLIKE; 0: never, for tests)."""
         self._lib.ng_set_unlike(self._engine, unlike)
 
+    def set_rollback(self, on: bool) -> None:
+        """Whether a run after one that went on by adding first takes the added atoms out again (the
+        default), or deletes and rederives them with the rest (for tests and measures)."""
+        self._lib.ng_set_rollback(self._engine, int(on))
+
     def stats(self) -> dict:
-        """How many runs went which way (from scratch, delete and rederive, going on from the model)."""
-        names = ("scratch", "dred", "extend", "dred_declined")
+        """How many runs went which way (from scratch, delete and rederive, going on from the model),
+        and how many of the runs after going on took the added atoms out first (rollback)."""
+        names = ("scratch", "dred", "extend", "dred_declined", "rollback")
         return {name: self._lib.ng_stat(self._engine, k) for k, name in enumerate(names)}
 
     def order(self, a, b) -> int:
