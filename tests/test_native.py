@@ -150,9 +150,13 @@ def test_changes_reported_are_the_differences_of_the_models(update):
       {("c", 1): {("x",)}, ("p", 2): {("x", "y"), ("y", "x")}, ("e", 1): {("x",), ("y",)}},
       {}]),
 ])
-def test_delete_and_rederive_gives_the_model_from_scratch(program, steps):
+@pytest.mark.parametrize("prune", [True, False])
+def test_delete_and_rederive_gives_the_model_from_scratch(program, steps, prune):
+    """prune: an atom that facts of the new run derive is kept instead of over-deleted (never on account
+    of a cycle: only facts count)."""
     ev, scratch = native.NativeEvaluator(program), native.NativeEvaluator(program)
     ev.set_unlike(0)
+    ev.set_prune(prune)
     scratch.update = "scratch"
     for _ in range(3):  # (again and again: rows taken out stay behind as dead rows, then are compacted)
         for facts in steps:
@@ -160,6 +164,34 @@ def test_delete_and_rederive_gives_the_model_from_scratch(program, steps):
             scratch.run(facts)
             assert _frozen(ev) == _frozen(scratch) == _frozen_py(program, facts)
     assert ev.stats()["dred"] >= 3
+    if not prune:
+        assert ev.stats()["kept"] == 0
+
+
+@pytest.mark.parametrize("prune", [True, False])
+def test_an_atom_that_facts_still_derive_is_kept_with_what_it_supports(prune):
+    """c(x) loses one derivation (p(x,y) goes) but the fact q(x) still derives it: with prune it is kept,
+    and d(x), f(x) with it, instead of over-deleted and derived again; in a cycle (k1, k2) only facts
+    count, so the cycle goes when its support does."""
+    program = ("c(X) :- p(X,Y). c(X) :- q(X). d(X) :- c(X), e(X). f(X) :- d(X). "
+               "k1(X) :- a(X). k2(X) :- k1(X). k1(X) :- k2(X), e(X). h(X) :- g(X).")
+    more = {("g", 1): {(i,) for i in range(30)}}  # (so that delete and rederive is not declined for size)
+    s0 = {("p", 2): {("x", "y")}, ("q", 1): {("x",)}, ("e", 1): {("x",)}, ("a", 1): {("x",)}, **more}
+    steps = [s0, {("q", 1): {("x",)}, ("e", 1): {("x",)}, **more}, s0,
+             {("p", 2): {("x", "y")}, ("e", 1): {("x",)}, **more}, {("e", 1): {("x",)}, **more}]
+    ev = native.NativeEvaluator(program)
+    ev.set_unlike(0)
+    ev.set_prune(prune)
+    before: dict = {}
+    for i, facts in enumerate(steps):
+        ev.run(facts)
+        now = _frozen(ev)
+        assert now == _frozen_py(program, facts)
+        if i and (ev.added_model() is not None or ev.changed_model() is not None):  # (else read whole)
+            _assert_change(ev, before, now)
+        before = now
+    assert ev.stats()["dred"] >= 2
+    assert (ev.stats()["kept"] > 0) == prune
 
 
 def _frozen_py(program: str, facts: dict) -> dict:
@@ -328,8 +360,9 @@ def _assert_change(ev, before: dict, now: dict) -> None:
         {key: removed.get(key, frozenset()) for key in keys}
 
 
-@pytest.mark.parametrize("rollback,unlike", [(True, 8), (True, 10**9), (False, 8)])
-def test_a_run_after_going_on_by_adding_takes_the_added_atoms_out_first(rollback, unlike):
+@pytest.mark.parametrize("rollback,unlike,prune", [(True, 8, True), (True, 10**9, True), (False, 8, True),
+                                                  (True, 8, False), (False, 8, False)])
+def test_a_run_after_going_on_by_adding_takes_the_added_atoms_out_first(rollback, unlike, prune):
     """A run on the next state after a run that went on by adding (an action declared): C takes the
     atoms that run added out again (rollback), then deletes and rederives the state's own change, or,
     declined (unlike 10**9: every such run), runs from scratch.  The models are the Python
@@ -344,6 +377,7 @@ def test_a_run_after_going_on_by_adding_takes_the_added_atoms_out_first(rollback
     nat, py = native.NativeEvaluator(comp.program_without_eq, comp.parsed[0]), _Evaluator(comp.program_without_eq, comp.parsed[0])
     nat.set_rollback(rollback)
     nat.set_unlike(unlike)
+    nat.set_prune(prune)
     before: dict = {}
     changes = 0
     for abox in aboxes:
@@ -357,6 +391,7 @@ def test_a_run_after_going_on_by_adding_takes_the_added_atoms_out_first(rollback
         before = now
     stats = nat.stats()
     assert changes > len(aboxes) // 2 and stats["extend"] > len(aboxes) // 4
+    assert (stats["kept"] > 0) == (prune and unlike == 8)
     if not rollback:
         assert stats["rollback"] == 0
     elif unlike == 8:

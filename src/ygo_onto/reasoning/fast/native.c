@@ -137,6 +137,12 @@ typedef struct {
     int64_t *out;
     int64_t nout, outcap;
     int err, found, mode;     /* mode 1: over-deleting (S_DELTA reads dl, S_EMIT marks GONE) */
+    uint8_t need;             /* scans, lookups and membership tests read only the rows with one of
+                                 these flags (and alive; 0: every alive row) */
+    /* over-delete: the atoms S_EMIT found this round (F_WAS), over-deleted at its end unless a rule
+       instance of facts of the new run derives them (prune: 1, the default) */
+    int64_t *cand, ncand, capcand;   /* (predicate << 32 | row) */
+    int prune;
     uint8_t emit_flags;       /* flags of the rows S_EMIT inserts (F_FACT while the rules without atoms run) */
     int64_t count;            /* rows over-deleted */
     val chk[MAXAR];           /* the tuple a check plan (S_HEAD) tests */
@@ -144,7 +150,8 @@ typedef struct {
     uint8_t *dirty;           /* per predicate: ng_input changed its input since the last run */
     val *addbuf; int64_t naddbuf, capaddbuf;  /* delete and rederive: input rows to add, [pred, values] */
     int64_t unlike;           /* delete and rederive: from scratch when changed input rows * unlike > all */
-    int64_t stats[5];         /* runs: from scratch, delete and rederive, extensions, dred declined, rollbacks */
+    int64_t stats[6];         /* runs: from scratch, delete and rederive, extensions, dred declined, rollbacks;
+                                 atoms prune_round kept */
     /* the rollback of an extension (ng_update after ng_extend): the extension only appended rows
        (per relation one range, ext; it may set F_INPUT on rows that were there, which then stay
        as they are, as the inputs' changes are from the extension's), so taking them out again
@@ -230,6 +237,7 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     E->rollto = calloc(npred ? npred : 1, sizeof(int64_t));
     E->unlike = 8;
     E->rollback = 1;
+    E->prune = 1;
     return E;
 }
 
@@ -255,7 +263,7 @@ void ng_free(Engine *E) {
     free(E->inrid); free(E->capinrid); free(E->bpool); free(E->boff); free(E->bgen); free(E->blen); free(E->st);
     free(E->rpred); free(E->rcount); free(E->roff); free(E->rpos); free(E->rhash); free(E->rmark); free(E->rvals);
     free(E->rset); free(E->chg);
-    free(E->extp); free(E->extfrom); free(E->rollto);
+    free(E->extp); free(E->extfrom); free(E->rollto); free(E->cand);
     free(E->arity); free(E->idxdef); free(E->out);
     free(E);
 }
@@ -832,8 +840,9 @@ static void exec(Engine *E, Model *M, int64_t pc) {
                 return;
             }
             int64_t lo = op == S_DELTA ? r->prev : 0, hi = op == S_SCAN_OLD ? r->prev : r->start;
+            const uint8_t need = E->need;
             for (int64_t i = lo; i < hi; i++) {
-                if (r->flags[i] & F_DEAD) continue;
+                if ((r->flags[i] & F_DEAD) || (need && !(r->flags[i] & need))) continue;
                 if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
                 if (E->err || E->found) return;
             }
@@ -855,8 +864,9 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             int32_t i = x->head[h & (x->hcap - 1)];
             if (op == S_LOOKUP_OLD)   /* (a chain goes from the newest row to the oldest) */
                 while (i >= r->prev) i = x->next[i];
+            const uint8_t need = E->need;
             for (; i >= 0; i = x->next[i]) {
-                if (r->flags[i] & F_DEAD) continue;
+                if ((r->flags[i] & F_DEAD) || (need && !(r->flags[i] & need))) continue;
                 const val *row = r->rows + (int64_t)i * r->width;
                 int same = 1;
                 for (int k = 0; k < npos; k++)
@@ -869,7 +879,9 @@ static void exec(Engine *E, Model *M, int64_t pc) {
         case S_MEMBER: {   /* [pred, exprs (arity)...] */
             Rel *r = &M->rels[c[pc + 2]];
             val row[MAXAR];
-            if (!eval_row(E, pc + 3, r->arity, row) || !rel_has(r, row, hash_vals(row, r->arity))) return;
+            if (!eval_row(E, pc + 3, r->arity, row)) return;
+            int64_t i = rel_find(r, row, hash_vals(row, r->arity));
+            if (i < 0 || (r->flags[i] & F_DEAD) || (E->need && !(r->flags[i] & E->need))) return;
             pc = next;
             continue;
         }
@@ -916,8 +928,15 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             if (!eval_row(E, pc + 3, r->arity, row)) return;
             if (E->mode == 1) {   /* over-delete: an atom that is a fact of the new run stays */
                 int64_t i = rel_find(r, row, hash_vals(row, r->arity));
-                if (i >= 0 && !(r->flags[i] & (F_DEAD | F_GONE | F_INPUT | F_FACT)) && !over_delete(E, r, i))
-                    E->err = ERR_NOMEM;
+                if (i >= 0 && !(r->flags[i] & (F_DEAD | F_GONE | F_INPUT | F_FACT | F_WAS))) {
+                    if (!E->prune) {
+                        if (!over_delete(E, r, i)) E->err = ERR_NOMEM;
+                        return;
+                    }
+                    if (!grow((void **)&E->cand, &E->capcand, E->ncand + 1, sizeof(int64_t))) { E->err = ERR_NOMEM; return; }
+                    r->flags[i] |= F_WAS;
+                    E->cand[E->ncand++] = (int64_t)r->id << 32 | (uint32_t)i;
+                }
                 return;
             }
             if (rel_insert(E, M, r, row, E->emit_flags) < 0) E->err = ERR_NOMEM;
@@ -1230,6 +1249,36 @@ static int addbuf_push(Engine *E, int p, const val *row, int w) {
     return 1;
 }
 
+/* The end of an over-delete round: each atom its rules found (E->cand) is over-deleted, unless a
+   rule instance whose atoms are all facts of the new run (input rows and program facts, never
+   over-deleted) derives it, so that it is in the new model (check plans reading only such rows).
+   Without that, an atom that another fact gives (a card of a class, when it moved to another
+   zone) went with all that it supports, to come back in the rounds.  0 out of memory. */
+static int prune_round(Engine *E, Model *M) {
+    E->mode = 0;
+    E->need = F_INPUT | F_FACT;
+    int ok = 1;
+    for (int64_t c = 0; c < E->ncand; c++) {
+        int p = (int)(E->cand[c] >> 32);
+        int32_t i = (int32_t)(uint32_t)E->cand[c];
+        Rel *r = &M->rels[p];
+        r->flags[i] &= ~F_WAS;
+        if (!ok) continue;
+        if (r->arity) memcpy(E->chk, r->rows + (int64_t)i * r->width, sizeof(val) * r->arity);
+        E->found = 0;
+        for (int64_t k = E->chk_start[p]; k < E->chk_start[p + 1] && !E->found && !E->err; k++) exec(E, M, E->chks[k]);
+        if (E->err) break;
+        if (E->found) E->stats[5]++;
+        else if (!over_delete(E, r, i)) ok = 0;
+    }
+    for (int64_t c = 0; c < E->ncand; c++) M->rels[E->cand[c] >> 32].flags[(uint32_t)E->cand[c]] &= ~F_WAS;
+    E->ncand = 0;
+    E->found = 0;
+    E->need = 0;
+    E->mode = 1;
+    return ok;
+}
+
 /* Delete and rederive (Gupta, Mumick and Subrahmanian 1993) on the current model, from the
    inputs ng_input changed: 1 done (the change in the output buffer), 0 declined (the caller runs
    from scratch: the current model is still the previous model), or -ERR_.
@@ -1292,12 +1341,19 @@ static int dred(Engine *E) {
             int64_t tc = r->capdl; r->capdl = r->capnl; r->capnl = tc;
             r->ndl = r->nnl; r->nnl = 0;
         }
+        E->ncand = 0;
         for (int k = 0; k < nq && !E->err; k++) {
             int p = round[k];
             for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) exec(E, M, E->disp[j]);
         }
         for (int k = 0; k < nq; k++) M->rels[round[k]].ndl = 0;
-        if (E->err) { E->mode = 0; return -E->err; }
+        if (!E->err && !prune_round(E, M)) E->err = ERR_NOMEM;
+        if (E->err) {
+            for (int64_t c = 0; c < E->ncand; c++) M->rels[E->cand[c] >> 32].flags[(uint32_t)E->cand[c]] &= ~F_WAS;
+            E->ncand = 0;
+            E->mode = 0;
+            return -E->err;
+        }
         if (E->count * 2 > size) declined = 1;   /* most of the model: from scratch is cheaper */
     }
     E->mode = 0;
@@ -1441,12 +1497,17 @@ int64_t ng_size(Engine *E) {
 int ng_order(Engine *E, val a, val b) { return order(E, a, b); }
 
 /* how many runs went which way: 0 from scratch, 1 delete and rederive, 2 extensions, 3 delete and
-   rederive declined (then from scratch), 4 rollbacks of an extension (then 1 or 3) */
-int64_t ng_stat(Engine *E, int k) { return k >= 0 && k < 5 ? E->stats[k] : -1; }
+   rederive declined (then from scratch), 4 rollbacks of an extension (then 1 or 3), 5 atoms delete and
+   rederive kept instead of over-deleting them (prune_round) */
+int64_t ng_stat(Engine *E, int k) { return k >= 0 && k < 6 ? E->stats[k] : -1; }
 
 /* whether ng_update takes an extension out before delete and rederive (1, the default) or deletes
    and rederives from the extended model (0: for tests and measures) */
 void ng_set_rollback(Engine *E, int on) { E->rollback = on; }
+
+/* whether delete and rederive keeps an atom that facts of the new run derive instead of
+   over-deleting it (1, the default; 0: for tests and measures) */
+void ng_set_prune(Engine *E, int on) { E->prune = on; }
 
 /* delete and rederive runs from scratch when more than 1/unlike of the input rows changed (0: never) */
 void ng_set_unlike(Engine *E, int64_t unlike) { E->unlike = unlike; }

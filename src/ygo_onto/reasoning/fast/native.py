@@ -80,6 +80,7 @@ int ng_order(Engine *E, val a, val b);
 int64_t ng_stat(Engine *E, int k);
 void ng_set_unlike(Engine *E, int64_t unlike);
 void ng_set_rollback(Engine *E, int on);
+void ng_set_prune(Engine *E, int on);
 int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows);
 int ng_state(Engine *E, int64_t n, const int32_t *ids);
 void ng_bundles_reset(Engine *E);
@@ -731,10 +732,16 @@ class NativeEvaluator:
         default), or deletes and rederives them with the rest (for tests and measures)."""
         self._lib.ng_set_rollback(self._engine, int(on))
 
+    def set_prune(self, on: bool) -> None:
+        """Whether delete and rederive keeps an atom that facts of the new run derive instead of
+        over-deleting it, and what it supports (the default), or over-deletes it (for tests and measures)."""
+        self._lib.ng_set_prune(self._engine, int(on))
+
     def stats(self) -> dict:
         """How many runs went which way (from scratch, delete and rederive, going on from the model),
-        and how many of the runs after going on took the added atoms out first (rollback)."""
-        names = ("scratch", "dred", "extend", "dred_declined", "rollback")
+        how many of the runs after going on took the added atoms out first (rollback), and how many atoms
+        delete and rederive kept instead of over-deleting them (kept: facts of the new run derive them)."""
+        names = ("scratch", "dred", "extend", "dred_declined", "rollback", "kept")
         return {name: self._lib.ng_stat(self._engine, k) for k, name in enumerate(names)}
 
     def order(self, a, b) -> int:
