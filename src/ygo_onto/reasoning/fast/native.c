@@ -16,8 +16,9 @@
 
    A run goes on from the previous model: by adding (ng_add, ng_extend: the input only grew, so
    semi-naive rounds from the new rows reach the larger model), by deleting and rederiving
-   (ng_update: input rows also went), or from scratch (ng_run, or ng_update for a state unlike
-   the previous one: in the other of two model buffers).  Each writes the change from the previous
+   (ng_update: input rows also went; after an extension, its rows are first taken out again, the
+   model before it without deleting anything), or from scratch (ng_run, or ng_update for a state
+   unlike the previous one: in the other of two model buffers).  Each writes the change from the previous
    model to the output buffer (or the whole model when most of it changed): what the caller reads
    back stays proportional to the change.
 
@@ -1173,8 +1174,7 @@ int ng_add(Engine *E, int p, const val *rows, int64_t n) {
     E->ninput[p] += n;
     E->ninputs += n;
     Model *M = &E->m[E->cur];
-    Rel *r = &M->rels[p];
-    return insert_rows(E, M, r, rows, n, F_INPUT) ? 0 : ERR_NOMEM;
+    return insert_rows(E, M, &M->rels[p], rows, n, F_INPUT) ? 0 : ERR_NOMEM;
 }
 
 /* Go on from the current model with the rows ng_add added (the program is positive: the model
@@ -1285,7 +1285,8 @@ static int prune_round(Engine *E, Model *M) {
    1. the input rows that went (F_INPUT moves to the new input rows first);
    2. over-delete: semi-naive rounds of the rules with the over-deleted rows as the delta, joined
       with the model as it was; an atom that is a fact of the new run (program fact, head of a rule
-      without atoms, input) is never over-deleted, nor anything on its account;
+      without atoms, input) is never over-deleted, nor anything on its account, nor an atom that
+      such facts derive (prune_round);
    3. take them out (DEAD), then rederive those a rule instance still derives (check plans);
    4. insert those and the new input rows, and semi-naive rounds to the fixpoint. */
 static int dred(Engine *E) {
