@@ -138,8 +138,6 @@ typedef struct {
     int64_t *out;
     int64_t nout, outcap;
     int err, found, mode;     /* mode 1: over-deleting (S_DELTA reads dl, S_EMIT marks GONE) */
-    uint8_t need;             /* scans, lookups and membership tests read only the rows with one of
-                                 these flags (and alive; 0: every alive row) */
     /* over-delete: the atoms S_EMIT found this round (F_WAS), over-deleted at its end unless a rule
        instance of facts of the new run derives them (prune: 1, the default) */
     int64_t *cand, ncand, capcand;   /* (predicate << 32 | row) */
@@ -814,8 +812,13 @@ static inline int eval_row(Engine *E, int64_t pc, int n, val *row) {
 
 /* Run the plan from pc.  The steps that test (REQ, MEMBER, CMP, MATCH, HEAD) go on to the next
    step in this loop; the steps that iterate rows (DELTA, SCAN, LOOKUP) run the rest of the plan
-   for each row, recursively.  A step that sets E->err also fails its test. */
-static void exec(Engine *E, Model *M, int64_t pc) {
+   for each row, recursively.  A step that sets E->err also fails its test.  facts (a constant: exec
+   and exec_facts are its two copies): scans, lookups and membership tests read only the rows that
+   are facts of the run (F_INPUT, F_FACT), for prune_round's check plans. */
+static void exec(Engine *E, Model *M, int64_t pc);
+static void exec_facts(Engine *E, Model *M, int64_t pc);
+static inline __attribute__((always_inline)) void exec_in(Engine *E, Model *M, int64_t pc, const int facts) {
+    const uint8_t need = facts ? F_INPUT | F_FACT : 0;
     const int32_t *c = E->code;
     for (;;) {
         int64_t op = c[pc], next = pc + c[pc + 1];
@@ -835,16 +838,15 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             if (op == S_DELTA && E->mode == 1) {   /* the rows over-deleted in the previous round */
                 for (int64_t k = 0; k < r->ndl; k++) {
                     int64_t i = r->dl[k];
-                    if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
+                    if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) { if (facts) exec_facts(E, M, next); else exec(E, M, next); }
                     if (E->err) return;
                 }
                 return;
             }
             int64_t lo = op == S_DELTA ? r->prev : 0, hi = op == S_SCAN_OLD ? r->prev : r->start;
-            const uint8_t need = E->need;
             for (int64_t i = lo; i < hi; i++) {
                 if ((r->flags[i] & F_DEAD) || (need && !(r->flags[i] & need))) continue;
-                if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) exec(E, M, next);
+                if (match_row(E, pc + 3, r->rows + i * r->width, r->arity)) { if (facts) exec_facts(E, M, next); else exec(E, M, next); }
                 if (E->err || E->found) return;
             }
             return;
@@ -865,14 +867,13 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             int32_t i = x->head[h & (x->hcap - 1)];
             if (op == S_LOOKUP_OLD)   /* (a chain goes from the newest row to the oldest) */
                 while (i >= r->prev) i = x->next[i];
-            const uint8_t need = E->need;
             for (; i >= 0; i = x->next[i]) {
                 if ((r->flags[i] & F_DEAD) || (need && !(r->flags[i] & need))) continue;
                 const val *row = r->rows + (int64_t)i * r->width;
                 int same = 1;
                 for (int k = 0; k < npos; k++)
                     if (row[d->pos[k]] != key[k]) { same = 0; break; }
-                if (same && match_row(E, p, row, r->arity)) exec(E, M, next);
+                if (same && match_row(E, p, row, r->arity)) { if (facts) exec_facts(E, M, next); else exec(E, M, next); }
                 if (E->err || E->found) return;
             }
             return;
@@ -882,7 +883,7 @@ static void exec(Engine *E, Model *M, int64_t pc) {
             val row[MAXAR];
             if (!eval_row(E, pc + 3, r->arity, row)) return;
             int64_t i = rel_find(r, row, hash_vals(row, r->arity));
-            if (i < 0 || (r->flags[i] & F_DEAD) || (E->need && !(r->flags[i] & E->need))) return;
+            if (i < 0 || (r->flags[i] & F_DEAD) || (need && !(r->flags[i] & need))) return;
             pc = next;
             continue;
         }
@@ -956,6 +957,9 @@ static void exec(Engine *E, Model *M, int64_t pc) {
         }
     }
 }
+
+static void exec(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 0); }
+static void exec_facts(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 1); }
 
 /* ------------------------------------------------------------------ a run */
 static int out_reserve(Engine *E, int64_t more) {
@@ -1256,7 +1260,6 @@ static int addbuf_push(Engine *E, int p, const val *row, int w) {
    zone) went with all that it supports, to come back in the rounds.  0 out of memory. */
 static int prune_round(Engine *E, Model *M) {
     E->mode = 0;
-    E->need = F_INPUT | F_FACT;
     int ok = 1;
     for (int64_t c = 0; c < E->ncand; c++) {
         int p = (int)(E->cand[c] >> 32);
@@ -1266,7 +1269,7 @@ static int prune_round(Engine *E, Model *M) {
         if (!ok) continue;
         if (r->arity) memcpy(E->chk, r->rows + (int64_t)i * r->width, sizeof(val) * r->arity);
         E->found = 0;
-        for (int64_t k = E->chk_start[p]; k < E->chk_start[p + 1] && !E->found && !E->err; k++) exec(E, M, E->chks[k]);
+        for (int64_t k = E->chk_start[p]; k < E->chk_start[p + 1] && !E->found && !E->err; k++) exec_facts(E, M, E->chks[k]);
         if (E->err) break;
         if (E->found) E->stats[5]++;
         else if (!over_delete(E, r, i)) ok = 0;
@@ -1274,7 +1277,6 @@ static int prune_round(Engine *E, Model *M) {
     for (int64_t c = 0; c < E->ncand; c++) M->rels[E->cand[c] >> 32].flags[(uint32_t)E->cand[c]] &= ~F_WAS;
     E->ncand = 0;
     E->found = 0;
-    E->need = 0;
     E->mode = 1;
     return ok;
 }
