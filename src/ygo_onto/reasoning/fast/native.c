@@ -158,7 +158,8 @@ typedef struct {
        rb: 0 none, 1 the current model is a completed ng_run's or ng_update's, 2 an extension of
        it under way, 3 extended once (ext holds it) */
     int rb, rollback;         /* rollback: ng_update rolls back (default 1) */
-    int32_t *extp; int64_t *extfrom, *rollto; int next;   /* rollto per predicate: its rolled rows [extfrom, rollto) */
+    struct { int64_t p, from, to; } *ext;   /* per relation the extension grew, in order: its rows [from, to) */
+    int next;
     int64_t ninputs;          /* input rows of all predicates */
     /* predicate lists (see Rel): grown since the round began, this round's, grown since the run
        began (E->mark: their rows before), over-deleted rows to join next (dred), with over-deleted
@@ -231,9 +232,7 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     int32_t **lists[] = {&E->grown, &E->round, &E->touched, &E->dlq, &E->gonel, &E->dirtyl, &E->outl};
     for (int i = 0; i < 7; i++) *lists[i] = malloc(sizeof(int32_t) * (npred ? npred : 1));
     E->bits = calloc((npred + 63) / 64 + 1, sizeof(uint64_t));
-    E->extp = malloc(sizeof(int32_t) * (npred ? npred : 1));
-    E->extfrom = calloc(npred ? npred : 1, sizeof(int64_t));
-    E->rollto = calloc(npred ? npred : 1, sizeof(int64_t));
+    E->ext = malloc(sizeof(*E->ext) * (npred ? npred : 1));
     E->unlike = 8;
     E->rollback = 1;
     E->prune = 1;
@@ -262,7 +261,7 @@ void ng_free(Engine *E) {
     free(E->inrid); free(E->capinrid); free(E->bpool); free(E->boff); free(E->bgen); free(E->blen); free(E->st);
     free(E->rpred); free(E->rcount); free(E->roff); free(E->rpos); free(E->rhash); free(E->rmark); free(E->rvals);
     free(E->rset); free(E->chg);
-    free(E->extp); free(E->extfrom); free(E->rollto); free(E->cand);
+    free(E->ext); free(E->cand);
     free(E->arity); free(E->idxdef); free(E->out);
     free(E);
 }
@@ -1135,7 +1134,6 @@ static void begin_extend(Engine *E) {
 
 /* forget the extension's ranges (after the run that rolled it back, or another run) */
 static void drop_ext(Engine *E) {
-    for (int k = 0; k < E->next; k++) E->rollto[E->extp[k]] = 0;
     E->next = 0;
 }
 
@@ -1149,9 +1147,9 @@ static inline void set_dirty(Engine *E, int p) {
    relations of those rows are dirty too. */
 static void roll_back(Engine *E, Model *M) {
     for (int k = 0; k < E->next; k++) {
-        int p = E->extp[k];
+        int p = (int)E->ext[k].p;
         Rel *r = &M->rels[p];
-        int64_t from = E->extfrom[p], to = E->rollto[p];
+        int64_t from = E->ext[k].from, to = E->ext[k].to;
         uint8_t any = 0;
         for (int64_t i = from; i < to; i++) { any |= r->flags[i]; r->flags[i] |= F_DEAD | F_ROLL; }
         if (any & F_INPUT) set_dirty(E, p);
@@ -1201,9 +1199,9 @@ int ng_extend(Engine *E) {
     if (rb == 2) {   /* (what the rollback takes out: each relation's rows from its mark) */
         for (int k = 0; k < nl; k++) {
             int p = E->outl[k];
-            E->extp[k] = p;
-            E->extfrom[p] = E->mark[p];
-            E->rollto[p] = M->rels[p].n;
+            E->ext[k].p = p;
+            E->ext[k].from = E->mark[p];
+            E->ext[k].to = M->rels[p].n;
         }
         E->next = nl;
         E->rb = 3;
@@ -1419,18 +1417,21 @@ static int dred(Engine *E) {
     for (int k = 0; k < E->ntouched; k++)
         if (!M->rels[E->touched[k]].listed) outl[nout++] = E->touched[k];
     for (int k = 0; k < E->next; k++) {   /* (the relations of a rollback: its rows not back went) */
-        Rel *r = &M->rels[E->extp[k]];
+        Rel *r = &M->rels[E->ext[k].p];
         if (!r->listed && !r->touched) outl[nout++] = r->id;
     }
     sort32(E, outl, nout);
     E->nout = 0;
     E->whole = 0;
+    int x = 0;   /* (in E->ext) */
     for (int o = 0; o < nout; o++) {
         int p = outl[o];
         Rel *r = &M->rels[p];
         int w = r->arity;
         int64_t at = E->nout, nrem = 0, nadd = 0, from = r->touched ? E->mark[p] : r->n;
-        int64_t rolled = E->rollto[p] ? E->extfrom[p] : 0, rollto = E->rollto[p];
+        while (x < E->next && E->ext[x].p < p) x++;   /* (both lists in order) */
+        int64_t rolled = 0, rollto = 0;
+        if (x < E->next && E->ext[x].p == p) { rolled = E->ext[x].from; rollto = E->ext[x].to; }
         r->touched = r->listed = 0;
         if (!out_reserve(E, 3 + (r->ngl + rollto - rolled + r->n - from) * w)) return -ERR_NOMEM;
         int64_t *out = E->out + at + 3;
