@@ -118,6 +118,28 @@ _VALUE = operator.itemgetter(-1)
 _FACTS = operator.itemgetter(0)
 
 
+def kept_part(part: tuple) -> tuple[tuple, tuple]:
+    """typed_part for a part a memo keeps: each fact the equal one (with a value of the same type) seen
+    first, so a kept part holds few new objects (each one kept counts towards a garbage collection)."""
+    typed = typed_part(part)
+    seen = _SEEN_FACTS
+    try:
+        same = tuple(map(seen.get, part))
+    except TypeError:  # (an unhashable value: kept as it is)
+        return typed
+    if None in same or tuple(map(type, map(_VALUE, same))) != typed[1]:
+        if len(seen) > 100_000:
+            seen.clear()
+        same = tuple(got if got is not None and type(got[-1]) is type(fact[-1]) else seen.setdefault(fact, fact)
+                     for fact, got in zip(part, same))
+        if tuple(map(type, map(_VALUE, same))) != typed[1]:  # (a fact seen with a value of another type)
+            return typed
+    return same, typed[1]
+
+
+_SEEN_FACTS: dict = {}  # a fact -> the equal fact kept_part saw first
+
+
 def state_abox(state: dict, transient: dict | None = None) -> ABox:
     """state_facts(state, lean=True, transient) as an ABox (with its parts).
 
@@ -281,7 +303,7 @@ def _zone_part(state: dict, side: dict, p: str) -> tuple:
     if got is None:
         part: list = []
         _zone_facts(part.append, state, side, p, player_ind(p))
-        got = _ZONE_PARTS[key] = typed_part(tuple(part))
+        got = _ZONE_PARTS[key] = kept_part(tuple(part))
     return got
 
 
@@ -302,7 +324,7 @@ def _list_card_part(list_parts: dict, cat, name: str, p: str, area: str, i: int,
         part = (*placed, ("chosenForPending", c, chosen))
         if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
             part += (("properlySummoned", c, properly),)
-        got = list_parts[key] = typed_part(part)
+        got = list_parts[key] = kept_part(part)
     return got
 
 
@@ -402,7 +424,7 @@ def _interned(part: tuple) -> tuple:
         got = _INTERNED.get(part)
     except TypeError:  # (a value that is not hashable: not a fact the fast backend reads)
         return part
-    return got if got is not None else _remember(_INTERNED, part, part)
+    return got if got is not None else _remember(_INTERNED, part, kept_part(part[0]))
 
 
 _INTERNED: dict = {}
@@ -473,7 +495,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
                 if got is None:
                     part: list = []
                     _field_card_facts(part.append, state, cat, counters, p, area, i, fc, key[3])
-                    got = _remember(fields, key, typed_part(tuple(part)))
+                    got = _remember(fields, key, kept_part(tuple(part)))
                 cards[(p, area, i)] = got
                 sig.append((key[4], key[8]))
                 if not battle and fc["extra"] and fc["extra"].get("attack") and area == "monster_zones":
@@ -497,7 +519,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
     if duel is None:
         part = []
         _duel_facts(part.append, state, transient, strongest, counts, duel_key[-1])
-        duel = typed_part(tuple(part))
+        duel = kept_part(tuple(part))
         if not transient.get("die"):
             _remember(memo.duels, duel_key, duel)
     parts = {"duel": duel}
@@ -516,7 +538,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if got is None:
             part = []
             _player_facts(part.append, state, p, aggregates)
-            got = _remember(players, key, typed_part(tuple(part)))
+            got = _remember(players, key, kept_part(tuple(part)))
         parts[("player", p)] = got
         parts[("zones", p)] = _zone_part(state, side, p)
     parts.update(cards)
