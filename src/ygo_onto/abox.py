@@ -13,10 +13,10 @@ generic function, card_counts: no card is named here.  Deck cards are left out o
 from __future__ import annotations
 
 import operator
-from itertools import chain
+from itertools import chain, repeat
 
 from .cards import catalog
-from .knowledge import Vocabulary, VocabularyError
+from .knowledge import Vocabulary, VocabularyError, knowledge
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
@@ -297,8 +297,8 @@ def _player_facts(add, state: dict, p: str, aggregates) -> None:
 
 def _zone_part(state: dict, side: dict, p: str) -> tuple:
     """The part ("zones", p), memoized by which zones are free."""
-    key = (p, state["ruleset"] == "official", tuple(z is None for z in side["monster_zones"]),
-           tuple(z is None for z in side["spell_trap_zones"]), side["field_zone"] is None)
+    key = (p, state["ruleset"] == "official", tuple(map(operator.is_, side["monster_zones"], repeat(None))),
+           tuple(map(operator.is_, side["spell_trap_zones"], repeat(None))), side["field_zone"] is None)
     got = _ZONE_PARTS.get(key)
     if got is None:
         part: list = []
@@ -452,7 +452,9 @@ def _memo_parts(state: dict, transient: dict) -> dict:
     """state_abox's parts (in state_facts' order, lean), each looked up by its key."""
     ruleset = state["ruleset"]
     cat = catalog(ruleset)
-    counters, counts_declared = counter_declarations(ruleset), count_declarations(ruleset)
+    declared = knowledge(ruleset).__dict__  # (counter_declarations and count_declarations, without their import)
+    counters = declared.get("_counter_declarations") or counter_declarations(ruleset)
+    counts_declared = declared.get("_count_declarations") or count_declarations(ruleset)
     memo = cat.__dict__.get("_abox_memo")
     if memo is None or memo.counters is not counters or memo.counts is not counts_declared:
         memo = cat.__dict__["_abox_memo"] = _Memo(counters, counts_declared)
