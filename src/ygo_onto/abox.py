@@ -393,7 +393,7 @@ def _pending_facts(add, state: dict, pending: dict, cat) -> None:
 # takes as they are: True == 1 and 1.0 == 1 as keys) to the part, so an equal part is the same object.
 
 MEMO_PARTS = True  # False: state_abox slices state_facts' list (the code path before; the same ABox)
-MEMO_CAP = 5_000  # entries per memo, cleared when full
+MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when full: ~4 MB at most
 
 
 class _Memo:
