@@ -484,7 +484,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
                                                    area == "graveyard" and name in ps))
                     for i, name in enumerate(names)))
             cards.update(got)
-        sig = []  # what card_counts and player_aggregates read of the field: per zone, None or (values, equipped_to)
+        sig = []  # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
         for area, entries in (("monster_zones", side["monster_zones"]), ("spell_trap_zones", side["spell_trap_zones"]),
                               ("field_zone", (side["field_zone"],))):
             sig.append(area)
@@ -499,7 +499,8 @@ def _memo_parts(state: dict, transient: dict) -> dict:
                     _field_card_facts(part.append, state, cat, counters, p, area, i, fc, key[3])
                     got = _remember(fields, key, kept_part(tuple(part)))
                 cards[(p, area, i)] = got
-                sig.append((key[4], key[8]))
+                values = key[4]
+                sig.append((values[0], values[2], key[8]))
                 if not battle and fc["extra"] and fc["extra"].get("attack") and area == "monster_zones":
                     battle = True
         sides.append((held["hand"], held["graveyard"], tuple(sig)))
