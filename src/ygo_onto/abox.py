@@ -13,9 +13,10 @@ generic function, card_counts: no card is named here.  Deck cards are left out o
 from __future__ import annotations
 
 import operator
+from itertools import chain, repeat
 
 from .cards import catalog
-from .knowledge import Vocabulary, VocabularyError
+from .knowledge import Vocabulary, VocabularyError, knowledge
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
@@ -114,10 +115,47 @@ def typed_part(part: tuple) -> tuple[tuple, tuple]:
 
 
 _VALUE = operator.itemgetter(-1)
+_FACTS = operator.itemgetter(0)
+
+
+def kept_part(part: tuple) -> tuple[tuple, tuple]:
+    """typed_part for a part a memo keeps: each fact the equal one (with a value of the same type) seen
+    first, so a kept part holds few new objects (each one kept counts towards a garbage collection)."""
+    typed = typed_part(part)
+    seen = _SEEN_FACTS
+    try:
+        same = tuple(map(seen.get, part))
+    except TypeError:  # (an unhashable value: kept as it is)
+        return typed
+    if None in same or tuple(map(type, map(_VALUE, same))) != typed[1]:
+        if len(seen) > 100_000:
+            seen.clear()
+        same = tuple(got if got is not None and type(got[-1]) is type(fact[-1]) else seen.setdefault(fact, fact)
+                     for fact, got in zip(part, same))
+        if tuple(map(type, map(_VALUE, same))) != typed[1]:  # (a fact seen with a value of another type)
+            return typed
+    return same, typed[1]
+
+
+_SEEN_FACTS: dict = {}  # a fact -> the equal fact kept_part saw first
 
 
 def state_abox(state: dict, transient: dict | None = None) -> ABox:
-    """state_facts(state, lean=True, transient) as an ABox (with its parts)."""
+    """state_facts(state, lean=True, transient) as an ABox (with its parts).
+
+    With MEMO_PARTS each part is memoized by what its facts are made of (_memo_parts), so a part equal
+    to an earlier state's is that same object (the fast backend finds it by id, not by content); a state
+    the memo's keys cannot read (a value missing or unhashable) is built by state_facts, which then
+    gives the same ABox or the same error."""
+    if MEMO_PARTS:
+        try:
+            parts = _memo_parts(state, transient or {})
+        except Exception:  # (state_facts below raises the error, or builds what the keys could not read)
+            parts = None
+        if parts is not None:
+            out = ABox(chain.from_iterable(map(_FACTS, parts.values())))
+            out.parts = parts
+            return out
     marks: list = []
     facts = state_facts(state, True, transient, marks)
     out = ABox(facts)
@@ -139,10 +177,11 @@ def with_action(abox: list, action: dict) -> list:
     """A state's ABox (state_abox without transient facts) with an action's facts after it: what
     state_abox(state, {"action": action}) gives, parts included (the action is the part "action")."""
     facts = action_facts(action)
-    out = ABox(abox + facts)
+    out = ABox(abox)
+    list.extend(out, facts)
     parts = getattr(abox, "parts", None)
     if parts is not None and "action" not in parts:
-        out.parts = {**parts, "action": typed_part(tuple(facts))}
+        out.parts = {**parts, "action": _interned(typed_part(tuple(facts)))}
     return out
 
 
@@ -164,6 +203,52 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
         def mark(part):
             marks.append((part, len(facts)))
     mark("duel")
+    _duel_facts(add, state, transient, strongest_in_graveyards(state, cat), card_counts(state, cat), battle_facts(state))
+    for p in PLAYERS:
+        side = state["players"][p]
+        me = player_ind(p)
+        mark(("player", p))
+        _player_facts(add, state, p, player_aggregates(state, p, cat).items())
+        if ZONE_PARTS:  # the zones of a player: the same facts for the same free zones (memoized)
+            got = _zone_part(state, side, p)
+            if marks is not None:
+                marks.append((("zones", p), len(facts), got))
+            facts.extend(got[0])
+        else:
+            mark(("zones", p))
+            _zone_facts(add, state, side, p, me)
+    pending = state["pending"]
+    chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else set()
+    list_parts = _list_card_parts(cat)
+    properly = state.get("extra", {}).get("properly_summoned", {})
+    for p, area, i, name, fc in iter_cards(state, lean):
+        here = (p, area, i)
+        if fc is None:  # a card in a list area (hand, Graveyard, ...): its facts depend on these alone
+            got = _list_card_part(list_parts, cat, name, p, area, i, here in chosen,
+                                  area == "graveyard" and name in properly.get(p, ()))
+            if marks is not None:
+                marks.append((here, len(facts), got))
+            facts.extend(got[0])
+            continue
+        mark(here)
+        _field_card_facts(add, state, cat, counters, p, area, i, fc, here in chosen)
+    mark("pending")
+    if pending:
+        _pending_facts(add, state, pending, cat)
+    for i, link in enumerate(state["chain"], 1):
+        mark(("link", i))
+        facts.extend(link_facts(state, i, link, transient))
+    action = transient.get("action")
+    if action:
+        mark("action")
+        facts.extend(action_facts(action))
+    return facts
+
+
+# -- the facts of each part (state_facts; _memo_parts on a memo's miss)
+
+def _duel_facts(add, state: dict, transient: dict, strongest, counts: list, battle: list) -> None:
+    """The part "duel": strongest_in_graveyards, card_counts and battle_facts given."""
     add(("Duel", DUEL))
     add(("currentPhase", DUEL, PHASE_INDIVIDUALS[state["phase"]]))
     add(("turnNumber", DUEL, state["turn"]))
@@ -177,134 +262,301 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
     add(("damageStepChain", DUEL, bool(state.get("extra", {}).get("damage_step_chain"))))
     if phase_end in PHASE_INDIVIDUALS:
         add(("phaseEndsTo", DUEL, PHASE_INDIVIDUALS[phase_end]))
-    strongest = strongest_in_graveyards(state, cat)
     if strongest is not None:
         add(("strongestInGraveyards", DUEL, card_ind(*strongest)))
     die = transient.get("die")
     if die:
         add(("dieResult", DUEL, die["result"]))
         add(("dieRolledFor", DUEL, card_ind(*die["card"])))
-    facts.extend(card_counts(state, cat))
-    facts.extend(battle_facts(state))
-    for p in PLAYERS:
-        side = state["players"][p]
-        me = player_ind(p)
-        mark(("player", p))
-        add(("Player", me))
-        add(("TurnPlayer" if state["turn_player"] == p else "NonTurnPlayer", me))
-        if state["priority"] == p:
-            add(("PriorityPlayer", me))
-        if state["first_player"] == p:
-            add(("FirstPlayer", me))
-        add(("opponentOf", me, player_ind(opponent(p))))
-        add(("lifePoints", me, side["life_points"]))
-        add(("normalSummonsLeft", me, 0 if side["normal_summon_used"] else 1))
-        # closure facts: counts kept by the driver
-        add(("monsterCount", me, sum(1 for z in side["monster_zones"] if z is not None)))
-        add(("handCount", me, len(side["hand"])))
-        add(("deckCount", me, len(side["deck"])))
-        for name, value in player_aggregates(state, p, cat).items():
-            add((name, me, value))
-        if ZONE_PARTS:  # the zones of a player: the same facts for the same free zones (memoized)
-            key = (p, state["ruleset"] == "official", tuple(z is None for z in side["monster_zones"]),
-                   tuple(z is None for z in side["spell_trap_zones"]), side["field_zone"] is None)
-            got = _ZONE_PARTS.get(key)
-            if got is None:
-                part: list = []
-                _zone_facts(part.append, state, side, p, me)
-                got = _ZONE_PARTS[key] = typed_part(tuple(part))
-            if marks is not None:
-                marks.append((("zones", p), len(facts), got))
-            facts.extend(got[0])
-        else:
-            mark(("zones", p))
-            _zone_facts(add, state, side, p, me)
-    pending = state["pending"]
-    chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else set()
+    for fact in counts:
+        add(fact)
+    for fact in battle:
+        add(fact)
+
+
+def _player_facts(add, state: dict, p: str, aggregates) -> None:
+    """The part ("player", p): player_aggregates' items given."""
+    side = state["players"][p]
+    me = player_ind(p)
+    add(("Player", me))
+    add(("TurnPlayer" if state["turn_player"] == p else "NonTurnPlayer", me))
+    if state["priority"] == p:
+        add(("PriorityPlayer", me))
+    if state["first_player"] == p:
+        add(("FirstPlayer", me))
+    add(("opponentOf", me, player_ind(opponent(p))))
+    add(("lifePoints", me, side["life_points"]))
+    add(("normalSummonsLeft", me, 0 if side["normal_summon_used"] else 1))
+    # closure facts: counts kept by the driver
+    add(("monsterCount", me, sum(1 for z in side["monster_zones"] if z is not None)))
+    add(("handCount", me, len(side["hand"])))
+    add(("deckCount", me, len(side["deck"])))
+    for name, value in aggregates:
+        add((name, me, value))
+
+
+def _zone_part(state: dict, side: dict, p: str) -> tuple:
+    """The part ("zones", p), memoized by which zones are free."""
+    key = (p, state["ruleset"] == "official", tuple(map(operator.is_, side["monster_zones"], repeat(None))),
+           tuple(map(operator.is_, side["spell_trap_zones"], repeat(None))), side["field_zone"] is None)
+    got = _ZONE_PARTS.get(key)
+    if got is None:
+        part: list = []
+        _zone_facts(part.append, state, side, p, player_ind(p))
+        got = _ZONE_PARTS[key] = kept_part(tuple(part))
+    return got
+
+
+def _list_card_parts(cat) -> dict:
+    """The catalog's memo of _list_card_part."""
     list_parts = cat.__dict__.setdefault("_list_card_parts", {})
     if len(list_parts) > 50_000:
         list_parts.clear()
-    for p, area, i, name, fc in iter_cards(state, lean):
-        if fc is None:  # a card in a list area (hand, Graveyard, ...): its facts depend on these alone
-            here = (p, area, i)
-            key = (name, p, area, i, here in chosen, area == "graveyard" and
-                   name in state.get("extra", {}).get("properly_summoned", {}).get(p, ()))
-            got = list_parts.get(key)
-            if got is None:
-                card, c, placed = placed_card_facts(cat, name, p, area, i, p)
-                part = (*placed, ("chosenForPending", c, key[4]))
-                if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
-                    part += (("properlySummoned", c, key[5]),)
-                got = list_parts[key] = typed_part(part)
-            if marks is not None:
-                marks.append((here, len(facts), got))
-            facts.extend(got[0])
-            continue
-        mark((p, area, i))
-        card, c, placed = placed_card_facts(cat, name, p, area, i, fc["owner"] if fc else p)
-        facts.extend(placed)
-        add(("chosenForPending", c, (p, area, i) in chosen))
+    return list_parts
+
+
+def _list_card_part(list_parts: dict, cat, name: str, p: str, area: str, i: int, chosen: bool, properly: bool) -> tuple:
+    """The part of a card in a list area (hand, Graveyard, ...): its facts depend on these alone (memoized)."""
+    key = (name, p, area, i, chosen, properly)
+    got = list_parts.get(key)
+    if got is None:
+        card, c, placed = placed_card_facts(cat, name, p, area, i, p)
+        part = (*placed, ("chosenForPending", c, chosen))
         if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
-            add(("properlySummoned", c, name in state.get("extra", {}).get("properly_summoned", {}).get(p, ())))
-        if fc is not None:
-            pos = POSITION_INDIVIDUALS[fc["position"]]
-            add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
-            add(("atkModifier", c, fc["atk_modifier"]))
-            add(("defModifier", c, fc["def_modifier"]))
-            for prop, key in counters:
-                add((prop, c, fc["counters"].get(key, 0)))
-            if card.is_monster:
-                add(("summonedThisTurn", c, fc["summoned_this_turn"]))
-                add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
-                add(("attacksDeclared", c, fc["attacks_declared"]))
-                add(("summonedAs", c, fc["summoned_by"] + "Summon"))
-                add(("justFlipped", c, bool(fc["extra"].get("flipped"))))
-                add(("effectDeclined", c, bool(fc["extra"].get("effect_declined"))))
-                add(("replayRight", c, bool(fc["extra"].get("replay"))))
-                add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
-                add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"]))
-                if fc["extra"].get("just_summoned"):
-                    add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
-            else:
-                add(("setThisTurn", c, fc["set_this_turn"]))
-                eq = fc["equipped_to"]
-                if eq is not None:
-                    target = state["players"][eq["player"]]["monster_zones"][eq["zone"]]
-                    if target is not None:
-                        add(("equippedTo", c, card_ind(eq["player"], "monster_zones", eq["zone"])))
-                    add(("equipTargetGone", c, target is None))
-                elif fc["extra"].get("equip_target_gone"):  # its monster left the field (primitives.Step.finish)
-                    add(("equipTargetGone", c, True))
-                add(("turnsCounterGiven", c, "turns" in fc["counters"]))
-                if "turns" in fc["counters"]:
-                    add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
-    mark("pending")
+            part += (("properlySummoned", c, properly),)
+        got = list_parts[key] = kept_part(part)
+    return got
+
+
+def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str, i: int, fc: dict, chosen: bool) -> None:
+    """The part of a card on the field (a Monster, Spell & Trap or Field Zone)."""
+    card, c, placed = placed_card_facts(cat, fc["card"], p, area, i, fc["owner"])
+    for fact in placed:
+        add(fact)
+    add(("chosenForPending", c, chosen))
+    pos = POSITION_INDIVIDUALS[fc["position"]]
+    add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
+    add(("atkModifier", c, fc["atk_modifier"]))
+    add(("defModifier", c, fc["def_modifier"]))
+    for prop, key in counters:
+        add((prop, c, fc["counters"].get(key, 0)))
+    if card.is_monster:
+        add(("summonedThisTurn", c, fc["summoned_this_turn"]))
+        add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
+        add(("attacksDeclared", c, fc["attacks_declared"]))
+        add(("summonedAs", c, fc["summoned_by"] + "Summon"))
+        add(("justFlipped", c, bool(fc["extra"].get("flipped"))))
+        add(("effectDeclined", c, bool(fc["extra"].get("effect_declined"))))
+        add(("replayRight", c, bool(fc["extra"].get("replay"))))
+        add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
+        add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"]))
+        if fc["extra"].get("just_summoned"):
+            add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
+    else:
+        add(("setThisTurn", c, fc["set_this_turn"]))
+        eq = fc["equipped_to"]
+        if eq is not None:
+            target = state["players"][eq["player"]]["monster_zones"][eq["zone"]]
+            if target is not None:
+                add(("equippedTo", c, card_ind(eq["player"], "monster_zones", eq["zone"])))
+            add(("equipTargetGone", c, target is None))
+        elif fc["extra"].get("equip_target_gone"):  # its monster left the field (primitives.Step.finish)
+            add(("equipTargetGone", c, True))
+        add(("turnsCounterGiven", c, "turns" in fc["counters"]))
+        if "turns" in fc["counters"]:
+            add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
+
+
+def _pending_facts(add, state: dict, pending: dict, cat) -> None:
+    """The part "pending" of a pending action (no facts without one)."""
+    action = pending["action"]
+    add(("PendingAction", PENDING))
+    add(("pendingKind", PENDING, KIND_INDIVIDUALS[action["type"]]))
+    if "from" in action:
+        ref = action["from"]
+        add(("pendingActor", PENDING, card_ind(ref["player"], ref["area"], ref["index"])))
+    add(("pendingPlayer", PENDING, player_ind(action.get("player", state["turn_player"]))))
+    add(("purpose", PENDING, pending["purpose"] + "Purpose"))
+    if action["type"] in SUMMONING_TYPES:
+        add(("summonPosition", PENDING, POSITION_INDIVIDUALS[action.get("to", "attack")]))
+    add(("selectionsNeeded", PENDING, pending["needed"]))
+    add(("selectionsMade", PENDING, len(pending["chosen"])))
+    chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
+    add(("selectedLevelTotal", PENDING, sum(cat.get(n).level or 0 for n in chosen_names)))
+    if pending["chosen"]:  # the selection order counts (a Ritual Spell's first choice is its Ritual Monster), as a link's targets do
+        first = pending["chosen"][0]
+        add(("pendingFirstChosen", PENDING, card_ind(first["player"], first["area"], first["index"])))
+
+
+# -- state_abox's memoized parts
+# Each memo maps a key holding every value its part's facts are made of (with the types of the values a fact
+# takes as they are: True == 1 and 1.0 == 1 as keys) to the part, so an equal part is the same object.
+
+MEMO_PARTS = True  # False: state_abox slices state_facts' list (the code path before; the same ABox)
+MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when full: ~4 MB at most
+
+
+class _Memo:
+    """state_abox's memos for one catalog and the declarations of the Knowledge in use."""
+
+    __slots__ = ("counters", "counts", "lists", "fields", "players", "duels", "sums")
+
+    def __init__(self, counters: tuple, counts: tuple):
+        self.counters, self.counts = counters, counts
+        self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> ((slot, part), ...)
+        self.fields: dict = {}  # _field_key -> the part of a field card
+        self.players: dict = {}  # (player, its facts' values) -> the part ("player", p)
+        self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
+        self.sums: dict = {}  # the closure facts (player_aggregates, strongest_in_graveyards, card_counts) by their inputs
+
+
+def _remember(memo: dict, key, value):
+    if len(memo) >= MEMO_CAP:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def _interned(part: tuple) -> tuple:
+    """The part equal to this one first seen (a part made of the state's values directly: pending, a chain link, the
+    action), or this one."""
+    try:
+        got = _INTERNED.get(part)
+    except TypeError:  # (a value that is not hashable: not a fact the fast backend reads)
+        return part
+    return got if got is not None else _remember(_INTERNED, part, kept_part(part[0]))
+
+
+_INTERNED: dict = {}
+_EMPTY = typed_part(())
+_NO_BATTLE = (("battleInProgress", DUEL, False),)
+_NO_EXTRA = (False, False, False, False, False, None, False)  # _field_key of an empty `extra`
+_LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
+
+
+def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -> tuple:
+    """What the part of a field card is made of (_field_card_facts reads nothing else)."""
+    x, eq, counters = fc["extra"], fc["equipped_to"], fc["counters"]
+    values = (fc["card"], fc["owner"], fc["position"], fc["atk_modifier"], fc["def_modifier"], fc["summoned_this_turn"],
+              fc["position_changed_this_turn"], fc["attacks_declared"], fc["summoned_by"], fc["set_this_turn"])
+    return (p, area, i, chosen, values, tuple(map(type, values)),
+            (tuple(counters.items()), tuple(map(type, counters.values()))) if counters else (),
+            (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
+             bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
+             bool(x.get("equip_target_gone"))) if x else _NO_EXTRA,
+            None if eq is None else (eq["player"], eq["zone"], type(eq["zone"]),
+                                     state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
+
+
+def _memo_parts(state: dict, transient: dict) -> dict:
+    """state_abox's parts (in state_facts' order, lean), each looked up by its key."""
+    ruleset = state["ruleset"]
+    cat = catalog(ruleset)
+    declared = knowledge(ruleset).__dict__  # (counter_declarations and count_declarations, without their import)
+    counters = declared.get("_counter_declarations") or counter_declarations(ruleset)
+    counts_declared = declared.get("_count_declarations") or count_declarations(ruleset)
+    memo = cat.__dict__.get("_abox_memo")
+    if memo is None or memo.counters is not counters or memo.counts is not counts_declared:
+        memo = cat.__dict__["_abox_memo"] = _Memo(counters, counts_declared)
+    lists, fields, sums = memo.lists, memo.fields, memo.sums
+    list_parts = _list_card_parts(cat)
+    pending = state["pending"]
+    chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else ()
+    extra = state.get("extra", {})
+    properly = extra.get("properly_summoned", {})
+    cards: dict = {}
+    sides = []  # per player: (hand, graveyard, field signature)
+    battle = False
+    for p in PLAYERS:
+        side = state["players"][p]
+        held = {}
+        for area in _LEAN_AREAS:
+            names = held[area] = tuple(side[area])
+            if not names:
+                continue
+            ps = properly.get(p, ()) if area == "graveyard" else ()
+            key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
+                   tuple(name in ps for name in names) if ps else ())
+            got = lists.get(key)
+            if got is None:
+                got = _remember(lists, key, tuple(
+                    ((p, area, i), _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
+                                                   area == "graveyard" and name in ps))
+                    for i, name in enumerate(names)))
+            cards.update(got)
+        sig = []  # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
+        for area, entries in (("monster_zones", side["monster_zones"]), ("spell_trap_zones", side["spell_trap_zones"]),
+                              ("field_zone", (side["field_zone"],))):
+            sig.append(area)
+            for i, fc in enumerate(entries):
+                if fc is None:
+                    sig.append(None)
+                    continue
+                key = _field_key(state, p, area, i, fc, (p, area, i) in chosen)
+                got = fields.get(key)
+                if got is None:
+                    part: list = []
+                    _field_card_facts(part.append, state, cat, counters, p, area, i, fc, key[3])
+                    got = _remember(fields, key, kept_part(tuple(part)))
+                cards[(p, area, i)] = got
+                values = key[4]
+                sig.append((values[0], values[2], key[8]))
+                if not battle and fc["extra"] and fc["extra"].get("attack") and area == "monster_zones":
+                    battle = True
+        sides.append((held["hand"], held["graveyard"], tuple(sig)))
+    (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
+    key = ("strongest", grave_a, grave_b)
+    strongest = sums.get(key, sums)
+    if strongest is sums:
+        strongest = _remember(sums, key, strongest_in_graveyards(state, cat))
+    key = ("counts", sig_a, sig_b)
+    counts = sums.get(key)
+    if counts is None:
+        counts = _remember(sums, key, tuple(card_counts(state, cat)))
+    phase_end = extra.get("phase_end")
+    turn = state["turn"]
+    duel_key = (state["phase"], turn, type(turn), state["winner"] is not None, len(state["chain"]), pending is not None,
+                bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")), strongest, counts,
+                tuple(battle_facts(state)) if battle else _NO_BATTLE)
+    duel = None if transient.get("die") else memo.duels.get(duel_key)  # (a die result: rare, built each time)
+    if duel is None:
+        part = []
+        _duel_facts(part.append, state, transient, strongest, counts, duel_key[-1])
+        duel = kept_part(tuple(part))
+        if not transient.get("die"):
+            _remember(memo.duels, duel_key, duel)
+    parts = {"duel": duel}
+    players = memo.players
+    for p, (hand, grave, sig) in zip(PLAYERS, sides):
+        side = state["players"][p]
+        key = ("aggregates", p, hand, grave, sig)
+        aggregates = sums.get(key)
+        if aggregates is None:
+            aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))
+        life = side["life_points"]
+        key = (p, state["turn_player"] == p, state["priority"] == p, state["first_player"] == p, life, type(life),
+               bool(side["normal_summon_used"]), sum(1 for z in side["monster_zones"] if z is not None), len(hand),
+               len(side["deck"]), aggregates)
+        got = players.get(key)
+        if got is None:
+            part = []
+            _player_facts(part.append, state, p, aggregates)
+            got = _remember(players, key, kept_part(tuple(part)))
+        parts[("player", p)] = got
+        parts[("zones", p)] = _zone_part(state, side, p)
+    parts.update(cards)
     if pending:
-        action = pending["action"]
-        add(("PendingAction", PENDING))
-        add(("pendingKind", PENDING, KIND_INDIVIDUALS[action["type"]]))
-        if "from" in action:
-            ref = action["from"]
-            add(("pendingActor", PENDING, card_ind(ref["player"], ref["area"], ref["index"])))
-        add(("pendingPlayer", PENDING, player_ind(action.get("player", state["turn_player"]))))
-        add(("purpose", PENDING, pending["purpose"] + "Purpose"))
-        if action["type"] in SUMMONING_TYPES:
-            add(("summonPosition", PENDING, POSITION_INDIVIDUALS[action.get("to", "attack")]))
-        add(("selectionsNeeded", PENDING, pending["needed"]))
-        add(("selectionsMade", PENDING, len(pending["chosen"])))
-        chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
-        add(("selectedLevelTotal", PENDING, sum(cat.get(n).level or 0 for n in chosen_names)))
-        if pending["chosen"]:  # the selection order counts (a Ritual Spell's first choice is its Ritual Monster), as a link's targets do
-            first = pending["chosen"][0]
-            add(("pendingFirstChosen", PENDING, card_ind(first["player"], first["area"], first["index"])))
+        part = []
+        _pending_facts(part.append, state, pending, cat)
+        parts["pending"] = _interned(typed_part(tuple(part)))
+    else:
+        parts["pending"] = _EMPTY
     for i, link in enumerate(state["chain"], 1):
-        mark(("link", i))
-        facts.extend(link_facts(state, i, link, transient))
+        parts[("link", i)] = _interned(typed_part(tuple(link_facts(state, i, link, transient))))
     action = transient.get("action")
     if action:
-        mark("action")
-        facts.extend(action_facts(action))
-    return facts
+        parts["action"] = _interned(typed_part(tuple(action_facts(action))))
+    return parts
 
 
 def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:

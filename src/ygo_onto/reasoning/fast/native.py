@@ -271,14 +271,13 @@ class NativeEvaluator:
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
         self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
-        # run_bundles: a part of an ABox -> its bundle id in C; id(part) -> its bundle id, for the parts of
-        # the previous run (kept alive in _last_parts, so no other part can have their id: the parts a
-        # next ABox shares with it are found without hashing, and no other part object is kept alive,
-        # which would cost garbage collections); a bundle id -> its facts of predicates the program does
-        # not mention (rare)
+        # run_bundles: a part of an ABox (by content) -> its bundle id in C; id(part) -> its bundle id for each
+        # part object seen (kept alive in _alive, so no other object can take its id: abox.state_abox gives an
+        # equal part as the same object, found without hashing); a bundle id -> its facts of predicates the
+        # program does not mention (rare)
         self._bundles: dict = {}
-        self._last_ids: dict = {}
-        self._last_parts: dict = {}
+        self._ids: dict = {}
+        self._alive: list = []
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
         self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
@@ -496,19 +495,21 @@ class NativeEvaluator:
         if len(self._bundles) > BUNDLE_CAP:  # (C's bundles dropped: they are registered again as they come)
             self._lib.ng_bundles_reset(self._engine)
             self._bundles, self._extra_of = {}, {}
-            self._last_ids, self._last_parts = {}, {}
+            self._ids, self._alive = {}, []
+        elif len(self._alive) > BUNDLE_CAP:  # (part objects no longer kept: found by content again)
+            self._ids, self._alive = {}, []
         values = list(parts.values())
-        last_ids, last_parts = self._last_ids, self._last_parts
-        ids = list(map(last_ids.get, map(id, values)))  # (most parts: the previous ABox's objects)
+        known = self._ids
+        ids = list(map(known.get, map(id, values)))  # (most parts: objects of an earlier ABox)
         if None in ids:
+            alive = self._alive
             try:
-                for i, (slot, part) in enumerate(parts.items()):
-                    if ids[i] is None:
-                        old = last_parts.get(slot)  # (a part built anew equal to the previous one: ~7 a run)
-                        ids[i] = last_ids[id(old)] if old is not None and old == part else self._bundle(part, read)
+                for i in [i for i, bid in enumerate(ids) if bid is None]:
+                    part = values[i]
+                    ids[i] = known[id(part)] = self._bundle(part, read)
+                    alive.append(part)
             except _Unread:
                 return False
-        self._last_parts, self._last_ids = dict(parts), dict(zip(map(id, values), ids))  # (a copy: the parts stay alive)
         extra: dict = {}
         if self._extra_of:  # (facts of predicates the program does not mention: rare)
             for bid in ids:
