@@ -632,10 +632,11 @@ class NativeEvaluator:
             self._model = model
             self._size = came
             return
-        size, self._size = self._size, self._size + came - gone
-        if gone + came > max(size // 2, 256):
+        self._size += came - gone
+        if gone + came > self._size:
             # a model unlike the previous one (another state): reading all of it once costs less than
-            # reading what went and what came (the Python evaluator runs such a state from scratch)
+            # reading what went and what came (infer._read_change reads an atom that came or went at
+            # about the cost of an atom of a whole reading)
             self.reading = None
         elif removed:
             self._change = (removed, added)
