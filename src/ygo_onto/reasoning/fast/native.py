@@ -610,7 +610,7 @@ class NativeEvaluator:
         program does not mention (`extra`, as given)."""
         whole = self._fresh or self._lib.ng_whole(self._engine)  # (the first run, or another state)
         model = {} if whole else self._model
-        removed, added, gone, came = self._read_out(model)
+        removed, added, gone, came = self._read_out(model, whole)
         # the facts of predicates the program does not mention
         old_extra, self._extra = self._extra, extra
         if old_extra or extra:
@@ -650,11 +650,10 @@ class NativeEvaluator:
         self.reading = None
         self._model = {}
 
-    def _read_out(self, model: dict) -> tuple[dict, dict, int, int]:
-        """The change C reports (the whole model after ng_forget, or another state's), applied to
-        `model` (the previous model, or {} for a whole one): removed, added by (name, arity), and how
+    def _read_out(self, model: dict, whole: bool) -> tuple[dict, dict, int, int]:
+        """The change C reports, applied to `model` (the previous model, or {} when C reports the
+        whole model: after ng_forget, or another state's): removed, added by (name, arity), and how
         many atoms went and came."""
-        model_before = bool(model)
         clib, engine = self._lib, self._engine
         n = clib.ng_nout(engine)
         removed: dict = {}
@@ -690,7 +689,7 @@ class NativeEvaluator:
                 came += na
                 got = model.get(key)
                 if got is None:
-                    model[key] = set(rows) if model_before else rows  # (a whole model: nothing else keeps it)
+                    model[key] = rows if whole else set(rows)  # (a whole model's `added` is not kept: see _after)
                 else:
                     got |= rows
                 i = j
