@@ -722,6 +722,33 @@ def test_going_on_from_a_model_gives_the_model_from_scratch_on_every_input_of_a_
         assert read[1] == read[2]
 
 
+def test_a_change_read_in_one_pass_is_what_the_steps_read(monkeypatch):
+    """infer._read_change (a run's change read in one pass) gives, on every run of duels that goes on
+    from a reading, the facts of the steps it stands for: _checked, _read_model, _groups_after of _facts_of."""
+    from ygo_onto.duel import new_duel, play_duel
+    from ygo_onto.reasoning import Facts
+    from ygo_onto.reasoning.fast import infer as fast_infer
+    from ygo_onto.reasoning.fast.facts import _read_model
+
+    real, read = fast_infer._read_change, []
+
+    def both(comp, k, ev, base, removed, added, check_merges):
+        groups = real(comp, k, ev, base, removed, added, check_merges)
+        merges, facts = _read_model(k, comp, check_merges, fast_infer._checked(comp, k, ev, added, check_merges))
+        assert groups is None or not merges
+        if groups is not None:
+            steps = fast_infer._groups_after(base, facts.groups, fast_infer._facts_of(comp, k, removed or {}))
+            assert typed(Facts(groups)) == typed(Facts(steps))
+            read.append(bool(removed))
+        return groups
+
+    monkeypatch.setattr(fast_infer, "_read_change", both)
+    for ruleset, seed in (("official", 3), ("simplified", 3)):
+        for _ in play_duel(new_duel(ruleset, seed), ("random", "random"), seed=seed, max_actions=60):
+            pass
+    assert read.count(True) > 50 and read.count(False) > 50  # (deleted and rederived; only added)
+
+
 def test_the_abox_of_a_changed_state_takes_out_and_reads_only_the_changed_facts():
     k = FakeKnowledge([], classes={"A", "B"}, data_properties=data("n", rng="any"))
     comp = fast.compiled(k)

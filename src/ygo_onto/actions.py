@@ -7,6 +7,7 @@ an action object of docs/actions-and-cli.md.  No game rule is decided here.
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass
 
 from .abox import DUEL, PHASE_NAMES, parse_card_ind
@@ -183,31 +184,64 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     pending_purpose = state["pending"]["purpose"] if state["pending"] else None
     # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
     selected_for = {f[1]: f[2][: -len("Purpose")] for f in named(facts, ("selectedFor",))}
-    out: dict[str, dict] = {}
+    out: dict[str, tuple] = {}
+    if len(_ALLOWED) > 50_000:
+        _ALLOWED.clear()
     for f in named(facts, annotated):
-        spec = annotated[f[0]]
-        kind, *pairs = spec.split()
-        extra = dict(p.split("=", 1) for p in pairs)
-        action = {"type": kind, "player": player, **extra}
-        subject = f[1]
+        # the action of a fact is the same wherever its cards have the same names (and the holder, the
+        # purpose): made once (the apply loop asks for the allowed actions of most reasoner runs)
+        spec, subject = annotated[f[0]], f[1]
+        name = target = purpose = None
         if subject != DUEL:
-            ref = parse_card_ind(subject)
-            name = card_name_at(state, ref)
-            if kind == "select":
-                action.update(card=name, ref=ref, purpose=selected_for.get(subject, pending_purpose))
-            else:
-                action.update(card=name, **{"from": ref})
-            if kind == "activate":
-                action["effect"] = 0
-        if len(f) == 3:
-            if kind == "attack":
-                target = parse_card_ind(f[2])
-                action.update(target=card_name_at(state, target), target_ref=target)
-            elif kind == "next_phase":
-                action["to"] = PHASE_NAMES[f[2]]
-        action["id"] = action_id(action)
-        out[action["id"]] = action
-    return [Action.from_dict(a) for a in sorted(out.values(), key=_sort_key)]
+            name = card_name_at(state, _card_ref(subject))
+            purpose = selected_for.get(subject, pending_purpose)
+            if len(f) == 3 and (spec == "attack" or spec.startswith("attack ")):
+                target = card_name_at(state, _card_ref(f[2]))
+        key = (f, spec, player, name, target, purpose)
+        made = _ALLOWED.get(key)
+        if made is None:
+            made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose)
+        out[made[1]] = made
+    return [made[2] for made in sorted(out.values(), key=_FIRST)]
+
+
+_FIRST = operator.itemgetter(0)
+# (fact, its actionType, the player holding priority, its card's name, its target's, a select's purpose)
+# -> (_sort_key, id, Action): see allowed_from_facts
+_ALLOWED: dict = {}
+_CARD_REFS: dict = {}  # an individual's name -> parse_card_ind of it (never changed: read only)
+
+
+def _card_ref(ind: str) -> dict:
+    ref = _CARD_REFS.get(ind)
+    if ref is None:
+        if len(_CARD_REFS) > 50_000:
+            _CARD_REFS.clear()
+        ref = _CARD_REFS[ind] = parse_card_ind(ind)
+    return ref
+
+
+def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose) -> tuple:
+    """(_sort_key, id, Action) of the action that the fact `f` of a term annotated `spec` allows."""
+    kind, *pairs = spec.split()
+    extra = dict(p.split("=", 1) for p in pairs)
+    action = {"type": kind, "player": player, **extra}
+    subject = f[1]
+    if subject != DUEL:
+        ref = parse_card_ind(subject)
+        if kind == "select":
+            action.update(card=name, ref=ref, purpose=purpose)
+        else:
+            action.update(card=name, **{"from": ref})
+        if kind == "activate":
+            action["effect"] = 0
+    if len(f) == 3:
+        if kind == "attack":
+            action.update(target=target, target_ref=parse_card_ind(f[2]))
+        elif kind == "next_phase":
+            action["to"] = PHASE_NAMES[f[2]]
+    action["id"] = action_id(action)
+    return _sort_key(action), action["id"], Action.from_dict(action)
 
 
 def engine_choice(facts, allowed: list[Action]) -> Action | None:

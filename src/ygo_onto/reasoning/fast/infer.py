@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import operator
 
+from ...errors import ReasonerError
 from .clingo_backend import _clingo_model
 from .. import Facts
 from . import native
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported, code_cache
-from .facts import _CLASS, _OBJECT, _abox, _data, _merge_preds, _plan, _read_facts, _read_model, _union_into
+from .facts import _CLASS, _KIND_OF, _OBJECT, _abox, _data, _merge_preds, _plan, _read_facts, _read_model, _union_into
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
@@ -66,10 +67,16 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     of the atoms it took out, and those of the added atoms).  A check fails on the whole model
     exactly when it fails on that part, with the same message (the previous model passed every
     check).  The facts are built by name (Facts' groups): the names that did not change share the
-    previous reading's sets."""
+    previous reading's sets.  The added and the deleted-and-rederived runs are read in one pass over
+    their change (_read_change) unless a check could fail on it: then by the steps above."""
     base, ev.reading = ev.reading, None
     added = ev.added_model()
     change = ev.changed_model() if added is None else None
+    if base is not None and (added is not None or change is not None):
+        groups = _read_change(comp, knowledge, ev, base, *(change or ((), added)), check_merges)
+        if groups is not None:
+            ev.reading = groups
+            return False, Facts(groups)
     recomputed = ev.recomputed_model() if added is None and change is None else None
     if base is not None and change is not None:
         removed, added = change
@@ -92,6 +99,79 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     if not merges:
         ev.reading = result.groups
     return merges, result
+
+
+def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed, added: dict,
+                 check_merges: bool) -> dict | None:
+    """The groups of the reading after a run that went on from the reading `base` (the previous
+    reading's groups) and took out the atoms `removed`, put in `added`: what the three steps below
+    give (_checked, _read_model of it, _groups_after of _facts_of), in one pass over the change, or
+    None where a check could fail (_checked would read related relations) or an added atom is not
+    what _read_model reads without a message (not an individual, a data value out of its range):
+    the caller then takes those steps, which give the answer or the message.  No check needs more
+    than the added atoms here: the merge, functional and disjointness checks fail only on a pair
+    with an added atom, which _checked's test finds (as in _checked); the type and range checks
+    are on single atoms."""
+    plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
+    merging = _merging(comp) if check_merges else {}
+    groups = dict(base)
+    for key, rows in removed.items() if removed else ():
+        entry = plan.get(key)
+        if entry is None:
+            continue
+        kind, name = entry[0], entry[1]
+        got = groups.get(name)
+        if not got:
+            continue
+        if kind == _CLASS:
+            gone = {(name, s) for (s,) in rows if s not in unnamed}
+        elif kind == _OBJECT:
+            gone = {(name, s, o) for s, o in rows if s not in unnamed}
+        else:
+            gone = {(name, s, _data(v) if type(v) is tuple else v) for s, v in rows if s not in unnamed}
+        rest = got - gone
+        if rest:
+            groups[name] = rest
+        else:
+            del groups[name]
+    try:
+        for key, rows in added.items():
+            entry = plan.get(key)
+            if entry is None:
+                continue
+            kind, name, check_fun, rt, disjoint = entry
+            if key in related and _may_fail(ev, key, rows, entry, related, merging):
+                return None
+            out: set = set()
+            add = out.add
+            if kind == _CLASS:
+                for (subject,) in rows:
+                    if type(subject) is not str:
+                        return None
+                    if subject not in unnamed:
+                        add((name, subject))
+            elif kind == _OBJECT:
+                for subject, value in rows:
+                    if type(subject) is not str or type(value) is not str:
+                        return None
+                    if subject not in unnamed:
+                        add((name, subject, value))
+            else:
+                for subject, value in rows:
+                    if type(subject) is not str:
+                        return None
+                    if type(value) is tuple:
+                        value = _data(value)
+                    if rt != "any" and rt != _KIND_OF.get(type(value)):
+                        return None
+                    if subject not in unnamed:
+                        add((name, subject, value))
+            if out:
+                got = groups.get(name)
+                groups[name] = got | out if got else out
+    except ReasonerError:  # (_data: a value that is not a data value; the steps give the message)
+        return None
+    return groups
 
 
 def _groups_after(base: dict, read: dict, gone: set = frozenset()) -> dict:
@@ -156,18 +236,20 @@ def _checked(comp: Compiled, knowledge, ev: _Evaluator, added: dict, check_merge
     merging = _merging(comp) if check_merges else {}
     for key, rows in added.items():
         entry = plan.get(key)
-        if entry is None or key not in related:
-            continue
-        if entry[4]:  # a class of a disjointness axiom
-            others = [atoms for other in related[key] if other != key and (atoms := ev.atoms(other))]
-            if others and any(row in atoms for row in rows for atoms in others):
-                return _related(comp, knowledge, ev, added)
-            continue
-        positions = (0,) if entry[2] else merging.get(key, ())  # (a functional data property: its subjects)
-        atoms = ev.atoms(key) if positions else None
-        if atoms and any(len(set(map(_AT[pos], atoms))) != len(atoms) for pos in positions):
+        if entry is not None and key in related and _may_fail(ev, key, rows, entry, related, merging):
             return _related(comp, knowledge, ev, added)
     return added
+
+
+def _may_fail(ev: _Evaluator, key, rows, entry: tuple, related: dict, merging: dict) -> bool:
+    """_checked's test of the added atoms `rows` of `key` (one of _related_keys, `entry` its _plan):
+    whether a check can fail on them and the model."""
+    if entry[4]:  # a class of a disjointness axiom
+        others = [atoms for other in related[key] if other != key and (atoms := ev.atoms(other))]
+        return bool(others) and any(row in atoms for row in rows for atoms in others)
+    positions = (0,) if entry[2] else merging.get(key, ())  # (a functional data property: its subjects)
+    atoms = ev.atoms(key) if positions else None
+    return bool(atoms) and any(len(set(map(_AT[pos], atoms))) != len(atoms) for pos in positions)
 
 
 _AT = (operator.itemgetter(0), operator.itemgetter(1))

@@ -611,49 +611,35 @@ class NativeEvaluator:
     def _after(self, extra: dict) -> None:
         """The Python copy of the model after a run: C's change, and the facts of predicates the
         program does not mention (`extra`, as given)."""
-        clib, engine, preds = self._lib, self._engine, self.preds
-        removed, added = self._read_out()
+        whole = self._fresh or self._lib.ng_whole(self._engine)  # (the first run, or another state)
+        model = {} if whole else self._model
+        removed, added, gone, came = self._read_out(model, whole)
         # the facts of predicates the program does not mention
         old_extra, self._extra = self._extra, extra
-        for key in old_extra.keys() | extra.keys():
-            old, new = old_extra.get(key), extra.get(key)
-            if old is new:
-                continue
-            if old:
-                gone = old - new if new else old
-                if gone:
-                    removed[key] = gone
-            if new:
-                more = new - old if old else new
-                if more:
-                    added[key] = more
-        if self._fresh or clib.ng_whole(engine):  # (C reports the whole model: the first run, or another state)
+        if old_extra or extra:
+            for key in old_extra.keys() | extra.keys():
+                old, new = old_extra.get(key), extra.get(key)
+                if old is new:
+                    continue
+                if old:
+                    less = old - new if new else old
+                    if less:
+                        removed[key] = less
+                if new:
+                    more = new - old if old else new
+                    if more:
+                        added[key] = more
+        if whole:
             self._fresh = False
             self.reading = None
-            self._model = {key: rows for key, rows in added.items() if key in preds}
-            self._size = sum(map(len, self._model.values()))
+            self._model = model
+            self._size = came
             return
-        model = self._model
-        gone = came = 0
-        for key, rows in removed.items():
-            got = model.get(key)
-            if got is not None:
-                gone += len(rows)
-                got -= rows
-                if not got:
-                    del model[key]
-        for key, rows in added.items():
-            if key in preds:
-                came += len(rows)
-                got = model.get(key)
-                if got is None:
-                    model[key] = set(rows)
-                else:
-                    got |= rows
-        size, self._size = self._size, self._size + came - gone
-        if gone + came > max(size // 2, 256):
+        self._size += came - gone
+        if gone + came > self._size:
             # a model unlike the previous one (another state): reading all of it once costs less than
-            # reading what went and what came (the Python evaluator runs such a state from scratch)
+            # reading what went and what came (infer._read_change reads an atom that came or went at
+            # about the cost of an atom of a whole reading)
             self.reading = None
         elif removed:
             self._change = (removed, added)
@@ -667,35 +653,50 @@ class NativeEvaluator:
         self.reading = None
         self._model = {}
 
-    def _read_out(self) -> tuple[dict, dict]:
-        """The change C reports (the whole model after ng_forget): removed, added by (name, arity)."""
+    def _read_out(self, model: dict, whole: bool) -> tuple[dict, dict, int, int]:
+        """The change C reports, applied to `model` (the previous model, or {} when C reports the
+        whole model: after ng_forget, or another state's): removed, added by (name, arity), and how
+        many atoms went and came."""
         clib, engine = self._lib, self._engine
         n = clib.ng_nout(engine)
-        buf = self._ffi.unpack(clib.ng_out(engine), n) if n else []
-        dec = self._dec.get
-        keys, arity = self._keys, self._arity
         removed: dict = {}
         added: dict = {}
+        if not n:
+            return removed, added, 0, 0
+        buf = self._ffi.unpack(clib.ng_out(engine), n)
+        # every value decoded in one pass: the counts between the rows are below SYM_BASE, so they stay
+        vals = list(map(self._dec.get, buf, buf))
+        keys, arity = self._keys, self._arity
+        gone = came = 0
         i = 0
         while i < n:
             p, nr, na = buf[i], buf[i + 1], buf[i + 2]
             i += 3
             a = arity[p]
-            for count, into in ((nr, removed), (na, added)):
-                if not count:
-                    continue
-                j = i + count * a
-                seg = buf[i:j]
-                if a == 1:
-                    rows = {(x,) for x in map(dec, seg, seg)}
-                elif a == 0:
-                    rows = {()}
-                else:
-                    it = map(dec, seg, seg)
-                    rows = set(zip(*[it] * a))
-                into[keys[p]] = rows
+            key = keys[p]
+            if nr:
+                j = i + nr * a
+                rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
+                removed[key] = rows
+                got = model.get(key)
+                if got is not None:
+                    gone += nr
+                    got -= rows
+                    if not got:
+                        del model[key]
                 i = j
-        return removed, added
+            if na:
+                j = i + na * a
+                rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
+                added[key] = rows
+                came += na
+                got = model.get(key)
+                if got is None:
+                    model[key] = rows if whole else set(rows)  # (a whole model's `added` is not kept: see _after)
+                else:
+                    got |= rows
+                i = j
+        return removed, added, gone, came
 
     def model(self) -> dict:
         """The predicates that hold atoms after `run`, (name, arity) -> tuples."""
