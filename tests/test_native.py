@@ -121,7 +121,7 @@ def test_changes_reported_are_the_differences_of_the_models(update):
             assert ev.added_model() is None and ev.changed_model() is None
         else:
             only_added, change = ev.added_model(), ev.changed_model()
-            assert (only_added is None) != (change is None)  # (a change of more than 256 atoms: neither)
+            assert (only_added is None) != (change is None)  # (a change of more atoms than the new model holds: neither)
             removed, added = change if change is not None else ({}, only_added)
             keys = now.keys() | before.keys()
             assert {k: now.get(k, frozenset()) - before.get(k, frozenset()) for k in keys} == \
