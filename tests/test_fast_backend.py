@@ -732,12 +732,15 @@ def test_a_change_read_in_one_pass_is_what_the_steps_read(monkeypatch):
 
     real, read = fast_infer._read_change, []
 
+    def rows(columns: dict) -> dict:  # (_read_change takes each relation's atoms as columns)
+        return {key: set(zip(*cols)) if key[1] else {()} for key, cols in columns.items()}
+
     def both(comp, k, ev, base, removed, added, check_merges):
         groups = real(comp, k, ev, base, removed, added, check_merges)
-        merges, facts = _read_model(k, comp, check_merges, fast_infer._checked(comp, k, ev, added, check_merges))
+        merges, facts = _read_model(k, comp, check_merges, fast_infer._checked(comp, k, ev, rows(added), check_merges))
         assert groups is None or not merges
         if groups is not None:
-            steps = fast_infer._groups_after(base, facts.groups, fast_infer._facts_of(comp, k, removed or {}))
+            steps = fast_infer._groups_after(base, facts.groups, fast_infer._facts_of(comp, k, rows(removed)))
             assert typed(Facts(groups)) == typed(Facts(steps))
             read.append(bool(removed))
         return groups

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import operator
+from itertools import repeat
 
 from ...errors import ReasonerError
 from .clingo_backend import _clingo_model
@@ -70,13 +71,15 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     previous reading's sets.  The added and the deleted-and-rederived runs are read in one pass over
     their change (_read_change) unless a check could fail on it: then by the steps above."""
     base, ev.reading = ev.reading, None
-    added = ev.added_model()
-    change = ev.changed_model() if added is None else None
-    if base is not None and (added is not None or change is not None):
-        groups = _read_change(comp, knowledge, ev, base, *(change or ((), added)), check_merges)
-        if groups is not None:
-            ev.reading = groups
-            return False, Facts(groups)
+    if base is not None:
+        change = _change_columns(ev)
+        if change is not None:
+            groups = _read_change(comp, knowledge, ev, base, *change, check_merges)
+            if groups is not None:
+                ev.reading = groups
+                return False, Facts(groups)
+    added = ev.added_model() if base is not None else None
+    change = ev.changed_model() if base is not None and added is None else None
     recomputed = ev.recomputed_model() if added is None and change is None else None
     if base is not None and change is not None:
         removed, added = change
@@ -101,21 +104,40 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     return merges, result
 
 
-def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed, added: dict,
+def _change_columns(ev: _Evaluator) -> tuple[dict, dict] | None:
+    """(removed, added) of the evaluator's last run, each relation's atoms as columns (a list of the
+    values at each position), after a run that went on from the previous model; else None."""
+    get = getattr(ev, "change_columns", None)
+    if get is not None:  # (the native evaluator keeps the change as columns)
+        return get()
+    added = ev.added_model()
+    if added is not None:
+        return {}, _columns_of(added)
+    change = ev.changed_model()
+    return None if change is None else (_columns_of(change[0]), _columns_of(change[1]))
+
+
+def _columns_of(atoms: dict) -> dict:
+    return {key: tuple(map(list, zip(*rows))) for key, rows in atoms.items()}
+
+
+def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed: dict, added: dict,
                  check_merges: bool) -> dict | None:
     """The groups of the reading after a run that went on from the reading `base` (the previous
-    reading's groups) and took out the atoms `removed`, put in `added`: what the three steps below
+    reading's groups) and took out the atoms `removed`, put in `added` (each relation's atoms as
+    columns: _change_columns): what the three steps below
     give (_checked, _read_model of it, _groups_after of _facts_of), in one pass over the change, or
     None where a check could fail (_checked would read related relations) or an added atom is not
     what _read_model reads without a message (not an individual, a data value out of its range):
     the caller then takes those steps, which give the answer or the message.  No check needs more
     than the added atoms here: the merge, functional and disjointness checks fail only on a pair
     with an added atom, which _checked's test finds (as in _checked); the type and range checks
-    are on single atoms."""
+    are on single atoms.  Each relation is read in bulk from its columns (the types of a column as
+    one set, the facts built by zip): the atoms are not built as rows."""
     plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
     merging = _merging(comp) if check_merges else {}
     groups = dict(base)
-    for key, rows in removed.items() if removed else ():
+    for key, columns in removed.items():
         entry = plan.get(key)
         if entry is None:
             continue
@@ -123,49 +145,48 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed,
         got = groups.get(name)
         if not got:
             continue
+        subjects = columns[0]
         if kind == _CLASS:
-            gone = {(name, s) for (s,) in rows if s not in unnamed}
+            gone = set(zip(repeat(name), subjects))
         elif kind == _OBJECT:
-            gone = {(name, s, o) for s, o in rows if s not in unnamed}
+            gone = set(zip(repeat(name), subjects, columns[1]))
         else:
-            gone = {(name, s, _data(v) if type(v) is tuple else v) for s, v in rows if s not in unnamed}
+            gone = set(zip(repeat(name), subjects, [_data(v) if type(v) is tuple else v for v in columns[1]]))
+        if not unnamed.isdisjoint(subjects):
+            gone = {fact for fact in gone if fact[1] not in unnamed}
         rest = got - gone
         if rest:
             groups[name] = rest
         else:
             del groups[name]
     try:
-        for key, rows in added.items():
+        for key, columns in added.items():
             entry = plan.get(key)
             if entry is None:
                 continue
             kind, name, check_fun, rt, disjoint = entry
-            if key in related and _may_fail(ev, key, rows, entry, related, merging):
+            if key in related and _may_fail(ev, key, zip(*columns), entry, related, merging):
                 return None
-            out: set = set()
-            add = out.add
+            subjects = columns[0]
+            if set(map(type, subjects)) != _STR:
+                return None
             if kind == _CLASS:
-                for (subject,) in rows:
-                    if type(subject) is not str:
-                        return None
-                    if subject not in unnamed:
-                        add((name, subject))
-            elif kind == _OBJECT:
-                for subject, value in rows:
-                    if type(subject) is not str or type(value) is not str:
-                        return None
-                    if subject not in unnamed:
-                        add((name, subject, value))
+                out = set(zip(repeat(name), subjects))
             else:
-                for subject, value in rows:
-                    if type(subject) is not str:
+                values = columns[1]
+                types = set(map(type, values))
+                if kind == _OBJECT:
+                    if types != _STR:
                         return None
-                    if type(value) is tuple:
-                        value = _data(value)
-                    if rt != "any" and rt != _KIND_OF.get(type(value)):
+                else:
+                    if tuple in types:
+                        values = [_data(v) if type(v) is tuple else v for v in values]
+                        types = set(map(type, values))
+                    if rt != "any" and types != _TYPE_OF.get(rt):
                         return None
-                    if subject not in unnamed:
-                        add((name, subject, value))
+                out = set(zip(repeat(name), subjects, values))
+            if not unnamed.isdisjoint(subjects):
+                out = {fact for fact in out if fact[1] not in unnamed}
             if out:
                 got = groups.get(name)
                 groups[name] = got | out if got else out
@@ -253,6 +274,8 @@ def _may_fail(ev: _Evaluator, key, rows, entry: tuple, related: dict, merging: d
 
 
 _AT = (operator.itemgetter(0), operator.itemgetter(1))
+_STR = {str}
+_TYPE_OF = {kind: {t} for t, kind in _KIND_OF.items()}  # a data range -> the one type of its values
 
 
 def _merging(comp: Compiled) -> dict:

@@ -52,6 +52,8 @@ if EVALUATOR not in EVALUATORS:
 BUNDLES = True
 # the bundles an evaluator keeps registered (then C's are dropped and registered again as they come)
 BUNDLE_CAP = 5_000
+# the changes a relation's queue holds before they are applied to the Python copy of the model
+PENDING_CAP = 8
 SYM_BASE = 1 << 32
 MAXAR = 16  # native.c's MAXAR: the widest relation
 MAXREG = 256
@@ -205,6 +207,20 @@ def _has(t, kind: str) -> bool:
 _FIRST, _SECOND, _THIRD, _FOURTH, _LAST = (operator.itemgetter(i) for i in (0, 1, 2, 3, -1))
 
 
+def _columns(rows) -> tuple:
+    """A relation's atoms as columns: a list of the values at each position, in one order."""
+    return tuple(map(list, zip(*rows)))
+
+
+def _rows(key, columns: tuple) -> set:
+    """The atoms of relation `key` given as columns."""
+    return set(zip(*columns)) if key[1] else {()}
+
+
+def _rows_of(change: dict) -> dict:
+    return {key: _rows(key, columns) for key, columns in change.items()}
+
+
 class _Unread(Exception):
     """run_bundles: a part that it does not read (the caller hands the facts over as a list)."""
 
@@ -282,10 +298,15 @@ class NativeEvaluator:
         self._codes: dict = {}  # a fact -> _code of it
         self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
-        self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
+        self._model: dict = {}  # the model, (name, arity) -> tuples, less the changes still in _pending
+        # (name, arity) -> the changes of the runs since, not yet applied to _model: [(removed, added)], each
+        # as columns (_columns) or None; applied when the relation is asked for (atoms, model), so a run's
+        # change is decoded to rows only where it is read as rows
+        self._pending: dict = {}
         self._fresh = True  # the next run reports its whole model
-        self._size = 0  # atoms in self._model
-        self._added: dict | None = None
+        self._size = 0  # atoms in the model
+        self._cols: tuple | None = None  # the last run's change read as a change: (removed, added) columns
+        self._added: dict | None = None  # added_model, changed_model: built from _cols when asked
         self._change: tuple | None = None
 
     def _plan(self, program: str, rules) -> dict:
@@ -599,7 +620,7 @@ class NativeEvaluator:
     def _go(self, extends: bool) -> None:
         """The C run after the inputs were handed over: going on by adding (extends), else delete and
         rederive (or from scratch); the change is then in C's output buffer."""
-        self._added = self._change = None
+        self._cols = self._added = self._change = None
         clib, engine = self._lib, self._engine
         if self._syms:
             self._flush()
@@ -612,8 +633,7 @@ class NativeEvaluator:
         """The Python copy of the model after a run: C's change, and the facts of predicates the
         program does not mention (`extra`, as given)."""
         whole = self._fresh or self._lib.ng_whole(self._engine)  # (the first run, or another state)
-        model = {} if whole else self._model
-        removed, added, gone, came = self._read_out(model, whole)
+        removed, added, gone, came = self._read_out(whole)
         # the facts of predicates the program does not mention
         old_extra, self._extra = self._extra, extra
         if old_extra or extra:
@@ -624,15 +644,14 @@ class NativeEvaluator:
                 if old:
                     less = old - new if new else old
                     if less:
-                        removed[key] = less
+                        removed[key] = _columns(less)
                 if new:
                     more = new - old if old else new
                     if more:
-                        added[key] = more
+                        added[key] = _columns(more)
         if whole:
             self._fresh = False
             self.reading = None
-            self._model = model
             self._size = came
             return
         self._size += came - gone
@@ -641,23 +660,23 @@ class NativeEvaluator:
             # reading what went and what came (infer._read_change reads an atom that came or went at
             # about the cost of an atom of a whole reading)
             self.reading = None
-        elif removed:
-            self._change = (removed, added)
         else:
-            self._added = added
+            self._cols = (removed, added)
 
     def _forget(self) -> None:
         """After a run that stopped: the next one starts the reading again from its whole model."""
         self._lib.ng_forget(self._engine)
         self._fresh = True
         self.reading = None
-        self._model = {}
+        self._model, self._pending = {}, {}
 
-    def _read_out(self, model: dict, whole: bool) -> tuple[dict, dict, int, int]:
-        """The change C reports, applied to `model` (the previous model, or {} when C reports the
-        whole model: after ng_forget, or another state's): removed, added by (name, arity), and how
-        many atoms went and came."""
+    def _read_out(self, whole: bool) -> tuple[dict, dict, int, int]:
+        """The change C reports (the whole model after ng_forget, or for another state's): removed,
+        added by (name, arity) as columns (_columns), and how many atoms went and came; each relation's
+        change is queued on _pending (after a whole model, in place of the previous model)."""
         clib, engine = self._lib, self._engine
+        if whole:
+            self._model, self._pending = {}, {}
         n = clib.ng_nout(engine)
         removed: dict = {}
         added: dict = {}
@@ -666,7 +685,7 @@ class NativeEvaluator:
         buf = self._ffi.unpack(clib.ng_out(engine), n)
         # every value decoded in one pass: the counts between the rows are below SYM_BASE, so they stay
         vals = list(map(self._dec.get, buf, buf))
-        keys, arity = self._keys, self._arity
+        keys, arity, pending = self._keys, self._arity, self._pending
         gone = came = 0
         i = 0
         while i < n:
@@ -674,48 +693,82 @@ class NativeEvaluator:
             i += 3
             a = arity[p]
             key = keys[p]
+            less = more = None
             if nr:
                 j = i + nr * a
-                rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
-                removed[key] = rows
-                got = model.get(key)
-                if got is not None:
-                    gone += nr
-                    got -= rows
-                    if not got:
-                        del model[key]
+                less = removed[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 else \
+                    tuple(vals[i + k:j:a] for k in range(a))
+                gone += nr
                 i = j
             if na:
                 j = i + na * a
-                rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
-                added[key] = rows
+                more = added[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 else \
+                    tuple(vals[i + k:j:a] for k in range(a))
                 came += na
-                got = model.get(key)
-                if got is None:
-                    model[key] = rows if whole else set(rows)  # (a whole model's `added` is not kept: see _after)
-                else:
-                    got |= rows
                 i = j
+            queue = pending.get(key)
+            if queue is None:
+                pending[key] = [(less, more)]
+            else:
+                queue.append((less, more))
+                if len(queue) > PENDING_CAP:
+                    self._apply(key)
         return removed, added, gone, came
+
+    def _apply(self, key) -> None:
+        """The changes of `key` on _pending applied to _model."""
+        model = self._model
+        got = model.get(key)
+        for less, more in self._pending.pop(key):
+            if less is not None and got:
+                got -= _rows(key, less)
+            if more is not None:
+                if got is None:
+                    got = _rows(key, more)
+                elif key[1]:
+                    got.update(zip(*more))
+                else:
+                    got.add(())
+        if got:
+            model[key] = got
+        else:
+            model.pop(key, None)
 
     def model(self) -> dict:
         """The predicates that hold atoms after `run`, (name, arity) -> tuples."""
+        for key in list(self._pending):
+            self._apply(key)
         out = dict(self._model)
         out.update(self._extra)
         return out
 
     def atoms(self, key) -> set | None:
+        if key in self._pending:
+            self._apply(key)
         got = self._model.get(key)
         return got if got is not None else self._extra.get(key)
 
     def added_model(self) -> dict | None:
         """After a run whose model only added atoms to the previous run's: those atoms (with the
         facts of predicates the program does not mention), else None."""
+        if self._cols is None or self._cols[0]:
+            return None
+        if self._added is None:
+            self._added = _rows_of(self._cols[1])
         return self._added
 
     def changed_model(self) -> tuple[dict, dict] | None:
         """After a run whose model also lost atoms of the previous run's: (removed, added)."""
+        if self._cols is None or not self._cols[0]:
+            return None
+        if self._change is None:
+            self._change = (_rows_of(self._cols[0]), _rows_of(self._cols[1]))
         return self._change
+
+    def change_columns(self) -> tuple[dict, dict] | None:
+        """added_model or changed_model as (removed, added), each relation's atoms as columns
+        (_columns): what infer._read_change reads, without building the rows."""
+        return self._cols
 
     def recomputed_model(self) -> None:
         return None
