@@ -132,8 +132,9 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed:
     the caller then takes those steps, which give the answer or the message.  No check needs more
     than the added atoms here: the merge, functional and disjointness checks fail only on a pair
     with an added atom, which _checked's test finds (as in _checked); the type and range checks
-    are on single atoms.  Each relation is read in bulk from its columns (the types of a column as
-    one set, the facts built by zip): the atoms are not built as rows."""
+    are on single atoms.  A relation with many atoms is read in bulk from its columns (the types of
+    a column as one set, the facts built by zip); most changes of a duel's next state are an atom or two
+    a relation, read one by one."""
     plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
     merging = _merging(comp) if check_merges else {}
     groups = dict(base)
@@ -145,15 +146,12 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed:
         got = groups.get(name)
         if not got:
             continue
-        subjects = columns[0]
         if kind == _CLASS:
-            gone = set(zip(repeat(name), subjects))
+            gone = {(name, s) for s in columns[0] if s not in unnamed}
         elif kind == _OBJECT:
-            gone = set(zip(repeat(name), subjects, columns[1]))
+            gone = {(name, s, o) for s, o in zip(*columns) if s not in unnamed}
         else:
-            gone = set(zip(repeat(name), subjects, [_data(v) if type(v) is tuple else v for v in columns[1]]))
-        if not unnamed.isdisjoint(subjects):
-            gone = {fact for fact in gone if fact[1] not in unnamed}
+            gone = {(name, s, _data(v) if type(v) is tuple else v) for s, v in zip(*columns) if s not in unnamed}
         rest = got - gone
         if rest:
             groups[name] = rest
@@ -168,9 +166,34 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed:
             if key in related and _may_fail(ev, key, zip(*columns), entry, related, merging):
                 return None
             subjects = columns[0]
-            if set(map(type, subjects)) != _STR:
+            if len(subjects) < _BULK:
+                out = set()
+                add = out.add
+                if kind == _CLASS:
+                    for subject in subjects:
+                        if type(subject) is not str:
+                            return None
+                        if subject not in unnamed:
+                            add((name, subject))
+                elif kind == _OBJECT:
+                    for subject, value in zip(subjects, columns[1]):
+                        if type(subject) is not str or type(value) is not str:
+                            return None
+                        if subject not in unnamed:
+                            add((name, subject, value))
+                else:
+                    for subject, value in zip(subjects, columns[1]):
+                        if type(subject) is not str:
+                            return None
+                        if type(value) is tuple:
+                            value = _data(value)
+                        if rt != "any" and rt != _KIND_OF.get(type(value)):
+                            return None
+                        if subject not in unnamed:
+                            add((name, subject, value))
+            elif set(map(type, subjects)) != _STR:
                 return None
-            if kind == _CLASS:
+            elif kind == _CLASS:
                 out = set(zip(repeat(name), subjects))
             else:
                 values = columns[1]
@@ -180,12 +203,12 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed:
                         return None
                 else:
                     if tuple in types:
-                        values = [_data(v) if type(v) is tuple else v for v in values]
+                        values = _data_column(values)
                         types = set(map(type, values))
                     if rt != "any" and types != _TYPE_OF.get(rt):
                         return None
                 out = set(zip(repeat(name), subjects, values))
-            if not unnamed.isdisjoint(subjects):
+            if len(subjects) >= _BULK and not unnamed.isdisjoint(subjects):
                 out = {fact for fact in out if fact[1] not in unnamed}
             if out:
                 got = groups.get(name)
@@ -193,6 +216,23 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed:
     except ReasonerError:  # (_data: a value that is not a data value; the steps give the message)
         return None
     return groups
+
+
+_DATA_OF: dict = {}  # a value of the model -> _data of it (the few data values of a duel, read often)
+
+
+def _data_column(values: list) -> list:
+    """_data of each function term among `values` (memoized by value; raises what _data raises)."""
+    memo = _DATA_OF
+    try:
+        return [memo[v] if type(v) is tuple else v for v in values]
+    except KeyError:
+        if len(memo) > 100_000:
+            memo.clear()
+        for v in values:
+            if type(v) is tuple and v not in memo:
+                memo[v] = _data(v)
+        return [memo[v] if type(v) is tuple else v for v in values]
 
 
 def _groups_after(base: dict, read: dict, gone: set = frozenset()) -> dict:
@@ -275,6 +315,7 @@ def _may_fail(ev: _Evaluator, key, rows, entry: tuple, related: dict, merging: d
 
 _AT = (operator.itemgetter(0), operator.itemgetter(1))
 _STR = {str}
+_BULK = 8  # _read_change: the atoms of a relation from which it reads them in bulk (below: one by one, cheaper)
 _TYPE_OF = {kind: {t} for t, kind in _KIND_OF.items()}  # a data range -> the one type of its values
 
 
