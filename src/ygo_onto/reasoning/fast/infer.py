@@ -71,15 +71,19 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     previous reading's sets.  The added and the deleted-and-rederived runs are read in one pass over
     their change (_read_change) unless a check could fail on it: then by the steps above."""
     base, ev.reading = ev.reading, None
-    if base is not None:
-        change = _change_columns(ev)
-        if change is not None:
-            groups = _read_change(comp, knowledge, ev, base, *change, check_merges)
-            if groups is not None:
-                ev.reading = groups
-                return False, Facts(groups)
-    added = ev.added_model() if base is not None else None
-    change = ev.changed_model() if base is not None and added is None else None
+    columns = ev.change_columns() if base is not None and type(ev) is native.NativeEvaluator else None
+    if columns is not None:
+        groups = _read_columns(comp, knowledge, ev, base, *columns, check_merges)
+        if groups is not None:
+            ev.reading = groups
+            return False, Facts(groups)
+    added = ev.added_model()
+    change = ev.changed_model() if added is None else None
+    if columns is None and base is not None and (added is not None or change is not None):
+        groups = _read_change(comp, knowledge, ev, base, *(change or ((), added)), check_merges)
+        if groups is not None:
+            ev.reading = groups
+            return False, Facts(groups)
     recomputed = ev.recomputed_model() if added is None and change is None else None
     if base is not None and change is not None:
         removed, added = change
@@ -104,37 +108,86 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     return merges, result
 
 
-def _change_columns(ev: _Evaluator) -> tuple[dict, dict] | None:
-    """(removed, added) of the evaluator's last run, each relation's atoms as columns (a list of the
-    values at each position), after a run that went on from the previous model; else None."""
-    get = getattr(ev, "change_columns", None)
-    if get is not None:  # (the native evaluator keeps the change as columns)
-        return get()
-    added = ev.added_model()
-    if added is not None:
-        return {}, _columns_of(added)
-    change = ev.changed_model()
-    return None if change is None else (_columns_of(change[0]), _columns_of(change[1]))
-
-
-def _columns_of(atoms: dict) -> dict:
-    return {key: tuple(map(list, zip(*rows))) for key, rows in atoms.items()}
-
-
-def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed: dict, added: dict,
+def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed, added: dict,
                  check_merges: bool) -> dict | None:
     """The groups of the reading after a run that went on from the reading `base` (the previous
-    reading's groups) and took out the atoms `removed`, put in `added` (each relation's atoms as
-    columns: _change_columns): what the three steps below
+    reading's groups) and took out the atoms `removed`, put in `added`: what the three steps below
     give (_checked, _read_model of it, _groups_after of _facts_of), in one pass over the change, or
     None where a check could fail (_checked would read related relations) or an added atom is not
     what _read_model reads without a message (not an individual, a data value out of its range):
     the caller then takes those steps, which give the answer or the message.  No check needs more
     than the added atoms here: the merge, functional and disjointness checks fail only on a pair
     with an added atom, which _checked's test finds (as in _checked); the type and range checks
-    are on single atoms.  A relation with many atoms is read in bulk from its columns (the types of
-    a column as one set, the facts built by zip); most changes of a duel's next state are an atom or two
-    a relation, read one by one."""
+    are on single atoms."""
+    plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
+    merging = _merging(comp) if check_merges else {}
+    groups = dict(base)
+    for key, rows in removed.items() if removed else ():
+        entry = plan.get(key)
+        if entry is None:
+            continue
+        kind, name = entry[0], entry[1]
+        got = groups.get(name)
+        if not got:
+            continue
+        if kind == _CLASS:
+            gone = {(name, s) for (s,) in rows if s not in unnamed}
+        elif kind == _OBJECT:
+            gone = {(name, s, o) for s, o in rows if s not in unnamed}
+        else:
+            gone = {(name, s, _data(v) if type(v) is tuple else v) for s, v in rows if s not in unnamed}
+        rest = got - gone
+        if rest:
+            groups[name] = rest
+        else:
+            del groups[name]
+    try:
+        for key, rows in added.items():
+            entry = plan.get(key)
+            if entry is None:
+                continue
+            kind, name, check_fun, rt, disjoint = entry
+            if key in related and _may_fail(ev, key, rows, entry, related, merging):
+                return None
+            out: set = set()
+            add = out.add
+            if kind == _CLASS:
+                for (subject,) in rows:
+                    if type(subject) is not str:
+                        return None
+                    if subject not in unnamed:
+                        add((name, subject))
+            elif kind == _OBJECT:
+                for subject, value in rows:
+                    if type(subject) is not str or type(value) is not str:
+                        return None
+                    if subject not in unnamed:
+                        add((name, subject, value))
+            else:
+                for subject, value in rows:
+                    if type(subject) is not str:
+                        return None
+                    if type(value) is tuple:
+                        value = _data(value)
+                    if rt != "any" and rt != _KIND_OF.get(type(value)):
+                        return None
+                    if subject not in unnamed:
+                        add((name, subject, value))
+            if out:
+                got = groups.get(name)
+                groups[name] = got | out if got else out
+    except ReasonerError:  # (_data: a value that is not a data value; the steps give the message)
+        return None
+    return groups
+
+
+def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed: dict, added: dict,
+                 check_merges: bool) -> dict | None:
+    """_read_change of a change given as columns (the native evaluator's after a large change:
+    NativeEvaluator.change_columns, each relation's atoms as a list of the values at each position),
+    without the atoms built as rows: the same groups, or None where _read_change gives None.  A
+    relation with many atoms is read in bulk (the types of a column as one set, the facts built by
+    zip); one with a few, one atom at a time (cheaper there)."""
     plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
     merging = _merging(comp) if check_merges else {}
     groups = dict(base)
@@ -315,7 +368,7 @@ def _may_fail(ev: _Evaluator, key, rows, entry: tuple, related: dict, merging: d
 
 _AT = (operator.itemgetter(0), operator.itemgetter(1))
 _STR = {str}
-_BULK = 8  # _read_change: the atoms of a relation from which it reads them in bulk (below: one by one, cheaper)
+_BULK = 8  # _read_columns: the atoms of a relation from which it reads them in bulk (below: one by one, cheaper)
 _TYPE_OF = {kind: {t} for t, kind in _KIND_OF.items()}  # a data range -> the one type of its values
 
 

@@ -305,8 +305,8 @@ class NativeEvaluator:
         self._pending: dict = {}
         self._fresh = True  # the next run reports its whole model
         self._size = 0  # atoms in the model
-        self._cols: tuple | None = None  # the last run's change read as a change: (removed, added) columns
-        self._added: dict | None = None  # added_model, changed_model: built from _cols when asked
+        self._cols: tuple | None = None  # a large change read as a change: (removed, added) as columns
+        self._added: dict | None = None  # added_model, changed_model (after a large change: built when asked)
         self._change: tuple | None = None
 
     def _plan(self, program: str, rules) -> dict:
@@ -633,7 +633,7 @@ class NativeEvaluator:
         """The Python copy of the model after a run: C's change, and the facts of predicates the
         program does not mention (`extra`, as given)."""
         whole = self._fresh or self._lib.ng_whole(self._engine)  # (the first run, or another state)
-        removed, added, gone, came = self._read_out(whole)
+        removed, added, gone, came, as_rows = self._read_out(whole)
         # the facts of predicates the program does not mention
         old_extra, self._extra = self._extra, extra
         if old_extra or extra:
@@ -644,11 +644,11 @@ class NativeEvaluator:
                 if old:
                     less = old - new if new else old
                     if less:
-                        removed[key] = _columns(less)
+                        removed[key] = less if as_rows else _columns(less)
                 if new:
                     more = new - old if old else new
                     if more:
-                        added[key] = _columns(more)
+                        added[key] = more if as_rows else _columns(more)
         if whole:
             self._fresh = False
             self.reading = None
@@ -660,8 +660,12 @@ class NativeEvaluator:
             # reading what went and what came (infer._read_change reads an atom that came or went at
             # about the cost of an atom of a whole reading)
             self.reading = None
-        else:
+        elif not as_rows:
             self._cols = (removed, added)
+        elif removed:
+            self._change = (removed, added)
+        else:
+            self._added = added
 
     def _forget(self) -> None:
         """After a run that stopped: the next one starts the reading again from its whole model."""
@@ -670,12 +674,13 @@ class NativeEvaluator:
         self.reading = None
         self._model, self._pending = {}, {}
 
-    def _read_out(self, whole: bool) -> tuple[dict, dict, int, int]:
+    def _read_out(self, whole: bool) -> tuple[dict, dict, int, int, bool]:
         """The change C reports (the whole model after ng_forget, or for another state's): removed,
-        added by (name, arity) as columns (_columns), and how many atoms went and came.  A large change
-        (a whole model, another state's) is queued on _pending (after a whole model, in place of the
-        previous model); a small one, as a duel's next state, is applied to _model at once (the
-        relations it touches are most of those asked for: a queue would cost more than it saves)."""
+        added by (name, arity), how many atoms went and came, and whether the atoms are rows (sets of
+        tuples) or columns (_columns).  A small change, as a duel's next state, is applied to _model at
+        once, as rows (what most runs read).  A large one (a whole model, another state's) stays as
+        columns, read in bulk (infer._read_columns), and is queued on _pending (after a whole model,
+        in place of the previous model): building its rows would cost about as much as reading it."""
         clib, engine = self._lib, self._engine
         if whole:
             self._model, self._pending = {}, {}
@@ -683,34 +688,33 @@ class NativeEvaluator:
         removed: dict = {}
         added: dict = {}
         if not n:
-            return removed, added, 0, 0
+            return removed, added, 0, 0, True
         # (a memoryview's tolist makes the ints faster than ffi.unpack)
         buf = memoryview(self._ffi.buffer(clib.ng_out(engine), n * 8)).cast("q").tolist()
         # every value decoded in one pass: the counts between the rows are below SYM_BASE, so they stay
         vals = list(map(self._dec.get, buf, buf))
         keys, arity, pending, model = self._keys, self._arity, self._pending, self._model
-        lazy = whole or n > self._size  # (about half the model's atoms or more: 2-3 values an atom)
         gone = came = 0
         i = 0
-        while i < n:
-            p, nr, na = buf[i], buf[i + 1], buf[i + 2]
-            i += 3
-            a = arity[p]
-            key = keys[p]
-            less = more = None
-            if nr:
-                j = i + nr * a
-                less = removed[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 else \
-                    tuple(vals[i + k:j:a] for k in range(a))
-                gone += nr
-                i = j
-            if na:
-                j = i + na * a
-                more = added[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 else \
-                    tuple(vals[i + k:j:a] for k in range(a))
-                came += na
-                i = j
-            if lazy:
+        if whole or n > self._size:  # (about half the model's atoms or more: 2-3 values an atom)
+            while i < n:
+                p, nr, na = buf[i], buf[i + 1], buf[i + 2]
+                i += 3
+                a = arity[p]
+                key = keys[p]
+                less = more = None
+                if nr:
+                    j = i + nr * a
+                    less = removed[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 \
+                        else tuple(vals[i + k:j:a] for k in range(a))
+                    gone += nr
+                    i = j
+                if na:
+                    j = i + na * a
+                    more = added[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 \
+                        else tuple(vals[i + k:j:a] for k in range(a))
+                    came += na
+                    i = j
                 queue = pending.get(key)
                 if queue is None:
                     pending[key] = [(less, more)]
@@ -718,26 +722,37 @@ class NativeEvaluator:
                     queue.append((less, more))
                     if len(queue) > PENDING_CAP:
                         self._apply(key)
-                continue
+            return removed, added, gone, came, False
+        while i < n:
+            p, nr, na = buf[i], buf[i + 1], buf[i + 2]
+            i += 3
+            a = arity[p]
+            key = keys[p]
             if pending and key in pending:
                 self._apply(key)
-            got = model.get(key)
-            if less is not None and got is not None:
-                if a:
-                    got.difference_update(zip(*less))
-                else:
-                    got.discard(())
-                if not got:
-                    del model[key]
-                    got = None
-            if more is not None:
+            if nr:
+                j = i + nr * a
+                rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
+                removed[key] = rows
+                got = model.get(key)
+                if got is not None:
+                    gone += nr
+                    got -= rows
+                    if not got:
+                        del model[key]
+                i = j
+            if na:
+                j = i + na * a
+                rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
+                added[key] = rows
+                came += na
+                got = model.get(key)
                 if got is None:
-                    model[key] = set(zip(*more)) if a else {()}
-                elif a:
-                    got.update(zip(*more))
+                    model[key] = set(rows)
                 else:
-                    got.add(())
-        return removed, added, gone, came
+                    got |= rows
+                i = j
+        return removed, added, gone, came, True
 
     def _apply(self, key) -> None:
         """The changes of `key` on _pending applied to _model."""
@@ -775,23 +790,20 @@ class NativeEvaluator:
     def added_model(self) -> dict | None:
         """After a run whose model only added atoms to the previous run's: those atoms (with the
         facts of predicates the program does not mention), else None."""
-        if self._cols is None or self._cols[0]:
-            return None
-        if self._added is None:
+        if self._added is None and self._cols is not None and not self._cols[0]:
             self._added = _rows_of(self._cols[1])
         return self._added
 
     def changed_model(self) -> tuple[dict, dict] | None:
         """After a run whose model also lost atoms of the previous run's: (removed, added)."""
-        if self._cols is None or not self._cols[0]:
-            return None
-        if self._change is None:
+        if self._change is None and self._cols is not None and self._cols[0]:
             self._change = (_rows_of(self._cols[0]), _rows_of(self._cols[1]))
         return self._change
 
     def change_columns(self) -> tuple[dict, dict] | None:
-        """added_model or changed_model as (removed, added), each relation's atoms as columns
-        (_columns): what infer._read_change reads, without building the rows."""
+        """After a run with a large change (another state's) read as a change: (removed, added), each
+        relation's atoms as columns (_columns), as infer._read_columns reads them (added_model and
+        changed_model build their rows when asked); else None."""
         return self._cols
 
     def recomputed_model(self) -> None:
