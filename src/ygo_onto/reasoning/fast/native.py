@@ -15,7 +15,9 @@ rederiving, when input rows also went (the next state of a duel); from scratch, 
 the previous one.  C hands back only the difference from the previous model; `NativeEvaluator`
 keeps a Python copy of the model (sets of tuples, as `_Evaluator.model` gives them) up to date with
 it, and reports it as `added_model` (nothing was removed) or `changed_model` (removed, added), so
-the facts read back stay proportional to the change.  Only the input relations that changed since
+the facts read back stay proportional to the change.  A large change (another state's) is kept as
+columns instead (`change_columns`, read by infer._read_columns) and applied to the copy of a
+relation only when it is asked for.  Only the input relations that changed since
 the previous run are converted (infer passes the same sets for unchanged predicates).  A state's
 ABox with parts (abox.ABox) goes by bundles instead (run_bundles): each part is encoded and
 registered in C once, a state is the list of its parts' bundle ids, and C finds which input rows
