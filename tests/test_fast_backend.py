@@ -749,6 +749,45 @@ def test_a_change_read_in_one_pass_is_what_the_steps_read(monkeypatch):
     assert read.count(True) > 50 and read.count(False) > 50  # (deleted and rederived; only added)
 
 
+def test_a_large_change_read_as_columns_is_what_the_steps_read(monkeypatch):
+    """infer._read_columns (the change of a state unlike the one before, read from its columns) gives
+    what _read_change gives on the same change as rows, and, where it reads it, the facts of the steps
+    it stands for: _checked, _read_model, _groups_after of _facts_of.  The bench's states, each reasoned
+    about after each other one (as `ygo-onto bench` measures a fresh state)."""
+    from itertools import permutations
+
+    from ygo_onto.bench import bench_states
+    from ygo_onto.game import GameState
+    from ygo_onto.reasoning import Facts
+    from ygo_onto.reasoning.fast import infer as fast_infer
+    from ygo_onto.reasoning.fast.facts import _read_model
+
+    real, read = fast_infer._read_columns, []
+
+    def rows(columns: dict) -> dict:
+        return {key: set(zip(*cols)) if key[1] else {()} for key, cols in columns.items()}
+
+    def both(comp, k, ev, base, removed, added, check_merges):
+        groups = real(comp, k, ev, base, removed, added, check_merges)
+        as_rows = fast_infer._read_change(comp, k, ev, base, rows(removed), rows(added), check_merges)
+        assert (groups is None) == (as_rows is None)
+        merges, facts = _read_model(k, comp, check_merges, fast_infer._checked(comp, k, ev, rows(added), check_merges))
+        assert groups is None or not merges
+        if groups is not None:
+            assert typed(Facts(groups)) == typed(Facts(as_rows))
+            steps = fast_infer._groups_after(base, facts.groups, fast_infer._facts_of(comp, k, rows(removed)))
+            assert typed(Facts(groups)) == typed(Facts(steps))
+            read.append(bool(removed))
+        return groups
+
+    monkeypatch.setattr(fast_infer, "_read_columns", both)
+    states, _ = bench_states()
+    for first, then in permutations(states.values(), 2):
+        GameState.from_dict(first).allowed_actions("fast")
+        GameState.from_dict(then).allowed_actions("fast")
+    assert read  # (some of them are read from columns)
+
+
 def test_the_abox_of_a_changed_state_takes_out_and_reads_only_the_changed_facts():
     k = FakeKnowledge([], classes={"A", "B"}, data_properties=data("n", rng="any"))
     comp = fast.compiled(k)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import operator
+from itertools import repeat
 
 from ...errors import ReasonerError
 from .clingo_backend import _clingo_model
@@ -70,9 +71,15 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     previous reading's sets.  The added and the deleted-and-rederived runs are read in one pass over
     their change (_read_change) unless a check could fail on it: then by the steps above."""
     base, ev.reading = ev.reading, None
+    columns = ev.change_columns() if base is not None and type(ev) is native.NativeEvaluator else None
+    if columns is not None:
+        groups = _read_columns(comp, knowledge, ev, base, *columns, check_merges)
+        if groups is not None:
+            ev.reading = groups
+            return False, Facts(groups)
     added = ev.added_model()
     change = ev.changed_model() if added is None else None
-    if base is not None and (added is not None or change is not None):
+    if columns is None and base is not None and (added is not None or change is not None):
         groups = _read_change(comp, knowledge, ev, base, *(change or ((), added)), check_merges)
         if groups is not None:
             ev.reading = groups
@@ -174,6 +181,113 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed,
     return groups
 
 
+def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed: dict, added: dict,
+                 check_merges: bool) -> dict | None:
+    """_read_change of a change given as columns (the native evaluator's after a large change:
+    NativeEvaluator.change_columns, each relation's atoms as a list of the values at each position),
+    without the atoms built as rows: the same groups, or None where _read_change gives None.  A
+    relation with many atoms is read in bulk (the types of a column as one set, the facts built by
+    zip); one with a few, one atom at a time (cheaper there)."""
+    plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
+    merging = _merging(comp) if check_merges else {}
+    groups = dict(base)
+    for key, columns in removed.items():
+        entry = plan.get(key)
+        if entry is None:
+            continue
+        kind, name = entry[0], entry[1]
+        got = groups.get(name)
+        if not got:
+            continue
+        if kind == _CLASS:
+            gone = {(name, s) for s in columns[0] if s not in unnamed}
+        elif kind == _OBJECT:
+            gone = {(name, s, o) for s, o in zip(*columns) if s not in unnamed}
+        else:
+            gone = {(name, s, _data(v) if type(v) is tuple else v) for s, v in zip(*columns) if s not in unnamed}
+        rest = got - gone
+        if rest:
+            groups[name] = rest
+        else:
+            del groups[name]
+    try:
+        for key, columns in added.items():
+            entry = plan.get(key)
+            if entry is None:
+                continue
+            kind, name, check_fun, rt, disjoint = entry
+            if key in related and _may_fail(ev, key, zip(*columns), entry, related, merging):
+                return None
+            subjects = columns[0]
+            if len(subjects) < _BULK:
+                out = set()
+                add = out.add
+                if kind == _CLASS:
+                    for subject in subjects:
+                        if type(subject) is not str:
+                            return None
+                        if subject not in unnamed:
+                            add((name, subject))
+                elif kind == _OBJECT:
+                    for subject, value in zip(subjects, columns[1]):
+                        if type(subject) is not str or type(value) is not str:
+                            return None
+                        if subject not in unnamed:
+                            add((name, subject, value))
+                else:
+                    for subject, value in zip(subjects, columns[1]):
+                        if type(subject) is not str:
+                            return None
+                        if type(value) is tuple:
+                            value = _data(value)
+                        if rt != "any" and rt != _KIND_OF.get(type(value)):
+                            return None
+                        if subject not in unnamed:
+                            add((name, subject, value))
+            elif set(map(type, subjects)) != _STR:
+                return None
+            elif kind == _CLASS:
+                out = set(zip(repeat(name), subjects))
+            else:
+                values = columns[1]
+                types = set(map(type, values))
+                if kind == _OBJECT:
+                    if types != _STR:
+                        return None
+                else:
+                    if tuple in types:
+                        values = _data_column(values)
+                        types = set(map(type, values))
+                    if rt != "any" and types != _TYPE_OF.get(rt):
+                        return None
+                out = set(zip(repeat(name), subjects, values))
+            if len(subjects) >= _BULK and not unnamed.isdisjoint(subjects):
+                out = {fact for fact in out if fact[1] not in unnamed}
+            if out:
+                got = groups.get(name)
+                groups[name] = got | out if got else out
+    except ReasonerError:  # (_data: a value that is not a data value; the steps give the message)
+        return None
+    return groups
+
+
+_DATA_OF: dict = {}  # a value of the model -> _data of it (the few data values of a duel, read often)
+
+
+def _data_column(values: list) -> list:
+    """_data of each function term among `values` (memoized by value; raises what _data raises)."""
+    memo = _DATA_OF
+    try:
+        return [memo[v] if type(v) is tuple else v for v in values]
+    except KeyError:
+        if len(memo) > 100_000:
+            memo.clear()
+        for v in values:
+            if type(v) is tuple and v not in memo:
+                memo[v] = _data(v)
+        return [memo[v] if type(v) is tuple else v for v in values]
+
+
 def _groups_after(base: dict, read: dict, gone: set = frozenset()) -> dict:
     """The index by name of the previous reading (`base`), less the facts `gone`, with the facts
     just read (`read`) added."""
@@ -253,6 +367,9 @@ def _may_fail(ev: _Evaluator, key, rows, entry: tuple, related: dict, merging: d
 
 
 _AT = (operator.itemgetter(0), operator.itemgetter(1))
+_STR = {str}
+_BULK = 8  # _read_columns: the atoms of a relation from which it reads them in bulk (below: one by one, cheaper)
+_TYPE_OF = {kind: {t} for t, kind in _KIND_OF.items()}  # a data range -> the one type of its values
 
 
 def _merging(comp: Compiled) -> dict:

@@ -161,6 +161,8 @@ typedef struct {
     struct { int64_t p, from, to; } *ext;   /* per relation the extension grew, in order: its rows [from, to) */
     int next;
     int64_t ninputs;          /* input rows of all predicates */
+    int64_t state_changed;    /* input rows that came or went in the last ng_state (when state_known) */
+    int state_known;          /* ng_state counted them, and no other input change since */
     /* predicate lists (see Rel): grown since the round began, this round's, grown since the run
        began (E->mark: their rows before), over-deleted rows to join next (dred), with over-deleted
        rows (dred), inputs changed by ng_input, a run's changed predicates (its output) */
@@ -440,6 +442,7 @@ static int grow(void **a, int64_t *cap, int64_t need, size_t size);
 /* The input facts of predicate p (n rows, copied): replaces the previous ones. */
 int ng_input(Engine *E, int p, const val *rows, int64_t n) {
     if (E->bundled) unbundle(E);
+    E->state_known = 0;
     int64_t k = n * E->arity[p];
     if (k > E->capinput[p]) {
         val *r = realloc(E->input[p], sizeof(val) * k);
@@ -1163,6 +1166,7 @@ static void roll_back(Engine *E, Model *M) {
    ng_extend then goes on from it.  0, or an ERR_ code. */
 int ng_add(Engine *E, int p, const val *rows, int64_t n) {
     if (E->bundled) unbundle(E);
+    E->state_known = 0;
     if (!E->extending) begin_extend(E);
     int64_t w = E->arity[p], k = (E->ninput[p] + n) * w;
     if (k > E->capinput[p]) {
@@ -1468,7 +1472,15 @@ int ng_update(Engine *E) {
     E->err = 0;
     E->extending = 0;
     int rolled = 0;
-    if (E->have_prev && E->chk_start) {
+    int known = E->state_known;
+    E->state_known = 0;
+    if (E->have_prev && E->chk_start && known && E->rb == 1 && E->state_changed * E->unlike > E->ninputs) {
+        /* (a state unlike the previous one, by ng_state's count of the input rows that came and went,
+           which is dred's after a completed run: from scratch at once, as dred would decline) */
+        drop_ext(E);
+        E->rb = 0;
+        E->stats[3]++;
+    } else if (E->have_prev && E->chk_start) {
         if (E->rb == 3 && E->rollback) {   /* (after an extension: the model before it, by taking it out) */
             roll_back(E, &E->m[E->cur]);
             rolled = 1;
@@ -1636,6 +1648,7 @@ void ng_bundles_reset(Engine *E) {
 
 /* Every input relation empty (the next run hands its inputs over anew, by ng_input or ng_state). */
 void ng_clear_inputs(Engine *E) {
+    E->state_known = 0;
     if (E->bundled) unbundle(E);
     for (int p = 0; p < E->npred; p++) {
         if (!E->ninput[p]) continue;
@@ -1711,11 +1724,13 @@ int ng_state(Engine *E, int64_t n, const int32_t *ids) {
     int extend = !went && !anew && E->have_prev && !E->ndirtyl;
     if (extend && !E->extending) begin_extend(E);
     Model *M = &E->m[E->cur];
+    int64_t changed = 0;
     for (int64_t c = 0; c < E->nchg; c++) {
         int32_t rid = E->chg[c];
         int was = E->rmark[rid] == 2, is = E->rcount[rid] > 0;
         E->rmark[rid] = 0;
         if (was == is) continue;
+        changed++;
         int p = E->rpred[rid], w = E->arity[p];
         if (was) {   /* out of the input: the last input row takes its place */
             int64_t at = E->rpos[rid], last = E->ninput[p] - 1;
@@ -1754,5 +1769,7 @@ int ng_state(Engine *E, int64_t n, const int32_t *ids) {
         if (!E->dirty[p]) { E->dirty[p] = 1; E->dirtyl[E->ndirtyl++] = p; }
     }
     E->nchg = 0;
+    E->state_changed = changed;
+    E->state_known = !anew;
     return extend ? 0 : 1;
 }

@@ -15,7 +15,9 @@ rederiving, when input rows also went (the next state of a duel); from scratch, 
 the previous one.  C hands back only the difference from the previous model; `NativeEvaluator`
 keeps a Python copy of the model (sets of tuples, as `_Evaluator.model` gives them) up to date with
 it, and reports it as `added_model` (nothing was removed) or `changed_model` (removed, added), so
-the facts read back stay proportional to the change.  Only the input relations that changed since
+the facts read back stay proportional to the change.  A large change (another state's) is kept as
+columns instead (`change_columns`, read by infer._read_columns) and applied to the copy of a
+relation only when it is asked for.  Only the input relations that changed since
 the previous run are converted (infer passes the same sets for unchanged predicates).  A state's
 ABox with parts (abox.ABox) goes by bundles instead (run_bundles): each part is encoded and
 registered in C once, a state is the list of its parts' bundle ids, and C finds which input rows
@@ -52,6 +54,8 @@ if EVALUATOR not in EVALUATORS:
 BUNDLES = True
 # the bundles an evaluator keeps registered (then C's are dropped and registered again as they come)
 BUNDLE_CAP = 5_000
+# the changes a relation's queue holds before they are applied to the Python copy of the model
+PENDING_CAP = 8
 SYM_BASE = 1 << 32
 MAXAR = 16  # native.c's MAXAR: the widest relation
 MAXREG = 256
@@ -205,6 +209,20 @@ def _has(t, kind: str) -> bool:
 _FIRST, _SECOND, _THIRD, _FOURTH, _LAST = (operator.itemgetter(i) for i in (0, 1, 2, 3, -1))
 
 
+def _columns(rows) -> tuple:
+    """A relation's atoms as columns: a list of the values at each position, in one order."""
+    return tuple(map(list, zip(*rows)))
+
+
+def _rows(key, columns: tuple) -> set:
+    """The atoms of relation `key` given as columns."""
+    return set(zip(*columns)) if key[1] else {()}
+
+
+def _rows_of(change: dict) -> dict:
+    return {key: _rows(key, columns) for key, columns in change.items()}
+
+
 class _Unread(Exception):
     """run_bundles: a part that it does not read (the caller hands the facts over as a list)."""
 
@@ -282,10 +300,15 @@ class NativeEvaluator:
         self._codes: dict = {}  # a fact -> _code of it
         self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
-        self._model: dict = {}  # the model, (name, arity) -> tuples (kept up to date by the changes)
+        self._model: dict = {}  # the model, (name, arity) -> tuples, less the changes still in _pending
+        # (name, arity) -> the changes of the runs since, not yet applied to _model: [(removed, added)], each
+        # as columns (_columns) or None; applied when the relation is asked for (atoms, model), so a run's
+        # change is decoded to rows only where it is read as rows
+        self._pending: dict = {}
         self._fresh = True  # the next run reports its whole model
-        self._size = 0  # atoms in self._model
-        self._added: dict | None = None
+        self._size = 0  # atoms in the model
+        self._cols: tuple | None = None  # a large change read as a change: (removed, added) as columns
+        self._added: dict | None = None  # added_model, changed_model (after a large change: built when asked)
         self._change: tuple | None = None
 
     def _plan(self, program: str, rules) -> dict:
@@ -599,7 +622,7 @@ class NativeEvaluator:
     def _go(self, extends: bool) -> None:
         """The C run after the inputs were handed over: going on by adding (extends), else delete and
         rederive (or from scratch); the change is then in C's output buffer."""
-        self._added = self._change = None
+        self._cols = self._added = self._change = None
         clib, engine = self._lib, self._engine
         if self._syms:
             self._flush()
@@ -612,8 +635,7 @@ class NativeEvaluator:
         """The Python copy of the model after a run: C's change, and the facts of predicates the
         program does not mention (`extra`, as given)."""
         whole = self._fresh or self._lib.ng_whole(self._engine)  # (the first run, or another state)
-        model = {} if whole else self._model
-        removed, added, gone, came = self._read_out(model, whole)
+        removed, added, gone, came, as_rows = self._read_out(whole)
         # the facts of predicates the program does not mention
         old_extra, self._extra = self._extra, extra
         if old_extra or extra:
@@ -624,15 +646,14 @@ class NativeEvaluator:
                 if old:
                     less = old - new if new else old
                     if less:
-                        removed[key] = less
+                        removed[key] = less if as_rows else _columns(less)
                 if new:
                     more = new - old if old else new
                     if more:
-                        added[key] = more
+                        added[key] = more if as_rows else _columns(more)
         if whole:
             self._fresh = False
             self.reading = None
-            self._model = model
             self._size = came
             return
         self._size += came - gone
@@ -641,6 +662,8 @@ class NativeEvaluator:
             # reading what went and what came (infer._read_change reads an atom that came or went at
             # about the cost of an atom of a whole reading)
             self.reading = None
+        elif not as_rows:
+            self._cols = (removed, added)
         elif removed:
             self._change = (removed, added)
         else:
@@ -651,29 +674,64 @@ class NativeEvaluator:
         self._lib.ng_forget(self._engine)
         self._fresh = True
         self.reading = None
-        self._model = {}
+        self._model, self._pending = {}, {}
 
-    def _read_out(self, model: dict, whole: bool) -> tuple[dict, dict, int, int]:
-        """The change C reports, applied to `model` (the previous model, or {} when C reports the
-        whole model: after ng_forget, or another state's): removed, added by (name, arity), and how
-        many atoms went and came."""
+    def _read_out(self, whole: bool) -> tuple[dict, dict, int, int, bool]:
+        """The change C reports (the whole model after ng_forget, or for another state's): removed,
+        added by (name, arity), how many atoms went and came, and whether the atoms are rows (sets of
+        tuples) or columns (_columns).  A small change, as a duel's next state, is applied to _model at
+        once, as rows (what most runs read).  A large one (a whole model, another state's) stays as
+        columns, read in bulk (infer._read_columns), and is queued on _pending (after a whole model,
+        in place of the previous model): building its rows would cost about as much as reading it."""
         clib, engine = self._lib, self._engine
+        if whole:
+            self._model, self._pending = {}, {}
         n = clib.ng_nout(engine)
         removed: dict = {}
         added: dict = {}
         if not n:
-            return removed, added, 0, 0
-        buf = self._ffi.unpack(clib.ng_out(engine), n)
+            return removed, added, 0, 0, True
+        # (a memoryview's tolist makes the ints faster than ffi.unpack)
+        buf = memoryview(self._ffi.buffer(clib.ng_out(engine), n * 8)).cast("q").tolist()
         # every value decoded in one pass: the counts between the rows are below SYM_BASE, so they stay
         vals = list(map(self._dec.get, buf, buf))
-        keys, arity = self._keys, self._arity
+        keys, arity, pending, model = self._keys, self._arity, self._pending, self._model
         gone = came = 0
         i = 0
+        if whole or n > self._size:  # (about half the model's atoms or more: 2-3 values an atom)
+            while i < n:
+                p, nr, na = buf[i], buf[i + 1], buf[i + 2]
+                i += 3
+                a = arity[p]
+                key = keys[p]
+                less = more = None
+                if nr:
+                    j = i + nr * a
+                    less = removed[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 \
+                        else tuple(vals[i + k:j:a] for k in range(a))
+                    gone += nr
+                    i = j
+                if na:
+                    j = i + na * a
+                    more = added[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 \
+                        else tuple(vals[i + k:j:a] for k in range(a))
+                    came += na
+                    i = j
+                queue = pending.get(key)
+                if queue is None:
+                    pending[key] = [(less, more)]
+                else:
+                    queue.append((less, more))
+                    if len(queue) > PENDING_CAP:
+                        self._apply(key)
+            return removed, added, gone, came, False
         while i < n:
             p, nr, na = buf[i], buf[i + 1], buf[i + 2]
             i += 3
             a = arity[p]
             key = keys[p]
+            if pending and key in pending:
+                self._apply(key)
             if nr:
                 j = i + nr * a
                 rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
@@ -692,30 +750,63 @@ class NativeEvaluator:
                 came += na
                 got = model.get(key)
                 if got is None:
-                    model[key] = rows if whole else set(rows)  # (a whole model's `added` is not kept: see _after)
+                    model[key] = set(rows)
                 else:
                     got |= rows
                 i = j
-        return removed, added, gone, came
+        return removed, added, gone, came, True
+
+    def _apply(self, key) -> None:
+        """The changes of `key` on _pending applied to _model."""
+        model = self._model
+        got = model.get(key)
+        for less, more in self._pending.pop(key):
+            if less is not None and got:
+                got -= _rows(key, less)
+            if more is not None:
+                if got is None:
+                    got = _rows(key, more)
+                elif key[1]:
+                    got.update(zip(*more))
+                else:
+                    got.add(())
+        if got:
+            model[key] = got
+        else:
+            model.pop(key, None)
 
     def model(self) -> dict:
         """The predicates that hold atoms after `run`, (name, arity) -> tuples."""
+        for key in list(self._pending):
+            self._apply(key)
         out = dict(self._model)
         out.update(self._extra)
         return out
 
     def atoms(self, key) -> set | None:
+        if key in self._pending:
+            self._apply(key)
         got = self._model.get(key)
         return got if got is not None else self._extra.get(key)
 
     def added_model(self) -> dict | None:
         """After a run whose model only added atoms to the previous run's: those atoms (with the
         facts of predicates the program does not mention), else None."""
+        if self._added is None and self._cols is not None and not self._cols[0]:
+            self._added = _rows_of(self._cols[1])
         return self._added
 
     def changed_model(self) -> tuple[dict, dict] | None:
         """After a run whose model also lost atoms of the previous run's: (removed, added)."""
+        if self._change is None and self._cols is not None and self._cols[0]:
+            self._change = (_rows_of(self._cols[0]), _rows_of(self._cols[1]))
         return self._change
+
+    def change_columns(self) -> tuple[dict, dict] | None:
+        """After a run with a large change (another state's) read as a change: (removed, added), each
+        relation's atoms as columns (_columns), as infer._read_columns reads them (added_model and
+        changed_model build their rows when asked); else None."""
+        return self._cols
 
     def recomputed_model(self) -> None:
         return None
