@@ -119,9 +119,20 @@ class Action:
         return {k: json.loads(v) for k, v in self.data}
 
     def __getitem__(self, key):
-        for k, v in self.data:  # one key decoded, not the whole object (the apply loop asks for types often)
+        # the scalar values read are kept on the instance (outside the dataclass's fields, so equality and hash
+        # are the data's): the allowed actions are shared between states, and a duel asks for types thousands of times
+        scalars = self.__dict__.get("_scalars")
+        if scalars is None:
+            scalars = {}
+            object.__setattr__(self, "_scalars", scalars)
+        elif key in scalars:
+            return scalars[key]
+        for k, v in self.data:  # one key decoded, not the whole object
             if k == key:
-                return json.loads(v)
+                value = json.loads(v)
+                if type(value) in (str, int, bool):  # (a dict value is decoded afresh: the caller may change it)
+                    scalars[key] = value
+                return value
         raise KeyError(key)
 
     @property
