@@ -148,13 +148,16 @@ class Step:
         return f"{ref['player']}_{ref['area']}_{ref['index']}_card"
 
     def locate(self, obj) -> dict:
+        # a field card (a dict) is in a zone, a Token in a list: only those areas are searched (a card is in one
+        # place, so the answer is the one a search of every area finds)
+        zones = type(obj) is dict
         for p in PLAYERS:
             side = self.state["players"][p]
-            for area in LIST_AREAS + ("monster_zones", "spell_trap_zones"):
+            for area in ("monster_zones", "spell_trap_zones") if zones else LIST_AREAS:
                 for i, entry in enumerate(side[area]):
                     if entry is obj:
                         return {"player": p, "area": area, "index": i}
-            if side["field_zone"] is obj:
+            if zones and side["field_zone"] is obj:
                 return {"player": p, "area": "field_zone", "index": 0}
         raise YgoError("internal: a card was lost while applying operations")
 
@@ -208,7 +211,7 @@ class Step:
 
 
 LIST_AREAS_OF_PLAYERS = tuple((p, area) for p in PLAYERS for area in LIST_AREAS)
-_LIST_IND_PREFIXES = {f"{p}_{area}_": (p, area) for p, area in LIST_AREAS_OF_PLAYERS}
+_LIST_IND_HEADS = {f"{p}_{area}": (p, area) for p, area in LIST_AREAS_OF_PLAYERS}  # "A_hand" of "A_hand_3_card"
 
 
 def _list_areas_named(state: dict, ops: list[tuple]) -> set:
@@ -218,9 +221,9 @@ def _list_areas_named(state: dict, ops: list[tuple]) -> set:
     for op in ops:
         for arg in op[1:]:
             if type(arg) is str and arg.endswith("_card"):
-                for prefix, where in _LIST_IND_PREFIXES.items():
-                    if arg.startswith(prefix):
-                        named.add(where)
+                where = _LIST_IND_HEADS.get(arg[:-5].rpartition("_")[0])
+                if where is not None:
+                    named.add(where)
     refs = list(state["pending"]["chosen"]) if state["pending"] is not None else []
     for p in PLAYERS:
         for fc in state["players"][p]["monster_zones"]:
