@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import operator
 from dataclasses import dataclass
+from functools import cached_property
 
 from .abox import DUEL, PHASE_NAMES, parse_card_ind
 from .knowledge import Vocabulary
@@ -116,7 +117,7 @@ class Action:
         return cls(tuple(sorted((k, _json(v)) for k, v in d.items())))
 
     def to_dict(self) -> dict:
-        return {k: json.loads(v) for k, v in self.data}
+        return {k: self[k] for k, _ in self.data}
 
     def __getitem__(self, key):
         # the scalar values read are kept on the instance (outside the dataclass's fields, so equality and hash
@@ -135,15 +136,16 @@ class Action:
                 return value
         raise KeyError(key)
 
-    @property
+    # read once, then an attribute of the instance (cached_property writes the instance's __dict__, not a field)
+    @cached_property
     def type(self) -> str:
         return self["type"]
 
-    @property
+    @cached_property
     def id(self) -> str:
         return self["id"]
 
-    @property
+    @cached_property
     def player(self) -> str:
         return self["player"]
 
