@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import operator
 from dataclasses import dataclass
+from functools import cached_property
 
 from .abox import DUEL, PHASE_NAMES, parse_card_ind
 from .knowledge import Vocabulary
@@ -116,23 +117,35 @@ class Action:
         return cls(tuple(sorted((k, _json(v)) for k, v in d.items())))
 
     def to_dict(self) -> dict:
-        return {k: json.loads(v) for k, v in self.data}
+        return {k: self[k] for k, _ in self.data}
 
     def __getitem__(self, key):
-        for k, v in self.data:  # one key decoded, not the whole object (the apply loop asks for types often)
+        # the scalar values read are kept on the instance (outside the dataclass's fields, so equality and hash
+        # are the data's): the allowed actions are shared between states, and a duel asks for types thousands of times
+        scalars = self.__dict__.get("_scalars")
+        if scalars is None:
+            scalars = {}
+            object.__setattr__(self, "_scalars", scalars)
+        elif key in scalars:
+            return scalars[key]
+        for k, v in self.data:  # one key decoded, not the whole object
             if k == key:
-                return json.loads(v)
+                value = json.loads(v)
+                if type(value) in (str, int, bool):  # (a dict value is decoded afresh: the caller may change it)
+                    scalars[key] = value
+                return value
         raise KeyError(key)
 
-    @property
+    # read once, then an attribute of the instance (cached_property writes the instance's __dict__, not a field)
+    @cached_property
     def type(self) -> str:
         return self["type"]
 
-    @property
+    @cached_property
     def id(self) -> str:
         return self["id"]
 
-    @property
+    @cached_property
     def player(self) -> str:
         return self["player"]
 

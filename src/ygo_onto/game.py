@@ -305,7 +305,7 @@ def play_from(data: dict, transient: dict, reasoner: str, base: Inference | None
     k = knowledge(data["ruleset"])
     vocab = k.vocabulary
     state = copy_state(data)
-    rng = random.Random(state["rng_seed"])
+    rng = _SeededOnUse(state["rng_seed"])
     action = transient.get("action") or {"id": "start of turn"}
     for _ in range(MAX_STEPS):
         inference = run_reasoner(state, reasoner, transient, base)
@@ -332,6 +332,20 @@ def play_from(data: dict, transient: dict, reasoner: str, base: Inference | None
             state["pending"] = None
             return GameState(state)
     raise YgoError(f"internal: more than {MAX_STEPS} automatic steps after {action['id']!r}")
+
+
+class _SeededOnUse:
+    """random.Random(seed), made when a primitive first draws from it (a shuffle, a die): most actions draw
+    nothing, and seeding a Random costs about as much as a small step."""
+
+    def __init__(self, seed: int):
+        self._seed = seed
+        self._rng = None
+
+    def __getattr__(self, name):  # (only names not set here: the Random's methods)
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return getattr(self._rng, name)
 
 
 def _forced_move(state: dict, inference: Inference, allowed: list[Action]) -> dict | None:

@@ -83,7 +83,7 @@ class Token:
 class Step:
     """One step of the apply loop: the state being changed, with cards located by identity."""
 
-    def __init__(self, state: dict, transient: dict, vocabulary, rng: random.Random):
+    def __init__(self, state: dict, transient: dict, vocabulary, rng: random.Random, ops: list | None = None):
         self.state = state
         self.vocabulary = vocabulary
         self.rng = rng
@@ -94,9 +94,16 @@ class Step:
         self.triggered = False  # a triggered effect opened its selections in this step
         self.previous = transient
         self.objects: dict[str, object] = {}
+        # the list areas whose cards get a Token: all of them, or (`ops` given) those the step's operations, the
+        # pending selection or an attack name (no other card of a list is looked up by its index; a Token
+        # moved into another list is converted back by finish all the same)
+        wrapped = set(LIST_AREAS_OF_PLAYERS) if ops is None else _list_areas_named(state, ops)
+        self.wrapped = wrapped
         for p in PLAYERS:
             side = state["players"][p]
             for area in LIST_AREAS:
+                if (p, area) not in wrapped:
+                    continue
                 side[area] = [Token(n) for n in side[area]]
                 for i, tok in enumerate(side[area]):
                     self.objects[f"{p}_{area}_{i}_card"] = tok
@@ -141,13 +148,16 @@ class Step:
         return f"{ref['player']}_{ref['area']}_{ref['index']}_card"
 
     def locate(self, obj) -> dict:
+        # a field card (a dict) is in a zone, a Token in a list: only those areas are searched (a card is in one
+        # place, so the answer is the one a search of every area finds)
+        zones = type(obj) is dict
         for p in PLAYERS:
             side = self.state["players"][p]
-            for area in LIST_AREAS + ("monster_zones", "spell_trap_zones"):
+            for area in ("monster_zones", "spell_trap_zones") if zones else LIST_AREAS:
                 for i, entry in enumerate(side[area]):
                     if entry is obj:
                         return {"player": p, "area": area, "index": i}
-            if side["field_zone"] is obj:
+            if zones and side["field_zone"] is obj:
                 return {"player": p, "area": "field_zone", "index": 0}
         raise YgoError("internal: a card was lost while applying operations")
 
@@ -194,17 +204,42 @@ class Step:
         for fc in self.flipped:  # kept on the card until its FLIP effect is on the chain (add_chain_link)
             if self.on_field(fc):
                 fc["extra"]["flipped"] = True
-        for p in PLAYERS:
-            side = self.state["players"][p]
-            for area in LIST_AREAS:
-                side[area] = [t.name for t in side[area]]
+        for p, area in self.wrapped:
+            entries = self.state["players"][p][area]
+            self.state["players"][p][area] = [t if type(t) is str else t.name for t in entries]
         return self.transient
+
+
+LIST_AREAS_OF_PLAYERS = tuple((p, area) for p in PLAYERS for area in LIST_AREAS)
+_LIST_IND_HEADS = {f"{p}_{area}": (p, area) for p, area in LIST_AREAS_OF_PLAYERS}  # "A_hand" of "A_hand_3_card"
+
+
+def _list_areas_named(state: dict, ops: list[tuple]) -> set:
+    """The (player, list area) pairs of the cards that the operations (any argument), the pending selection's
+    chosen cards and the attacks' targets name."""
+    named = set()
+    for op in ops:
+        for arg in op[1:]:
+            if type(arg) is str and arg.endswith("_card"):
+                where = _LIST_IND_HEADS.get(arg[:-5].rpartition("_")[0])
+                if where is not None:
+                    named.add(where)
+    refs = list(state["pending"]["chosen"]) if state["pending"] is not None else []
+    for p in PLAYERS:
+        for fc in state["players"][p]["monster_zones"]:
+            attack = fc["extra"].get("attack") if fc is not None else None
+            if attack and attack.get("target"):
+                refs.append(attack["target"])
+    for ref in refs:
+        if ref["area"] in LIST_AREAS:
+            named.add((ref["player"], ref["area"]))
+    return named
 
 
 def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary, rng: random.Random,
                      facts: set = frozenset()) -> dict:
     """Carry out the operations of one step, in ORDER; returns the transient facts of the next step."""
-    step = Step(state, transient, vocabulary, rng)
+    step = Step(state, transient, vocabulary, rng, ops)
     step.facts = facts
     for op in sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2]))):
         name = vocabulary.annotations[op[0]]["primitive"]
@@ -245,6 +280,7 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
             step.rng.shuffle(side[area])
             step.state["rng_seed"] = step.rng.randrange(2**31)
         step.objects[card_ind] = tok
+        step.wrapped.add((_player(player_ind), area))
         if area == "graveyard" and ("properlySummoned", card_ind, True) in step.facts:
             _remember_properly_summoned(step.state, _player(player_ind), name, True)
         return
@@ -379,6 +415,7 @@ def gain_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
 @primitive("draw")
 def draw(step: Step, op: str, player_ind: str, count: int) -> None:
     side = step.state["players"][_player(player_ind)]
+    step.wrapped.add((_player(player_ind), "hand"))  # (a Token drawn from a deck with Tokens: finish converts it)
     for _ in range(count):
         if side["deck"]:
             side["hand"].append(side["deck"].pop(0))
