@@ -121,20 +121,17 @@ _FACTS = operator.itemgetter(0)
 def kept_part(part: tuple) -> tuple[tuple, tuple]:
     """typed_part for a part a memo keeps: each fact the equal one (with a value of the same type) seen
     first, so a kept part holds few new objects (each one kept counts towards a garbage collection)."""
-    typed = typed_part(part)
+    types = tuple(map(type, map(_VALUE, part)))
     seen = _SEEN_FACTS
+    if len(seen) > 100_000:
+        seen.clear()
     try:
-        same = tuple(map(seen.get, part))
+        same = tuple(map(seen.setdefault, part, part))  # (one pass: the fact seen first, or this one from now on)
     except TypeError:  # (an unhashable value: kept as it is)
-        return typed
-    if None in same or tuple(map(type, map(_VALUE, same))) != typed[1]:
-        if len(seen) > 100_000:
-            seen.clear()
-        same = tuple(got if got is not None and type(got[-1]) is type(fact[-1]) else seen.setdefault(fact, fact)
-                     for fact, got in zip(part, same))
-        if tuple(map(type, map(_VALUE, same))) != typed[1]:  # (a fact seen with a value of another type)
-            return typed
-    return same, typed[1]
+        return part, types
+    if tuple(map(type, map(_VALUE, same))) != types:  # (a fact seen with a value of another type)
+        return part, types
+    return same, types
 
 
 _SEEN_FACTS: dict = {}  # a fact -> the equal fact kept_part saw first
