@@ -125,6 +125,8 @@ def kept_part(part: tuple) -> tuple[tuple, tuple]:
     seen = _SEEN_FACTS
     if len(seen) > 100_000:
         seen.clear()
+        _SEEN_TYPES.clear()
+    types = _SEEN_TYPES.setdefault(types, types)  # (parts of a kind share their types: one tuple kept)
     try:
         same = tuple(map(seen.setdefault, part, part))  # (one pass: the fact seen first, or this one from now on)
     except TypeError:  # (an unhashable value: kept as it is)
@@ -135,6 +137,7 @@ def kept_part(part: tuple) -> tuple[tuple, tuple]:
 
 
 _SEEN_FACTS: dict = {}  # a fact -> the equal fact kept_part saw first
+_SEEN_TYPES: dict = {}  # the types of a part's values -> the equal tuple kept_part saw first
 
 
 def state_abox(state: dict, transient: dict | None = None) -> ABox:
@@ -400,7 +403,7 @@ class _Memo:
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
-        self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> ((slot, part), ...)
+        self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> (slots, parts)
         self.fields: dict = {}  # _field_key -> the part of a field card
         self.players: dict = {}  # (player, its facts' values) -> the part ("player", p)
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
@@ -425,6 +428,14 @@ def _interned(part: tuple) -> tuple:
 
 
 _INTERNED: dict = {}
+_SLOTS: dict = {}  # (player, area, n) -> the slots (player, area, index) of the first n cards of the area
+
+
+def _slots(p: str, area: str, n: int) -> tuple:
+    got = _SLOTS.get((p, area, n))
+    if got is None:
+        got = _SLOTS[(p, area, n)] = tuple((p, area, i) for i in range(n))
+    return got
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False),)
 _NO_EXTRA = (False, False, False, False, False, None, False)  # _field_key of an empty `extra`
@@ -475,12 +486,12 @@ def _memo_parts(state: dict, transient: dict) -> dict:
             key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
                    tuple(name in ps for name in names) if ps else ())
             got = lists.get(key)
-            if got is None:
-                got = _remember(lists, key, tuple(
-                    ((p, area, i), _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
-                                                   area == "graveyard" and name in ps))
-                    for i, name in enumerate(names)))
-            cards.update(got)
+            if got is None:  # (the cards' slots, one tuple for every list of that length; their parts)
+                got = _remember(lists, key, (_slots(p, area, len(names)), tuple(
+                    _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
+                                    area == "graveyard" and name in ps)
+                    for i, name in enumerate(names))))
+            cards.update(zip(*got))
         sig = []  # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
         for area, entries in (("monster_zones", side["monster_zones"]), ("spell_trap_zones", side["spell_trap_zones"]),
                               ("field_zone", (side["field_zone"],))):

@@ -603,7 +603,7 @@ class NativeEvaluator:
         if p is None:
             code = (type(fact[-1]), None, (key, value), fact, b"")
         else:
-            encoded = self._rows((value,))
+            encoded = list(map(self._intern, value))  # (_rows without its KeyError: a new fact's value is often new)
             if len(encoded) != key[1]:
                 raise _Unread
             code = (type(fact[-1]), p, _INT64S.pack(*encoded) if len(encoded) == 2 else
