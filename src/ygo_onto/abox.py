@@ -403,7 +403,7 @@ class _Memo:
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
-        self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> (slots, parts)
+        self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> ((slot, part), ...)
         self.fields: dict = {}  # _field_key -> the part of a field card
         self.players: dict = {}  # (player, its facts' values) -> the part ("player", p)
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
@@ -486,12 +486,12 @@ def _memo_parts(state: dict, transient: dict) -> dict:
             key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
                    tuple(name in ps for name in names) if ps else ())
             got = lists.get(key)
-            if got is None:  # (the cards' slots, one tuple for every list of that length; their parts)
-                got = _remember(lists, key, (_slots(p, area, len(names)), tuple(
+            if got is None:  # ((slot, part) for each card: the slots shared by every list of that length)
+                got = _remember(lists, key, tuple(zip(_slots(p, area, len(names)), [
                     _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
                                     area == "graveyard" and name in ps)
-                    for i, name in enumerate(names))))
-            cards.update(zip(*got))
+                    for i, name in enumerate(names)])))
+            cards.update(got)
         sig = []  # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
         for area, entries in (("monster_zones", side["monster_zones"]), ("spell_trap_zones", side["spell_trap_zones"]),
                               ("field_zone", (side["field_zone"],))):
