@@ -428,7 +428,7 @@ def _interned(part: tuple) -> tuple:
 
 
 _INTERNED: dict = {}
-_SLOTS: dict = {}  # (player, area, n) -> the slots (player, area, index) of the first n cards of the area
+_SLOTS: dict = {}  # (player, area, n) -> the slots (player, area, index) of the first n cards (a few hundred at most)
 
 
 def _slots(p: str, area: str, n: int) -> tuple:
@@ -436,6 +436,8 @@ def _slots(p: str, area: str, n: int) -> tuple:
     if got is None:
         got = _SLOTS[(p, area, n)] = tuple((p, area, i) for i in range(n))
     return got
+
+
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False),)
 _NO_EXTRA = (False, False, False, False, False, None, False)  # _field_key of an empty `extra`

@@ -203,7 +203,7 @@ def _has(t, kind: str) -> bool:
 
 
 _SECOND, _THIRD, _FIFTH, _LAST = (operator.itemgetter(i) for i in (1, 2, 4, -1))
-_INT32, _INT64S = struct.Struct("=i"), struct.Struct("=2q")
+_INT32 = struct.Struct("=i")
 _ZERO = bytes(8)  # (C is handed a valid pointer for an empty bundle)
 
 
@@ -536,9 +536,8 @@ class NativeEvaluator:
 
     def _bundle(self, part: tuple, read) -> int:
         """The bundle id of a part (facts, the types of their values: abox.typed_part), the part
-        registered in C if no equal part was; raises _Unread.  The memo keeps the part itself: its
-        facts are those the codes hold (_code_of_id), and abox's memos keep the part already (a new
-        tuple per new part, or a part with facts kept by nothing else, made more garbage collections)."""
+        registered in C if no equal part was; raises _Unread.  The memo keeps the part itself (_alive
+        keeps it already; its facts are those _code_of_id holds): no new tuple per new part."""
         try:
             bid = self._bundles.get(part)
         except TypeError:  # (an unhashable fact: not a fact)
@@ -577,7 +576,8 @@ class NativeEvaluator:
             extra = None
         # (each code holds its predicate and row as native bytes: joined, not converted value by value)
         ffi = self._ffi
-        bid = self._lib.ng_bundle(self._engine, len(rows), ffi.from_buffer("int32_t[]", b"".join(map(_FIFTH, rows)) or _ZERO),
+        preds = ffi.from_buffer("int32_t[]", b"".join(map(_FIFTH, rows)) or _ZERO)
+        bid = self._lib.ng_bundle(self._engine, len(rows), preds,
                                   ffi.from_buffer("int64_t[]", b"".join(map(_THIRD, rows)) or _ZERO))
         if bid < 0:
             raise MemoryError("the native evaluator")
@@ -606,8 +606,7 @@ class NativeEvaluator:
             encoded = list(map(self._intern, value))  # (_rows without its KeyError: a new fact's value is often new)
             if len(encoded) != key[1]:
                 raise _Unread
-            code = (type(fact[-1]), p, _INT64S.pack(*encoded) if len(encoded) == 2 else
-                    struct.pack(f"={len(encoded)}q", *encoded), fact, _INT32.pack(p))
+            code = (type(fact[-1]), p, struct.pack(f"={len(encoded)}q", *encoded), fact, _INT32.pack(p))
         if len(self._codes) > 100_000:
             self._codes.clear()
         self._codes[fact] = code
