@@ -121,23 +121,23 @@ _FACTS = operator.itemgetter(0)
 def kept_part(part: tuple) -> tuple[tuple, tuple]:
     """typed_part for a part a memo keeps: each fact the equal one (with a value of the same type) seen
     first, so a kept part holds few new objects (each one kept counts towards a garbage collection)."""
-    typed = typed_part(part)
+    types = tuple(map(type, map(_VALUE, part)))
     seen = _SEEN_FACTS
+    if len(seen) > 100_000:
+        seen.clear()
+        _SEEN_TYPES.clear()
+    types = _SEEN_TYPES.setdefault(types, types)  # (parts of a kind share their types: one tuple kept)
     try:
-        same = tuple(map(seen.get, part))
+        same = tuple(map(seen.setdefault, part, part))  # (one pass: the fact seen first, or this one from now on)
     except TypeError:  # (an unhashable value: kept as it is)
-        return typed
-    if None in same or tuple(map(type, map(_VALUE, same))) != typed[1]:
-        if len(seen) > 100_000:
-            seen.clear()
-        same = tuple(got if got is not None and type(got[-1]) is type(fact[-1]) else seen.setdefault(fact, fact)
-                     for fact, got in zip(part, same))
-        if tuple(map(type, map(_VALUE, same))) != typed[1]:  # (a fact seen with a value of another type)
-            return typed
-    return same, typed[1]
+        return part, types
+    if tuple(map(type, map(_VALUE, same))) != types:  # (a fact seen with a value of another type)
+        return part, types
+    return same, types
 
 
 _SEEN_FACTS: dict = {}  # a fact -> the equal fact kept_part saw first
+_SEEN_TYPES: dict = {}  # the types of a part's values -> the equal tuple kept_part saw first
 
 
 def state_abox(state: dict, transient: dict | None = None) -> ABox:
@@ -428,6 +428,16 @@ def _interned(part: tuple) -> tuple:
 
 
 _INTERNED: dict = {}
+_SLOTS: dict = {}  # (player, area, n) -> the slots (player, area, index) of the first n cards (a few hundred at most)
+
+
+def _slots(p: str, area: str, n: int) -> tuple:
+    got = _SLOTS.get((p, area, n))
+    if got is None:
+        got = _SLOTS[(p, area, n)] = tuple((p, area, i) for i in range(n))
+    return got
+
+
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False),)
 _NO_EXTRA = (False, False, False, False, False, None, False)  # _field_key of an empty `extra`
@@ -478,11 +488,11 @@ def _memo_parts(state: dict, transient: dict) -> dict:
             key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
                    tuple(name in ps for name in names) if ps else ())
             got = lists.get(key)
-            if got is None:
-                got = _remember(lists, key, tuple(
-                    ((p, area, i), _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
-                                                   area == "graveyard" and name in ps))
-                    for i, name in enumerate(names)))
+            if got is None:  # ((slot, part) for each card: the slots shared by every list of that length)
+                got = _remember(lists, key, tuple(zip(_slots(p, area, len(names)), [
+                    _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
+                                    area == "graveyard" and name in ps)
+                    for i, name in enumerate(names)])))
             cards.update(got)
         sig = []  # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
         for area, entries in (("monster_zones", side["monster_zones"]), ("spell_trap_zones", side["spell_trap_zones"]),

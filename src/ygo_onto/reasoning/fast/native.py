@@ -33,11 +33,11 @@ import operator
 import os
 import platform
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
-from itertools import chain
 from pathlib import Path
 
 from ... import diskcache
@@ -206,7 +206,9 @@ def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
 
-_FIRST, _SECOND, _THIRD, _FOURTH, _LAST = (operator.itemgetter(i) for i in (0, 1, 2, 3, -1))
+_SECOND, _THIRD, _FIFTH, _LAST = (operator.itemgetter(i) for i in (1, 2, 4, -1))
+_INT32 = struct.Struct("=i")
+_ZERO = bytes(8)  # (C is handed a valid pointer for an empty bundle)
 
 
 def _columns(rows) -> tuple:
@@ -298,6 +300,7 @@ class NativeEvaluator:
         self._alive: list = []
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
+        self._code_of_id: dict = {}  # id(fact) -> _code of it, holding that fact object (_bundle)
         self._bundled = False  # C's inputs are those of run_bundles (run hands its own over anew)
         self._extra: dict = {}  # facts of predicates the program does not mention, as given
         self._model: dict = {}  # the model, (name, arity) -> tuples, less the changes still in _pending
@@ -556,9 +559,8 @@ class NativeEvaluator:
 
     def _bundle(self, part: tuple, read) -> int:
         """The bundle id of a part (facts, the types of their values: abox.typed_part), the part
-        registered in C if no equal part was; raises _Unread.  The memo keeps an equal part made of
-        the facts that _codes holds, not the part: a part object kept alive per new part, with its
-        facts, made 3x more garbage collections in a duel."""
+        registered in C if no equal part was; raises _Unread.  The memo keeps the part itself (_alive
+        keeps it already; its facts are those _code_of_id holds): no new tuple per new part."""
         try:
             bid = self._bundles.get(part)
         except TypeError:  # (an unhashable fact: not a fact)
@@ -566,38 +568,52 @@ class NativeEvaluator:
         if bid is not None:
             return bid
         facts = part[0]
-        codes = list(map(self._codes.get, facts))  # (most facts were in a part before)
         types = tuple(map(type, map(_LAST, facts)))
         if types != part[1]:
             raise _Unread
-        if None in codes or tuple(map(_FIRST, codes)) != types:
-            codes = [code if code is not None and code[0] is type(f[-1]) else self._code(f, read)
-                     for f, code in zip(facts, codes)]
-        preds = list(map(_SECOND, codes))
-        extra: dict = {}
+        # by the fact object first (abox.kept_part gives an equal fact as the same object): no tuple hashed
+        by_id = self._code_of_id
+        codes = list(map(by_id.get, map(id, facts)))
+        if None in codes:
+            if len(by_id) > 30_000:
+                by_id.clear()
+            get = self._codes.get
+            for i, code in enumerate(codes):
+                if code is None:
+                    f = facts[i]
+                    code = get(f)
+                    if code is None or code[0] is not type(f[-1]):
+                        code = self._code(f, read)
+                    if code[3] is not f:  # (the code holds its fact: no other object takes its id while kept)
+                        code = (*code[:3], f, code[4])
+                    codes[i] = by_id[id(f)] = code
         rows = codes
-        if None in preds:  # (facts of predicates the program does not mention)
+        if None in map(_SECOND, codes):  # (facts of predicates the program does not mention)
+            extra: dict = {}
             for code in codes:
                 if code[1] is None:
                     name, value = code[2]
                     extra[name] = extra[name] | {value} if name in extra else frozenset({value})
             rows = [code for code in codes if code[1] is not None]
-            preds = list(map(_SECOND, rows))
-        flat = list(chain.from_iterable(map(_THIRD, rows)))
+        else:
+            extra = None
+        # (each code holds its predicate and row as native bytes: joined, not converted value by value)
         ffi = self._ffi
-        bid = self._lib.ng_bundle(self._engine, len(preds), ffi.new("int32_t[]", preds or [0]),
-                                  ffi.new("int64_t[]", flat or [0]))
+        preds = ffi.from_buffer("int32_t[]", b"".join(map(_FIFTH, rows)) or _ZERO)
+        bid = self._lib.ng_bundle(self._engine, len(rows), preds,
+                                  ffi.from_buffer("int64_t[]", b"".join(map(_THIRD, rows)) or _ZERO))
         if bid < 0:
             raise MemoryError("the native evaluator")
-        self._bundles[(tuple(map(_FOURTH, codes)), types)] = bid  # (equal to the part)
+        self._bundles[part] = bid
         if extra:
             self._extra_of[bid] = extra
         return bid
 
     def _code(self, fact, read) -> tuple:
         """(the type of the fact's value, its predicate's number or None if the program does not mention
-        it, its row's values encoded or (key, value) for None, the fact), remembered by the fact;
-        raises _Unread for what `read` does not read as a fact."""
+        it, its row's values encoded as native int64 bytes or (key, value) for None, the fact, the
+        predicate's number as native int32 bytes), remembered by the fact; raises _Unread for what `read`
+        does not read as a fact."""
         try:
             values, plain = read((fact,))
         except ReasonerError:
@@ -608,12 +624,12 @@ class NativeEvaluator:
         (value,) = rows
         p = self.preds.get(key)
         if p is None:
-            code = (type(fact[-1]), None, (key, value), fact)
+            code = (type(fact[-1]), None, (key, value), fact, b"")
         else:
-            encoded = self._rows((value,))
+            encoded = list(map(self._intern, value))  # (_rows without its KeyError: a new fact's value is often new)
             if len(encoded) != key[1]:
                 raise _Unread
-            code = (type(fact[-1]), p, tuple(encoded), fact)
+            code = (type(fact[-1]), p, struct.pack(f"={len(encoded)}q", *encoded), fact, _INT32.pack(p))
         if len(self._codes) > 100_000:
             self._codes.clear()
         self._codes[fact] = code
