@@ -123,59 +123,18 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed,
     merging = _merging(comp) if check_merges else {}
     groups = dict(base)
     for key, rows in removed.items() if removed else ():
-        entry = plan.get(key)
-        if entry is None:
-            continue
-        kind, name = entry[0], entry[1]
-        got = groups.get(name)
-        if not got:
-            continue
-        if kind == _CLASS:
-            gone = {(name, s) for (s,) in rows if s not in unnamed}
-        elif kind == _OBJECT:
-            gone = {(name, s, o) for s, o in rows if s not in unnamed}
-        else:
-            gone = {(name, s, _data(v) if type(v) is tuple else v) for s, v in rows if s not in unnamed}
-        rest = got - gone
-        if rest:
-            groups[name] = rest
-        else:
-            del groups[name]
+        _take_out(groups, plan.get(key), rows, unnamed)
     try:
         for key, rows in added.items():
             entry = plan.get(key)
             if entry is None:
                 continue
-            kind, name, check_fun, rt, disjoint = entry
             if key in related and _may_fail(ev, key, rows, entry, related, merging):
                 return None
-            out: set = set()
-            add = out.add
-            if kind == _CLASS:
-                for (subject,) in rows:
-                    if type(subject) is not str:
-                        return None
-                    if subject not in unnamed:
-                        add((name, subject))
-            elif kind == _OBJECT:
-                for subject, value in rows:
-                    if type(subject) is not str or type(value) is not str:
-                        return None
-                    if subject not in unnamed:
-                        add((name, subject, value))
-            else:
-                for subject, value in rows:
-                    if type(subject) is not str:
-                        return None
-                    if type(value) is tuple:
-                        value = _data(value)
-                    if rt != "any" and rt != _KIND_OF.get(type(value)):
-                        return None
-                    if subject not in unnamed:
-                        add((name, subject, value))
-            if out:
-                got = groups.get(name)
-                groups[name] = got | out if got else out
+            out = _facts_added(entry, rows, unnamed)
+            if out is None:
+                return None
+            _put_in(groups, entry[1], out)
     except ReasonerError:  # (_data: a value that is not a data value; the steps give the message)
         return None
     return groups
@@ -187,29 +146,12 @@ def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed
     NativeEvaluator.change_columns, each relation's atoms as a list of the values at each position),
     without the atoms built as rows: the same groups, or None where _read_change gives None.  A
     relation with many atoms is read in bulk (the types of a column as one set, the facts built by
-    zip); one with a few, one atom at a time (cheaper there)."""
+    zip); one with a few, one atom at a time as _read_change does (cheaper there)."""
     plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
     merging = _merging(comp) if check_merges else {}
     groups = dict(base)
     for key, columns in removed.items():
-        entry = plan.get(key)
-        if entry is None:
-            continue
-        kind, name = entry[0], entry[1]
-        got = groups.get(name)
-        if not got:
-            continue
-        if kind == _CLASS:
-            gone = {(name, s) for s in columns[0] if s not in unnamed}
-        elif kind == _OBJECT:
-            gone = {(name, s, o) for s, o in zip(*columns) if s not in unnamed}
-        else:
-            gone = {(name, s, _data(v) if type(v) is tuple else v) for s, v in zip(*columns) if s not in unnamed}
-        rest = got - gone
-        if rest:
-            groups[name] = rest
-        else:
-            del groups[name]
+        _take_out(groups, plan.get(key), zip(*columns), unnamed)
     try:
         for key, columns in added.items():
             entry = plan.get(key)
@@ -220,30 +162,9 @@ def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed
                 return None
             subjects = columns[0]
             if len(subjects) < _BULK:
-                out = set()
-                add = out.add
-                if kind == _CLASS:
-                    for subject in subjects:
-                        if type(subject) is not str:
-                            return None
-                        if subject not in unnamed:
-                            add((name, subject))
-                elif kind == _OBJECT:
-                    for subject, value in zip(subjects, columns[1]):
-                        if type(subject) is not str or type(value) is not str:
-                            return None
-                        if subject not in unnamed:
-                            add((name, subject, value))
-                else:
-                    for subject, value in zip(subjects, columns[1]):
-                        if type(subject) is not str:
-                            return None
-                        if type(value) is tuple:
-                            value = _data(value)
-                        if rt != "any" and rt != _KIND_OF.get(type(value)):
-                            return None
-                        if subject not in unnamed:
-                            add((name, subject, value))
+                out = _facts_added(entry, zip(*columns), unnamed)
+                if out is None:
+                    return None
             elif set(map(type, subjects)) != _STR:
                 return None
             elif kind == _CLASS:
@@ -263,12 +184,68 @@ def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed
                 out = set(zip(repeat(name), subjects, values))
             if len(subjects) >= _BULK and not unnamed.isdisjoint(subjects):
                 out = {fact for fact in out if fact[1] not in unnamed}
-            if out:
-                got = groups.get(name)
-                groups[name] = got | out if got else out
+            _put_in(groups, name, out)
     except ReasonerError:  # (_data: a value that is not a data value; the steps give the message)
         return None
     return groups
+
+
+def _take_out(groups: dict, entry, rows, unnamed) -> None:
+    """Take the facts of a relation's removed atoms (`entry`: its _plan entry, None if none) out of `groups`."""
+    if entry is None:
+        return
+    kind, name = entry[0], entry[1]
+    got = groups.get(name)
+    if not got:
+        return
+    if kind == _CLASS:
+        gone = {(name, s) for (s,) in rows if s not in unnamed}
+    elif kind == _OBJECT:
+        gone = {(name, s, o) for s, o in rows if s not in unnamed}
+    else:
+        gone = {(name, s, _data(v) if type(v) is tuple else v) for s, v in rows if s not in unnamed}
+    rest = got - gone
+    if rest:
+        groups[name] = rest
+    else:
+        del groups[name]
+
+
+def _facts_added(entry: tuple, rows, unnamed) -> set | None:
+    """The facts of a relation's added atoms, one atom at a time, or None for an atom _read_model would
+    not read without a message (not an individual, a data value out of its range); raises what _data raises."""
+    kind, name, _, rt, _ = entry
+    out: set = set()
+    add = out.add
+    if kind == _CLASS:
+        for (subject,) in rows:
+            if type(subject) is not str:
+                return None
+            if subject not in unnamed:
+                add((name, subject))
+    elif kind == _OBJECT:
+        for subject, value in rows:
+            if type(subject) is not str or type(value) is not str:
+                return None
+            if subject not in unnamed:
+                add((name, subject, value))
+    else:
+        for subject, value in rows:
+            if type(subject) is not str:
+                return None
+            if type(value) is tuple:
+                value = _data(value)
+            if rt != "any" and rt != _KIND_OF.get(type(value)):
+                return None
+            if subject not in unnamed:
+                add((name, subject, value))
+    return out
+
+
+def _put_in(groups: dict, name: str, facts: set) -> None:
+    if facts:
+        got = groups.get(name)
+        groups[name] = got | facts if got else facts
 
 
 _DATA_OF: dict = {}  # a value of the model -> _data of it (the few data values of a duel, read often)
