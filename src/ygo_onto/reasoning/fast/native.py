@@ -723,14 +723,12 @@ class NativeEvaluator:
                 less = more = None
                 if nr:
                     j = i + nr * a
-                    less = removed[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 \
-                        else tuple(vals[i + k:j:a] for k in range(a))
+                    less = removed[key] = _columns(vals, i, j, a)
                     gone += nr
                     i = j
                 if na:
                     j = i + na * a
-                    more = added[key] = (vals[i:j],) if a == 1 else (vals[i:j:2], vals[i + 1:j:2]) if a == 2 \
-                        else tuple(vals[i + k:j:a] for k in range(a))
+                    more = added[key] = _columns(vals, i, j, a)
                     came += na
                     i = j
                 queue = pending.get(key)
@@ -858,6 +856,15 @@ class NativeEvaluator:
         codes = self._intern(a), self._intern(b)
         self._flush()
         return self._lib.ng_order(self._engine, *codes)
+
+
+def _columns(vals: list, i: int, j: int, a: int) -> tuple:
+    """The rows vals[i:j] of arity `a` as columns: the values at each position, one list each."""
+    if a == 1:
+        return (vals[i:j],)
+    if a == 2:
+        return (vals[i:j:2], vals[i + 1:j:2])
+    return tuple(vals[i + k:j:a] for k in range(a))
 
 
 class _Planner:
