@@ -723,12 +723,12 @@ class NativeEvaluator:
                 less = more = None
                 if nr:
                     j = i + nr * a
-                    less = removed[key] = _columns(vals, i, j, a)
+                    less = removed[key] = _cut_columns(vals, i, j, a)
                     gone += nr
                     i = j
                 if na:
                     j = i + na * a
-                    more = added[key] = _columns(vals, i, j, a)
+                    more = added[key] = _cut_columns(vals, i, j, a)
                     came += na
                     i = j
                 queue = pending.get(key)
@@ -858,7 +858,7 @@ class NativeEvaluator:
         return self._lib.ng_order(self._engine, *codes)
 
 
-def _columns(vals: list, i: int, j: int, a: int) -> tuple:
+def _cut_columns(vals: list, i: int, j: int, a: int) -> tuple:
     """The rows vals[i:j] of arity `a` as columns: the values at each position, one list each."""
     if a == 1:
         return (vals[i:j],)
