@@ -748,7 +748,7 @@ class NativeEvaluator:
                 self._apply(key)
             if nr:
                 j = i + nr * a
-                rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
+                rows = _cut_rows(vals, i, j, a)
                 removed[key] = rows
                 got = model.get(key)
                 if got is not None:
@@ -759,7 +759,7 @@ class NativeEvaluator:
                 i = j
             if na:
                 j = i + na * a
-                rows = set(zip(vals[i:j])) if a == 1 else set(zip(*[iter(vals[i:j])] * a)) if a else {()}
+                rows = _cut_rows(vals, i, j, a)
                 added[key] = rows
                 came += na
                 got = model.get(key)
@@ -856,6 +856,13 @@ class NativeEvaluator:
         codes = self._intern(a), self._intern(b)
         self._flush()
         return self._lib.ng_order(self._engine, *codes)
+
+
+def _cut_rows(vals: list, i: int, j: int, a: int) -> set:
+    """The rows vals[i:j] of arity `a` as a set of tuples."""
+    if a == 1:
+        return set(zip(vals[i:j]))
+    return set(zip(*[iter(vals[i:j])] * a)) if a else {()}
 
 
 def _cut_columns(vals: list, i: int, j: int, a: int) -> tuple:
