@@ -12,7 +12,7 @@ setup(
     packages=find_packages("src") + list(MAPPED),
     package_data={
         "ygo_onto": ["data/*"],
-        "ygo_onto.reasoning.fast": ["native.c"],
+        "ygo_onto.reasoning.fast": ["native.c", "reader.c"],
         "ygo_onto.ontology": ["*.owl", "*.xml"],
         "ygo_onto.rules": ["**/*.swrl"],
         "ygo_onto.examples": ["*.json", "puzzles/*.json"],

@@ -121,6 +121,10 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed,
     are on single atoms."""
     plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
     merging = _merging(comp) if check_merges else {}
+    read = native.c_reader()
+    if read is not None:  # (reader.c: the same steps; None also where they raise, the caller's steps then do)
+        return read.read_change(base, plan, removed or None, added, unnamed, related,
+                                lambda key, rows, entry: _may_fail(ev, key, rows, entry, related, merging), False)
     groups = dict(base)
     for key, rows in removed.items() if removed else ():
         _take_out(groups, plan.get(key), rows, unnamed)
@@ -149,6 +153,11 @@ def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed
     zip); one with a few, one atom at a time as _read_change does (cheaper there)."""
     plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
     merging = _merging(comp) if check_merges else {}
+    read = native.c_reader()
+    if read is not None:
+        return read.read_change(base, plan, removed, added, unnamed, related,
+                                lambda key, columns, entry: _may_fail(ev, key, zip(*columns), entry, related, merging),
+                                True)
     groups = dict(base)
     for key, columns in removed.items():
         _take_out(groups, plan.get(key), zip(*columns), unnamed)

@@ -105,6 +105,10 @@ _UNARY = {"_b_neg": E_NEG, "_b_abs": E_ABS}
 UNAVAILABLE: str | None = None  # why the native engine cannot be used (None: not tried yet, or it can)
 _LIB = None
 _TMPDIR = None
+# read C's change back into Python objects with reader.c (False: with the Python code, as tests compare)
+C_READER = True
+READER_UNAVAILABLE: str | None = None  # why reader.c cannot be used (None: not tried yet, or it can)
+_READER = None
 
 
 def _source() -> bytes:
@@ -129,19 +133,29 @@ def library():
 
 
 def _load():
-    global _TMPDIR
     import cffi
 
     ffi = cffi.FFI()
     ffi.cdef(_CDEF)
-    source = _source()
     cc = _compiler()
     if cc is None:
         raise RuntimeError("no C compiler (gcc, cc or $CC) on PATH")
-    flags = ["-O2", "-shared", "-fPIC", "-std=c99"]
+    path = _built("native-", _source(), cc, ["-O2", "-shared", "-fPIC", "-std=c99"], ".so")
+    try:
+        return ffi, ffi.dlopen(str(path))
+    except OSError:  # a broken file: built again
+        path.unlink(missing_ok=True)
+        return ffi, ffi.dlopen(str(_built("native-", _source(), cc, ["-O2", "-shared", "-fPIC", "-std=c99"], ".so")))
+
+
+def _built(prefix: str, source: bytes, cc: str, flags: list, suffix: str, key_extra: bytes = b"") -> Path:
+    """The shared library of a C source, built once (by source, compiler, flags, platform and
+    `key_extra`) into the disk cache folder (a temporary folder without it): written to a temporary
+    file and renamed (two test workers may build it at once)."""
+    global _TMPDIR
     key = hashlib.sha256(b"\0".join([source, cc.encode(), " ".join(flags).encode(), platform.machine().encode(),
-                                     sys.platform.encode(), platform.python_implementation().encode()]))
-    name = f"native-{key.hexdigest()[:24]}.so"
+                                     sys.platform.encode(), platform.python_implementation().encode(), key_extra]))
+    name = f"{prefix}{key.hexdigest()[:24]}{suffix}"
     if diskcache.enabled() and diskcache.cache_dir() is not None:
         folder = diskcache.cache_dir()
     else:
@@ -150,10 +164,7 @@ def _load():
         folder = Path(_TMPDIR)
     path = folder / name
     if path.exists():
-        try:
-            return ffi, ffi.dlopen(str(path))
-        except OSError:  # a broken file: built again
-            pass
+        return path
     folder.mkdir(parents=True, exist_ok=True)
     csrc = folder / f"{name}.{os.getpid()}.c"
     tmp = folder / f"{name}.{os.getpid()}.tmp"
@@ -169,8 +180,49 @@ def _load():
                 f.unlink()
             except OSError:
                 pass
-    diskcache.prune("native-", keep=4)
-    return ffi, ffi.dlopen(str(path))
+    diskcache.prune(prefix, keep=4)
+    return path
+
+
+def reader():
+    """The C reader of a run's change (reader.c, a CPython extension module), or None (READER_UNAVAILABLE
+    says why: the Python code reads it then)."""
+    global _READER, READER_UNAVAILABLE
+    if _READER is not None or READER_UNAVAILABLE is not None:
+        return _READER
+    try:
+        _READER = _load_reader()
+    except Exception as e:  # noqa: BLE001 (any failure: the Python code reads)
+        READER_UNAVAILABLE = f"{type(e).__name__}: {e}".strip()
+    return _READER
+
+
+def c_reader():
+    """reader() if C_READER is on, else None."""
+    return reader() if C_READER else None
+
+
+def _load_reader():
+    import importlib.machinery
+    import importlib.util
+    import sysconfig
+
+    cc = _compiler()
+    if cc is None:
+        raise RuntimeError("no C compiler (gcc, cc or $CC) on PATH")
+    include = sysconfig.get_paths().get("include") or ""
+    if not (Path(include) / "Python.h").exists():
+        raise RuntimeError(f"no Python.h in {include!r}")
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    # (an extension module is bound to the Python version and ABI it was built for)
+    abi = f"{sys.version}|{getattr(sys, 'abiflags', '')}|{suffix}|{include}".encode()
+    path = _built("reader-", Path(__file__).with_name("reader.c").read_bytes(), cc,
+                  ["-O2", "-shared", "-fPIC", f"-I{include}"], suffix, abi)
+    loader = importlib.machinery.ExtensionFileLoader("ygo_reader", str(path))
+    spec = importlib.util.spec_from_file_location("ygo_reader", str(path), loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
 
 
 def describe() -> str:
@@ -257,6 +309,10 @@ class NativeEvaluator:
         self._arity = [key[1] for key in self._keys]
         self._enc = plan["enc"]  # value -> its code (ints: themselves)
         self._dec = {code: v for v, code in self._enc.items() if type(v) is not int}  # code of a symbol -> value
+        # the symbols by code - SYM_BASE, as reader.c decodes them (their codes are consecutive; None: not)
+        self._values = [self._dec[SYM_BASE + k] for k in range(len(self._dec))] \
+            if all(SYM_BASE <= code < SYM_BASE + len(self._dec) for code in self._dec) else None
+        self._arities = tuple(self._arity)
         self._names = plan["names"]  # function names -> ids
         self._syms = list(plan["syms"])  # symbols not yet handed to C
         self._nsyms = 0  # symbols handed to C
@@ -325,6 +381,7 @@ class NativeEvaluator:
                 raise _NotSupported(f"a predicate of more than {MAXAR} arguments")
             self._enc: dict = {}  # value -> its code (ints: themselves)
             self._dec: dict = {}  # code of a symbol -> its value
+            self._values = None
             self._names: dict[str, int] = {}  # function names -> ids
             self._syms: list = []  # symbols not yet handed to C
             self._nsyms = 0  # symbols handed to C
@@ -422,6 +479,8 @@ class NativeEvaluator:
         self._syms.append(sym)
         self._enc[v] = code
         self._dec[code] = v
+        if self._values is not None:
+            self._values.append(v)
         return code
 
     def _flush(self) -> None:
@@ -707,6 +766,14 @@ class NativeEvaluator:
         added: dict = {}
         if not n:
             return removed, added, 0, 0, True
+        read = reader() if C_READER and self._values is not None else None
+        if read is not None:  # (reader.c: the same dicts, model copy and queues as the Python code below)
+            at = int(self._ffi.cast("intptr_t", clib.ng_out(engine)))
+            if whole or n > self._size:
+                return (*read.read_columns(at, n, self._values, self._keys, self._arities, self._pending,
+                                           self._apply, PENDING_CAP), False)
+            return (*read.read_rows(at, n, self._values, self._keys, self._arities, self._model, self._pending,
+                                    self._apply), True)
         # (a memoryview's tolist makes the ints faster than ffi.unpack)
         buf = memoryview(self._ffi.buffer(clib.ng_out(engine), n * 8)).cast("q").tolist()
         # every value decoded in one pass: the counts between the rows are below SYM_BASE, so they stay

@@ -1,0 +1,549 @@
+/* The native engine's change read back into Python objects (a CPython extension module).
+
+   The same work as native.py's NativeEvaluator._read_out and infer.py's _read_change /
+   _read_columns, done with the C-API: rows, columns, the Python copy of the model, the facts
+   groups.  Generic: it knows no predicate, class, property or rule; the caller hands over the
+   keys, arities, decoded symbols and read plans.  Any input it does not read as the Python code
+   would (an odd row, a data value out of its range, a bad value) gives None, and the caller then
+   takes the Python steps (which give the same answer or the same message). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define SYM_BASE ((int64_t)1 << 32)
+
+/* A value of C's output: below SYM_BASE an int, else the symbol values[v - SYM_BASE] (as
+   _dec.get(v, v): a code without a symbol stays the int). New reference. */
+static PyObject *decode(int64_t v, PyObject *values) {
+    if (v >= SYM_BASE) {
+        int64_t k = v - SYM_BASE;
+        if (k < PyList_GET_SIZE(values)) {
+            PyObject *got = PyList_GET_ITEM(values, k);
+            Py_INCREF(got);
+            return got;
+        }
+    }
+    return PyLong_FromLongLong(v);
+}
+
+/* The rows buf[i:i + nr*a] of arity a as a set of tuples (a == 0: {()}). */
+static PyObject *cut_rows(const int64_t *buf, int64_t i, int64_t nr, int a, PyObject *values) {
+    PyObject *out = PySet_New(NULL);
+    if (!out) return NULL;
+    if (a == 0) {
+        PyObject *t = PyTuple_New(0);
+        if (!t || PySet_Add(out, t) < 0) { Py_XDECREF(t); Py_DECREF(out); return NULL; }
+        Py_DECREF(t);
+        return out;
+    }
+    for (int64_t r = 0; r < nr; r++) {
+        PyObject *t = PyTuple_New(a);
+        if (!t) { Py_DECREF(out); return NULL; }
+        for (int k = 0; k < a; k++) {
+            PyObject *x = decode(buf[i + r * a + k], values);
+            if (!x) { Py_DECREF(t); Py_DECREF(out); return NULL; }
+            PyTuple_SET_ITEM(t, k, x);
+        }
+        int rc = PySet_Add(out, t);
+        Py_DECREF(t);
+        if (rc < 0) { Py_DECREF(out); return NULL; }
+    }
+    return out;
+}
+
+/* The rows as columns: a tuple of a lists, the values at each position. */
+static PyObject *cut_columns(const int64_t *buf, int64_t i, int64_t nr, int a, PyObject *values) {
+    PyObject *out = PyTuple_New(a);
+    if (!out) return NULL;
+    for (int k = 0; k < a; k++) {
+        PyObject *col = PyList_New(nr);
+        if (!col) { Py_DECREF(out); return NULL; }
+        PyTuple_SET_ITEM(out, k, col);
+        for (int64_t r = 0; r < nr; r++) {
+            PyObject *x = decode(buf[i + r * a + k], values);
+            if (!x) { Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(col, r, x);
+        }
+    }
+    return out;
+}
+
+/* The header of the next block of C's output, checked against the buffer and the keys. */
+static int block(const int64_t *buf, int64_t n, int64_t i, PyObject *keys, PyObject *arity,
+                 int64_t *p, int64_t *nr, int64_t *na, int *a) {
+    if (n - i < 3) goto bad;
+    *p = buf[i]; *nr = buf[i + 1]; *na = buf[i + 2];
+    if (*p < 0 || *p >= PyList_GET_SIZE(keys) || *p >= PyTuple_GET_SIZE(arity) || *nr < 0 || *na < 0) goto bad;
+    long ar = PyLong_AsLong(PyTuple_GET_ITEM(arity, *p));
+    if (ar == -1 && PyErr_Occurred()) return -1;
+    if (ar < 0 || ar > 64) goto bad;
+    *a = (int)ar;
+    int64_t room = n - i - 3;
+    if (ar && (*nr > room / ar || *na > (room - *nr * ar) / ar)) goto bad;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "reader: the native engine's output is not well formed");
+    return -1;
+}
+
+static int buffer_arg(PyObject *addr, int64_t n, const int64_t **buf) {
+    *buf = (const int64_t *)PyLong_AsVoidPtr(addr);
+    if (PyErr_Occurred()) return -1;
+    if (n < 0 || (n && !*buf)) {
+        PyErr_SetString(PyExc_ValueError, "reader: no buffer");
+        return -1;
+    }
+    return 0;
+}
+
+/* read_rows(addr, n, values, keys, arity, model, pending, apply) -> (removed, added, gone, came):
+   _read_out of a small change, applied to the model copy at once (see native.py). */
+static PyObject *read_rows(PyObject *self, PyObject *args) {
+    PyObject *addr, *values, *keys, *arity, *model, *pending, *apply;
+    long long nn;
+    if (!PyArg_ParseTuple(args, "OLO!O!O!O!O!O", &addr, &nn, &PyList_Type, &values, &PyList_Type, &keys,
+                          &PyTuple_Type, &arity, &PyDict_Type, &model, &PyDict_Type, &pending, &apply))
+        return NULL;
+    const int64_t *buf;
+    int64_t n = nn;
+    if (buffer_arg(addr, n, &buf) < 0) return NULL;
+    PyObject *removed = PyDict_New(), *added = PyDict_New();
+    if (!removed || !added) goto fail;
+    int64_t gone = 0, came = 0, i = 0;
+    while (i < n) {
+        int64_t p, nr, na;
+        int a;
+        if (block(buf, n, i, keys, arity, &p, &nr, &na, &a) < 0) goto fail;
+        i += 3;
+        PyObject *key = PyList_GET_ITEM(keys, p);
+        if (PyDict_GET_SIZE(pending)) {
+            int in = PyDict_Contains(pending, key);
+            if (in < 0) goto fail;
+            if (in) {
+                PyObject *r = PyObject_CallOneArg(apply, key);
+                if (!r) goto fail;
+                Py_DECREF(r);
+            }
+        }
+        if (nr) {
+            PyObject *rows = cut_rows(buf, i, nr, a, values);
+            if (!rows) goto fail;
+            if (PyDict_SetItem(removed, key, rows) < 0) { Py_DECREF(rows); goto fail; }
+            PyObject *got = PyDict_GetItemWithError(model, key);  /* borrowed */
+            if (!got && PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
+            if (got) {
+                if (!PyAnySet_Check(got)) { Py_DECREF(rows); PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set"); goto fail; }
+                gone += nr;
+                PyObject *it = PyObject_GetIter(rows), *row;
+                if (!it) { Py_DECREF(rows); goto fail; }
+                while ((row = PyIter_Next(it))) {
+                    int rc = PySet_Discard(got, row);
+                    Py_DECREF(row);
+                    if (rc < 0) break;
+                }
+                Py_DECREF(it);
+                if (PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
+                if (PySet_GET_SIZE(got) == 0 && PyDict_DelItem(model, key) < 0) { Py_DECREF(rows); goto fail; }
+            }
+            Py_DECREF(rows);
+            i += nr * a;
+        }
+        if (na) {
+            PyObject *rows = cut_rows(buf, i, na, a, values);
+            if (!rows) goto fail;
+            if (PyDict_SetItem(added, key, rows) < 0) { Py_DECREF(rows); goto fail; }
+            came += na;
+            PyObject *got = PyDict_GetItemWithError(model, key);
+            if (!got && PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
+            if (!got) {
+                PyObject *copy = PySet_New(rows);
+                if (!copy || PyDict_SetItem(model, key, copy) < 0) { Py_XDECREF(copy); Py_DECREF(rows); goto fail; }
+                Py_DECREF(copy);
+            } else {
+                if (!PyAnySet_Check(got)) { Py_DECREF(rows); PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set"); goto fail; }
+                PyObject *it = PyObject_GetIter(rows), *row;
+                if (!it) { Py_DECREF(rows); goto fail; }
+                while ((row = PyIter_Next(it))) {
+                    int rc = PySet_Add(got, row);
+                    Py_DECREF(row);
+                    if (rc < 0) break;
+                }
+                Py_DECREF(it);
+                if (PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
+            }
+            Py_DECREF(rows);
+            i += na * a;
+        }
+    }
+    return Py_BuildValue("(NNLL)", removed, added, (long long)gone, (long long)came);
+fail:
+    Py_XDECREF(removed);
+    Py_XDECREF(added);
+    return NULL;
+}
+
+/* read_columns(addr, n, values, keys, arity, pending, apply, cap) -> (removed, added, gone, came):
+   _read_out of a large change: each relation's rows as columns, queued on pending. */
+static PyObject *read_columns(PyObject *self, PyObject *args) {
+    PyObject *addr, *values, *keys, *arity, *pending, *apply;
+    long long nn, cap;
+    if (!PyArg_ParseTuple(args, "OLO!O!O!O!OL", &addr, &nn, &PyList_Type, &values, &PyList_Type, &keys,
+                          &PyTuple_Type, &arity, &PyDict_Type, &pending, &apply, &cap))
+        return NULL;
+    const int64_t *buf;
+    int64_t n = nn;
+    if (buffer_arg(addr, n, &buf) < 0) return NULL;
+    PyObject *removed = PyDict_New(), *added = PyDict_New();
+    if (!removed || !added) goto fail;
+    int64_t gone = 0, came = 0, i = 0;
+    while (i < n) {
+        int64_t p, nr, na;
+        int a;
+        if (block(buf, n, i, keys, arity, &p, &nr, &na, &a) < 0) goto fail;
+        i += 3;
+        PyObject *key = PyList_GET_ITEM(keys, p);
+        PyObject *less = Py_None, *more = Py_None;  /* borrowed from removed, added */
+        if (nr) {
+            PyObject *cols = cut_columns(buf, i, nr, a, values);
+            if (!cols) goto fail;
+            int rc = PyDict_SetItem(removed, key, cols);
+            Py_DECREF(cols);
+            if (rc < 0) goto fail;
+            less = cols;
+            gone += nr;
+            i += nr * a;
+        }
+        if (na) {
+            PyObject *cols = cut_columns(buf, i, na, a, values);
+            if (!cols) goto fail;
+            int rc = PyDict_SetItem(added, key, cols);
+            Py_DECREF(cols);
+            if (rc < 0) goto fail;
+            more = cols;
+            came += na;
+            i += na * a;
+        }
+        PyObject *pair = PyTuple_Pack(2, less, more);
+        if (!pair) goto fail;
+        PyObject *queue = PyDict_GetItemWithError(pending, key);
+        if (!queue) {
+            if (PyErr_Occurred()) { Py_DECREF(pair); goto fail; }
+            queue = PyList_New(1);
+            if (!queue) { Py_DECREF(pair); goto fail; }
+            PyList_SET_ITEM(queue, 0, pair);
+            int rc = PyDict_SetItem(pending, key, queue);
+            Py_DECREF(queue);
+            if (rc < 0) goto fail;
+        } else {
+            int rc = PyList_Append(queue, pair);
+            Py_DECREF(pair);
+            if (rc < 0) goto fail;
+            if (PyList_GET_SIZE(queue) > cap) {
+                PyObject *r = PyObject_CallOneArg(apply, key);
+                if (!r) goto fail;
+                Py_DECREF(r);
+            }
+        }
+    }
+    return Py_BuildValue("(NNLL)", removed, added, (long long)gone, (long long)came);
+fail:
+    Py_XDECREF(removed);
+    Py_XDECREF(added);
+    return NULL;
+}
+
+/* -- the facts of a change (infer._read_change, _read_columns) */
+
+#define K_CLASS 0
+#define K_OBJECT 1
+#define K_DATA 2
+
+/* A relation's atoms, as a set of tuples (rows) or a tuple of equal lists (columns). */
+typedef struct {
+    PyObject *it;       /* rows: an iterator over the set */
+    PyObject *cols;     /* columns */
+    Py_ssize_t r, nrows;
+    int a;
+} Atoms;
+
+/* 1 and the atom's values in v[0..a) (borrowed, valid until the next call), 0 at the end, -1 an
+   error, -2 an atom it does not read (the caller gives None). */
+static int next_atom(Atoms *at, PyObject **v, PyObject **hold) {
+    if (at->cols) {
+        if (at->r >= at->nrows) return 0;
+        for (int k = 0; k < at->a; k++)
+            v[k] = PyList_GET_ITEM(PyTuple_GET_ITEM(at->cols, k), at->r);
+        at->r++;
+        return 1;
+    }
+    Py_CLEAR(*hold);
+    PyObject *row = PyIter_Next(at->it);
+    if (!row) return PyErr_Occurred() ? -1 : 0;
+    *hold = row;
+    if (!PyTuple_CheckExact(row) || PyTuple_GET_SIZE(row) != at->a) return -2;
+    for (int k = 0; k < at->a; k++) v[k] = PyTuple_GET_ITEM(row, k);
+    return 1;
+}
+
+static int open_atoms(Atoms *at, PyObject *rel, int a, int columns) {
+    at->it = at->cols = NULL;
+    at->r = at->nrows = 0;
+    at->a = a;
+    if (columns) {
+        if (!PyTuple_CheckExact(rel) || PyTuple_GET_SIZE(rel) != a) return -2;
+        for (int k = 0; k < a; k++) {
+            PyObject *col = PyTuple_GET_ITEM(rel, k);
+            if (!PyList_CheckExact(col)) return -2;
+            if (k == 0) at->nrows = PyList_GET_SIZE(col);
+            else if (PyList_GET_SIZE(col) != at->nrows) return -2;
+        }
+        at->cols = rel;
+        return 0;
+    }
+    at->it = PyObject_GetIter(rel);
+    return at->it ? 0 : -1;
+}
+
+static PyObject *s_true, *s_false, *s_any, *s_int, *s_bool, *s_str;
+
+/* _data of a function term: a new reference, or NULL without an exception where _data raises. */
+static PyObject *data_value(PyObject *v) {
+    Py_ssize_t n = PyTuple_GET_SIZE(v);
+    if (n == 0) return NULL;
+    PyObject *f = PyTuple_GET_ITEM(v, 0);
+    if (PyUnicode_CheckExact(f)) {
+        if (PyUnicode_Compare(f, s_true) == 0) Py_RETURN_TRUE;
+        if (PyUnicode_Compare(f, s_false) == 0) Py_RETURN_FALSE;
+    }
+    if (n > 1 && PyUnicode_CheckExact(PyTuple_GET_ITEM(v, 1))) {
+        PyObject *s = PyTuple_GET_ITEM(v, 1);
+        Py_INCREF(s);
+        return s;
+    }
+    return NULL;
+}
+
+/* The plan entry of a key read: kind, name, declared range. 0, 1 none, -1 error, -2 not read. */
+static int entry_of(PyObject *plan, PyObject *key, PyObject **entry, int *kind, PyObject **name, PyObject **rt) {
+    *entry = PyDict_GetItemWithError(plan, key);
+    if (!*entry) return PyErr_Occurred() ? -1 : 1;
+    if (!PyTuple_CheckExact(*entry) || PyTuple_GET_SIZE(*entry) != 5) return -2;
+    long k = PyLong_AsLong(PyTuple_GET_ITEM(*entry, 0));
+    if (k == -1 && PyErr_Occurred()) return -1;
+    if (k != K_CLASS && k != K_OBJECT && k != K_DATA) return -2;
+    *kind = (int)k;
+    *name = PyTuple_GET_ITEM(*entry, 1);
+    *rt = PyTuple_GET_ITEM(*entry, 3);
+    if (!PyTuple_CheckExact(key) || PyTuple_GET_SIZE(key) != 2) return -2;
+    long a = PyLong_AsLong(PyTuple_GET_ITEM(key, 1));
+    if (a == -1 && PyErr_Occurred()) return -1;
+    if (a != (*kind == K_CLASS ? 1 : 2)) return -2;
+    return 0;
+}
+
+/* The fact of an atom (name, s[, value]); NULL with an exception, or NULL without one (*skip set:
+   not read, the caller gives None; or 2: an unnamed subject, left out). check: _facts_added's type
+   tests. */
+static PyObject *fact_of(int kind, PyObject *name, PyObject *rt, PyObject **v, PyObject *unnamed, int check, int *skip) {
+    PyObject *s = v[0];
+    *skip = 0;
+    if (check && !PyUnicode_CheckExact(s)) { *skip = 1; return NULL; }
+    PyObject *value = NULL;
+    if (kind == K_OBJECT) {
+        if (check && !PyUnicode_CheckExact(v[1])) { *skip = 1; return NULL; }
+        value = v[1];
+        Py_INCREF(value);
+    } else if (kind == K_DATA) {
+        value = v[1];
+        if (PyTuple_CheckExact(value)) {
+            value = data_value(value);
+            if (!value) { *skip = 1; return NULL; }
+        } else {
+            Py_INCREF(value);
+        }
+        if (check && PyUnicode_Compare(rt, s_any) != 0) {
+            PyObject *kind_of = PyLong_CheckExact(value) ? s_int : PyBool_Check(value) ? s_bool
+                              : PyUnicode_CheckExact(value) ? s_str : NULL;
+            if (!kind_of || PyUnicode_Compare(rt, kind_of) != 0) {
+                Py_DECREF(value);
+                if (PyErr_Occurred()) return NULL;
+                *skip = 1;
+                return NULL;
+            }
+        }
+    }
+    if (PySet_GET_SIZE(unnamed)) {
+        int in = PySet_Contains(unnamed, s);
+        if (in) {
+            Py_XDECREF(value);
+            if (in < 0) return NULL;
+            *skip = 2;
+            return NULL;
+        }
+    }
+    return value ? PyTuple_Pack(3, name, s, value) : PyTuple_Pack(2, name, s);
+}
+
+/* groups[name] as a set this call made (a copy of the shared one at first): NULL with an exception. */
+static PyObject *own_group(PyObject *groups, PyObject *owned, PyObject *name, PyObject *got) {
+    PyObject *mine = PyDict_GetItemWithError(owned, name);
+    if (mine) return mine;
+    if (PyErr_Occurred()) return NULL;
+    mine = got ? PySet_New(got) : PySet_New(NULL);
+    if (!mine) return NULL;
+    if (PyDict_SetItem(owned, name, mine) < 0 || PyDict_SetItem(groups, name, mine) < 0) { Py_DECREF(mine); return NULL; }
+    Py_DECREF(mine);
+    return mine;  /* borrowed (owned holds it) */
+}
+
+/* read_change(base, plan, removed, added, unnamed, related, may_fail, columns) -> groups or None:
+   infer._read_change (columns=False: the relations as sets of rows) or _read_columns (True: as
+   columns) of a change; may_fail(key, atoms, entry) is called for the keys of `related`. */
+static PyObject *read_change(PyObject *self, PyObject *args) {
+    PyObject *base, *plan, *removed, *added, *unnamed, *related, *may_fail;
+    int columns;
+    if (!PyArg_ParseTuple(args, "O!O!OO!OO!Op", &PyDict_Type, &base, &PyDict_Type, &plan, &removed,
+                          &PyDict_Type, &added, &unnamed, &PyDict_Type, &related, &may_fail, &columns))
+        return NULL;
+    if (!PyAnySet_Check(unnamed)) Py_RETURN_NONE;
+    if (removed != Py_None && !PyDict_Check(removed) && !(PyTuple_Check(removed) && PyTuple_GET_SIZE(removed) == 0))
+        Py_RETURN_NONE;
+    PyObject *groups = PyDict_Copy(base), *owned = PyDict_New(), *hold = NULL;
+    Atoms at = {0};
+    PyObject *v[2];
+    if (!groups || !owned) goto fail;
+    int rc;
+    /* the facts of the removed atoms taken out */
+    if (removed != Py_None && PyDict_Check(removed)) {
+        Py_ssize_t pos = 0;
+        PyObject *key, *rel;
+        while (PyDict_Next(removed, &pos, &key, &rel)) {
+            PyObject *entry, *name, *rt;
+            int kind;
+            rc = entry_of(plan, key, &entry, &kind, &name, &rt);
+            if (rc == 1) continue;
+            if (rc < 0) goto out_rc;
+            PyObject *got = PyDict_GetItemWithError(groups, name);
+            if (!got) { if (PyErr_Occurred()) goto fail; continue; }
+            int truth = PyObject_IsTrue(got);
+            if (truth < 0) goto fail;
+            if (!truth) continue;
+            if (!PySet_CheckExact(got)) goto none;  /* (a frozenset: the steps keep its type) */
+            PyObject *mine = own_group(groups, owned, name, got);
+            if (!mine) goto fail;
+            rc = open_atoms(&at, rel, kind == K_CLASS ? 1 : 2, columns);
+            if (rc < 0) goto out_rc;
+            while ((rc = next_atom(&at, v, &hold)) == 1) {
+                int skip;
+                PyObject *fact = fact_of(kind, name, rt, v, unnamed, 0, &skip);
+                if (!fact) {
+                    if (PyErr_Occurred()) goto fail;
+                    if (skip == 2) continue;
+                    goto none;
+                }
+                int d = PySet_Discard(mine, fact);
+                Py_DECREF(fact);
+                if (d < 0) goto fail;
+            }
+            Py_CLEAR(hold);
+            Py_CLEAR(at.it);
+            if (rc < 0) goto out_rc;
+            if (PySet_GET_SIZE(mine) == 0) {
+                if (PyDict_DelItem(groups, name) < 0 || PyDict_DelItem(owned, name) < 0) goto fail;
+            }
+        }
+    }
+    /* the facts of the added atoms put in */
+    {
+        Py_ssize_t pos = 0;
+        PyObject *key, *rel;
+        while (PyDict_Next(added, &pos, &key, &rel)) {
+            PyObject *entry, *name, *rt;
+            int kind;
+            rc = entry_of(plan, key, &entry, &kind, &name, &rt);
+            if (rc == 1) continue;
+            if (rc < 0) goto out_rc;
+            int in = PyDict_Contains(related, key);
+            if (in < 0) goto fail;
+            if (in) {
+                PyObject *r = PyObject_CallFunctionObjArgs(may_fail, key, rel, entry, NULL);
+                if (!r) goto fail;
+                int t = PyObject_IsTrue(r);
+                Py_DECREF(r);
+                if (t < 0) goto fail;
+                if (t) goto none;
+            }
+            rc = open_atoms(&at, rel, kind == K_CLASS ? 1 : 2, columns);
+            if (rc < 0) goto out_rc;
+            PyObject *mine = NULL;
+            while ((rc = next_atom(&at, v, &hold)) == 1) {
+                int skip;
+                PyObject *fact = fact_of(kind, name, rt, v, unnamed, 1, &skip);
+                if (!fact) {
+                    if (PyErr_Occurred()) goto fail;
+                    if (skip == 2) continue;
+                    goto none;
+                }
+                if (!mine) {  /* (a group changes only when a fact comes: as _put_in of a non-empty set) */
+                    PyObject *got = PyDict_GetItemWithError(groups, name);
+                    if (!got && PyErr_Occurred()) { Py_DECREF(fact); goto fail; }
+                    if (got) {
+                        int truth = PyObject_IsTrue(got);
+                        if (truth < 0) { Py_DECREF(fact); goto fail; }
+                        if (!truth) got = NULL;
+                        else if (!PySet_CheckExact(got)) { Py_DECREF(fact); goto none; }
+                    }
+                    if (!got && PyDict_DelItem(owned, name) < 0) {  /* (a fresh set: not one emptied here) */
+                        if (!PyErr_ExceptionMatches(PyExc_KeyError)) { Py_DECREF(fact); goto fail; }
+                        PyErr_Clear();
+                    }
+                    mine = own_group(groups, owned, name, got);
+                    if (!mine) { Py_DECREF(fact); goto fail; }
+                }
+                int d = PySet_Add(mine, fact);
+                Py_DECREF(fact);
+                if (d < 0) goto fail;
+            }
+            Py_CLEAR(hold);
+            Py_CLEAR(at.it);
+            if (rc < 0) goto out_rc;
+        }
+    }
+    Py_DECREF(owned);
+    return groups;
+out_rc:
+    if (rc == -2 && !PyErr_Occurred()) goto none;
+    goto fail;
+none:
+    Py_XDECREF(hold);
+    Py_XDECREF(at.it);
+    Py_XDECREF(groups);
+    Py_XDECREF(owned);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(hold);
+    Py_XDECREF(at.it);
+    Py_XDECREF(groups);
+    Py_XDECREF(owned);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"read_rows", read_rows, METH_VARARGS, "_read_out of a small change (rows, applied to the model copy)."},
+    {"read_columns", read_columns, METH_VARARGS, "_read_out of a large change (columns, queued)."},
+    {"read_change", read_change, METH_VARARGS, "infer._read_change / _read_columns of a change, or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "ygo_reader", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit_ygo_reader(void) {
+    s_true = PyUnicode_InternFromString("true");
+    s_false = PyUnicode_InternFromString("false");
+    s_any = PyUnicode_InternFromString("any");
+    s_int = PyUnicode_InternFromString("int");
+    s_bool = PyUnicode_InternFromString("bool");
+    s_str = PyUnicode_InternFromString("str");
+    if (!s_true || !s_false || !s_any || !s_int || !s_bool || !s_str) return NULL;
+    return PyModule_Create(&module);
+}
