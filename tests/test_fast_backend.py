@@ -14,7 +14,7 @@ import pytest
 from ygo_onto.errors import ReasonerError
 from ygo_onto.knowledge import Rule, Vocabulary, knowledge
 from ygo_onto.reasoning import fast, get
-from ygo_onto.reasoning.fast import compile_program, parse_rule_text
+from ygo_onto.reasoning.fast import compile_program, native, parse_rule_text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -722,7 +722,8 @@ def test_going_on_from_a_model_gives_the_model_from_scratch_on_every_input_of_a_
         assert read[1] == read[2]
 
 
-def test_a_change_read_in_one_pass_is_what_the_steps_read(monkeypatch):
+@pytest.mark.parametrize("c_reader", [True, False])
+def test_a_change_read_in_one_pass_is_what_the_steps_read(monkeypatch, c_reader):
     """infer._read_change (a run's change read in one pass) gives, on every run of duels that goes on
     from a reading, the facts of the steps it stands for: _checked, _read_model, _groups_after of _facts_of."""
     from ygo_onto.duel import new_duel, play_duel
@@ -743,13 +744,15 @@ def test_a_change_read_in_one_pass_is_what_the_steps_read(monkeypatch):
         return groups
 
     monkeypatch.setattr(fast_infer, "_read_change", both)
+    monkeypatch.setattr(native, "C_READER", c_reader)  # (reader.c's reading, or the Python code's)
     for ruleset, seed in (("official", 3), ("simplified", 3)):
         for _ in play_duel(new_duel(ruleset, seed), ("random", "random"), seed=seed, max_actions=60):
             pass
     assert read.count(True) > 50 and read.count(False) > 50  # (deleted and rederived; only added)
 
 
-def test_a_large_change_read_as_columns_is_what_the_steps_read(monkeypatch):
+@pytest.mark.parametrize("c_reader", [True, False])
+def test_a_large_change_read_as_columns_is_what_the_steps_read(monkeypatch, c_reader):
     """infer._read_columns (the change of a state unlike the one before, read from its columns) gives
     what _read_change gives on the same change as rows, and, where it reads it, the facts of the steps
     it stands for: _checked, _read_model, _groups_after of _facts_of.  The bench's states, each reasoned
@@ -781,6 +784,7 @@ def test_a_large_change_read_as_columns_is_what_the_steps_read(monkeypatch):
         return groups
 
     monkeypatch.setattr(fast_infer, "_read_columns", both)
+    monkeypatch.setattr(native, "C_READER", c_reader)
     states, _ = bench_states()
     for first, then in permutations(states.values(), 2):
         GameState.from_dict(first).allowed_actions("fast")

@@ -514,3 +514,150 @@ def test_facts_of_a_class_the_program_does_not_mention_come_and_go_with_their_pa
         assert by["native"][0]._extra_of  # (the bundle path was taken)
     finally:
         comp.evaluators = saved
+
+
+# -- reader.c: C's change read back into Python objects (native.C_READER)
+
+def _typed_groups(facts) -> dict:
+    """A reading's index by name, each fact with the types of its values (True is not 1), each group's type."""
+    return {name: (type(group), frozenset(tuple((type(x), x) for x in f) for f in group))
+            for name, group in facts.groups.items()}
+
+
+def _copy_state(ev) -> tuple:
+    """What a native evaluator keeps of the model after a run, read without applying anything."""
+    return (ev._model, ev._pending, ev._size, ev._fresh, ev.change_columns(), ev._added, ev._change)
+
+
+def test_the_reader_builds_where_a_compiler_and_python_h_are_found():
+    assert native.reader() is not None, native.READER_UNAVAILABLE
+
+
+@pytest.mark.parametrize("ruleset,seed,cap", [("official", 7, 70), ("simplified", 8, 50)])
+def test_the_c_reader_gives_the_python_codes_model_copy_and_facts(monkeypatch, ruleset, seed, cap):
+    """Two native evaluators, one reading C's change with reader.c, one with the Python code, on the
+    ABoxes of a duel in order (next states, actions declared), shuffled and mixed with lists (other
+    states), then the bench's states each after each other one: after every run the same model copy
+    (its relations, the queues of changes not applied yet, the counts), the same change handed to
+    infer, the same facts and index by name (types of values and groups too), the same model."""
+    from itertools import permutations
+
+    from ygo_onto.bench import bench_states
+    from ygo_onto.game import GameState
+
+    warnings.simplefilter("ignore")
+    k = knowledge(ruleset)
+    aboxes = _duel_aboxes(ruleset, seed, cap)
+    rng = random.Random(seed)
+    sequence = aboxes + rng.sample(aboxes, 30) + [list(a) if i % 3 == 0 else a
+                                                  for i, a in enumerate(rng.sample(aboxes, 20))]
+    if ruleset == "official":  # (the bench's states: a fresh state's large change, read as columns)
+        captured = []
+        real = fast.infer_facts
+
+        def record(k, facts, evaluator=True):
+            captured.append(facts)
+            return real(k, facts, evaluator)
+
+        monkeypatch.setattr(fast, "infer_facts", record)
+        states, _ = bench_states()
+        for first, then in permutations(list(states.values())[:4], 2):
+            GameState.from_dict(first).allowed_actions("fast")
+            GameState.from_dict(then).allowed_actions("fast")
+        monkeypatch.setattr(fast, "infer_facts", real)
+        sequence += captured
+    comp = fast.compiled(k)
+    module = native.reader()
+    calls: dict = {}
+
+    class Counted:  # (every C reading counted: the C side does read)
+        def __getattr__(self, name):
+            def call(*args):
+                got = getattr(module, name)(*args)
+                calls[name, got is None] = calls.get((name, got is None), 0) + 1
+                return got
+            return call
+
+    monkeypatch.setattr(native, "_READER", Counted())
+    saved = comp.evaluators
+    by = {True: [None, None], False: [None, None]}
+    try:
+        for facts in sequence:
+            got = {}
+            for c_reader, evaluators in by.items():
+                monkeypatch.setattr(native, "C_READER", c_reader)
+                comp.evaluators = evaluators
+                got[c_reader] = fast.infer_facts(k, facts)
+            assert got[True] == got[False]
+            assert _typed_groups(got[True]) == _typed_groups(got[False])
+            for slot in (0, 1):
+                c_ev, py_ev = by[True][slot], by[False][slot]
+                if c_ev is not None or py_ev is not None:
+                    assert _copy_state(c_ev) == _copy_state(py_ev)
+                    assert c_ev.reading == py_ev.reading
+        for slot in (0, 1):
+            if by[True][slot] is not None:
+                assert _frozen(by[True][slot]) == _frozen(by[False][slot])
+    finally:
+        comp.evaluators = saved
+    assert calls.get(("read_rows", False), 0) > len(aboxes) and calls.get(("read_columns", False), 0) > 10
+    assert calls.get(("read_change", False), 0) > len(aboxes)
+
+
+def test_without_the_reader_the_python_code_reads(monkeypatch, tmp_path):
+    """No reader.c (no compiler, no Python.h): READER_UNAVAILABLE says why, and the Python code reads,
+    with the same facts."""
+    import sysconfig
+
+    from ygo_onto.duel import new_duel, play_duel
+
+    monkeypatch.setenv("YGO_NO_CACHE", "1")
+    monkeypatch.setattr(native, "_TMPDIR", str(tmp_path))
+    assert native._load_reader().read_rows is not None  # (built into the temporary folder)
+    monkeypatch.setattr(sysconfig, "get_paths", lambda: {"include": str(tmp_path)})
+    with pytest.raises(RuntimeError, match="no Python.h"):
+        native._load_reader()
+    monkeypatch.setenv("CC", "/nonexistent/cc")
+    monkeypatch.setattr(native, "_READER", None)
+    monkeypatch.setattr(native, "READER_UNAVAILABLE", None)
+    assert native.reader() is None and "no C compiler" in native.READER_UNAVAILABLE
+    assert native.c_reader() is None
+
+    def states():
+        return [s.to_dict() for _, _, s in play_duel(new_duel("simplified", 2), ("random", "random"), seed=2,
+                                                     max_actions=30)]
+
+    k = knowledge("simplified")
+    comp = fast.compiled(k)
+    saved = comp.evaluators
+    try:
+        comp.evaluators = [None, None]
+        without = states()
+        monkeypatch.undo()  # (the reader as it was)
+        comp.evaluators = [None, None]
+        assert native.c_reader() is not None
+        assert states() == without
+    finally:
+        comp.evaluators = saved
+
+
+def test_the_reader_refuses_a_buffer_that_is_not_well_formed():
+    """Counts that would read past the buffer, or a predicate out of range: a ValueError, nothing read past."""
+    import cffi
+
+    module = native.reader()
+    ffi = cffi.FFI()
+    keys, arities = [("p", 2), ("q", 1)], (2, 1)
+    for words in ([0, 2, 0, 7, 7], [0, 0, 1], [1, 0], [5, 1, 0, 7], [0, -1, 0], [1, 1, 0, 7, 0, 1]):
+        buf = ffi.new("int64_t[]", words)
+        at = int(ffi.cast("intptr_t", buf))
+        with pytest.raises(ValueError, match="not well formed"):
+            module.read_rows(at, len(words), [], keys, arities, {}, {}, None)
+        with pytest.raises(ValueError, match="not well formed"):
+            module.read_columns(at, len(words), [], keys, arities, {}, None, 8)
+    buf = ffi.new("int64_t[]", [0, 1, 1, 3, native.SYM_BASE, 4, native.SYM_BASE + 1, 1, 0, 1, native.SYM_BASE + 5])
+    model: dict = {("p", 2): {(3, "a")}}
+    removed, added, gone, came = module.read_rows(int(ffi.cast("intptr_t", buf)), 11, ["a", ("f", 1)], keys,
+                                                  arities, model, {}, None)
+    assert removed == {("p", 2): {(3, "a")}} and added == {("p", 2): {(4, ("f", 1))}, ("q", 1): {(native.SYM_BASE + 5,)}}
+    assert (gone, came) == (1, 2) and model == {("p", 2): {(4, ("f", 1))}, ("q", 1): {(native.SYM_BASE + 5,)}}
