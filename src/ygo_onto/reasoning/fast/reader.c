@@ -381,7 +381,10 @@ static PyObject *fact_of(int kind, PyObject *name, PyObject *rt, PyObject **v, P
             return NULL;
         }
     }
-    return value ? PyTuple_Pack(3, name, s, value) : PyTuple_Pack(2, name, s);
+    if (!value) return PyTuple_Pack(2, name, s);
+    PyObject *fact = PyTuple_Pack(3, name, s, value);
+    Py_DECREF(value);
+    return fact;
 }
 
 /* groups[name] as a set this call made (a copy of the shared one at first): NULL with an exception. */
