@@ -661,3 +661,71 @@ def test_the_reader_refuses_a_buffer_that_is_not_well_formed():
                                                   arities, model, {}, None)
     assert removed == {("p", 2): {(3, "a")}} and added == {("p", 2): {(4, ("f", 1))}, ("q", 1): {(native.SYM_BASE + 5,)}}
     assert (gone, came) == (1, 2) and model == {("p", 2): {(4, ("f", 1))}, ("q", 1): {(native.SYM_BASE + 5,)}}
+
+
+def test_the_c_reading_of_a_change_is_the_python_ones_on_random_changes(monkeypatch):
+    """infer._read_change and _read_columns with reader.c and with the Python code on random changes
+    of a made-up plan: classes (some in disjointness axioms), object properties (some merging), data
+    properties (functional, with a declared range), unnamed subjects, values of every kind (data
+    terms, a term that is not a data value, non-strings where an individual goes): the same groups
+    (types too), or None from both (a check that could fail, an atom not read without a message)."""
+    from types import SimpleNamespace
+
+    from ygo_onto.reasoning.fast import infer as fast_infer
+
+    plan = {("a", 1): (0, "A", False, "any", True), ("b", 1): (0, "B", False, "any", True),
+            ("c", 1): (0, "C", False, "any", False), ("o", 2): (1, "O", False, "any", False),
+            ("m", 2): (1, "M", False, "any", False), ("d", 2): (2, "D", True, "int", False),
+            ("e", 2): (2, "E", False, "any", False), ("s", 2): (2, "S", False, "str", False)}
+    related = {("a", 1): {("a", 1), ("b", 1)}, ("b", 1): {("a", 1), ("b", 1)}, ("d", 2): {("d", 2)},
+               ("m", 2): {("m", 2)}}
+    merging = {("m", 2): (1,)}
+    subjects = ["x", "y", "z", "u", 3]
+    values = ["x", "y", 1, 2, True, ("s", "t"), ("true",), ("false",), ("f", 1)]
+    rng = random.Random(5)
+    monkeypatch.setattr(fast_infer, "_plan", lambda comp, k: plan)
+    monkeypatch.setattr(fast_infer, "_related_keys", lambda comp, k: related)
+    monkeypatch.setattr(fast_infer, "_merging", lambda comp: merging)
+    comp = SimpleNamespace(unnamed=frozenset({"u"}))
+
+    def atoms(key) -> set:
+        rows = set()
+        for _ in range(rng.randrange(3 if rng.random() < 0.8 else 14)):
+            s = rng.choice(subjects[:4])
+            rows.add((s,) if key[1] == 1 else (s, rng.choice(values[:4] if key[0] != "e" else values)))
+        if key[0] in "acos" and rng.random() < 0.05:
+            rows.add((3,) if key[1] == 1 else ("x", 3))
+        return rows
+
+    def clean(rows):  # (removed atoms were read before: no data term that is not a data value)
+        return {row for row in rows if not (len(row) == 2 and row[1] == ("f", 1))}
+
+    def typed(groups):
+        if groups is None:
+            return None
+        return {n: (type(g), frozenset(tuple((type(x), x) for x in f) for f in g)) for n, g in groups.items()}
+
+    outcomes = {"none": 0, "groups": 0}
+    for _ in range(600):
+        model = {key: atoms(key) for key in plan if rng.random() < 0.6}
+        ev = SimpleNamespace(atoms=model.get)
+        base = {name: {(name, "x", 1) if kind else (name, "x")} for kind, name, *_ in
+                rng.sample(list(plan.values()), 4)}
+        base["Z"] = {("Z", "q")}
+        removed = {key: clean(atoms(key)) for key in rng.sample(list(plan), 3)}
+        removed = {key: rows for key, rows in removed.items() if rows}
+        added = {key: atoms(key) for key in rng.sample(list(plan), 4)}
+        added = {key: rows for key, rows in added.items() if rows}
+        added[("q", 1)] = {("x",)}  # (a relation the plan does not read)
+        for check_merges in (True, False):
+            got = {}
+            for c_reader in (True, False):
+                monkeypatch.setattr(native, "C_READER", c_reader)
+                as_rows = fast_infer._read_change(comp, None, ev, base, removed, added, check_merges)
+                as_columns = fast_infer._read_columns(
+                    comp, None, ev, base, {k: native._columns(r) for k, r in removed.items()},
+                    {k: native._columns(r) for k, r in added.items()}, check_merges)
+                got[c_reader] = typed(as_rows), typed(as_columns)
+            assert got[True] == got[False]
+            outcomes["none" if got[True][0] is None else "groups"] += 1
+    assert min(outcomes.values()) > 150

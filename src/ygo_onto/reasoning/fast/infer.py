@@ -123,8 +123,7 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed,
     merging = _merging(comp) if check_merges else {}
     read = native.c_reader()
     if read is not None:  # (reader.c: the same steps; None also where they raise, the caller's steps then do)
-        return read.read_change(base, plan, removed or None, added, unnamed, related,
-                                lambda key, rows, entry: _may_fail(ev, key, rows, entry, related, merging), False)
+        return read.read_change(base, plan, removed or None, added, unnamed, related, merging, ev.atoms, False)
     groups = dict(base)
     for key, rows in removed.items() if removed else ():
         _take_out(groups, plan.get(key), rows, unnamed)
@@ -155,9 +154,7 @@ def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed
     merging = _merging(comp) if check_merges else {}
     read = native.c_reader()
     if read is not None:
-        return read.read_change(base, plan, removed, added, unnamed, related,
-                                lambda key, columns, entry: _may_fail(ev, key, zip(*columns), entry, related, merging),
-                                True)
+        return read.read_change(base, plan, removed, added, unnamed, related, merging, ev.atoms, True)
     groups = dict(base)
     for key, columns in removed.items():
         _take_out(groups, plan.get(key), zip(*columns), unnamed)

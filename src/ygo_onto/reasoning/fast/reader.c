@@ -399,14 +399,117 @@ static PyObject *own_group(PyObject *groups, PyObject *owned, PyObject *name, Py
     return mine;  /* borrowed (owned holds it) */
 }
 
-/* read_change(base, plan, removed, added, unnamed, related, may_fail, columns) -> groups or None:
+/* Whether a relation has two atoms with the same value at `pos` (len(set(map(itemgetter(pos), atoms)))
+   != len(atoms)): 1, 0, -1 an error, -2 an atom that is not a pair. */
+static int repeats(PyObject *atoms, int pos) {
+    PyObject *seen = PySet_New(NULL);
+    if (!seen) return -1;
+    PyObject *it = PyObject_GetIter(atoms), *row;
+    if (!it) { Py_DECREF(seen); return -1; }
+    int rc = 0;
+    while ((row = PyIter_Next(it))) {
+        if (!PyTuple_CheckExact(row) || PyTuple_GET_SIZE(row) <= pos) rc = -2;
+        else if (PySet_Add(seen, PyTuple_GET_ITEM(row, pos)) < 0) rc = -1;
+        Py_DECREF(row);
+        if (rc) break;
+    }
+    Py_DECREF(it);
+    if (!rc && PyErr_Occurred()) rc = -1;
+    if (!rc) {
+        Py_ssize_t n = PyObject_Size(atoms);
+        rc = n < 0 ? -1 : PySet_GET_SIZE(seen) != n;
+    }
+    Py_DECREF(seen);
+    return rc;
+}
+
+/* infer._may_fail of the added atoms `rel` of `key` (`entry` its plan, a key of `related`): whether a
+   check can fail on them and the model (atoms(key): the model's atoms of a key, or None).  1, 0, -1
+   an error, -2 what it does not read. */
+static int may_fail(PyObject *key, PyObject *rel, PyObject *entry, PyObject *related, PyObject *merging,
+                    PyObject *atoms_of, int columns) {
+    int disjoint = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 4));
+    if (disjoint < 0) return -1;
+    if (disjoint) {  /* an added member of one of the other classes of its disjointness axioms */
+        PyObject *others = PyDict_GetItemWithError(related, key);
+        if (!others) return PyErr_Occurred() ? -1 : -2;
+        PyObject *found = PyList_New(0), *it = PyObject_GetIter(others), *other;
+        if (!found || !it) { Py_XDECREF(found); Py_XDECREF(it); return -1; }
+        int rc = 0;
+        while (!rc && (other = PyIter_Next(it))) {
+            int same = PyObject_RichCompareBool(other, key, Py_EQ);
+            if (same < 0) rc = -1;
+            else if (!same) {
+                PyObject *atoms = PyObject_CallOneArg(atoms_of, other);
+                if (!atoms) rc = -1;
+                else {
+                    int truth = PyObject_IsTrue(atoms);
+                    if (truth < 0 || (truth && PyList_Append(found, atoms) < 0)) rc = -1;
+                    Py_DECREF(atoms);
+                }
+            }
+            Py_DECREF(other);
+        }
+        Py_DECREF(it);
+        if (!rc && PyErr_Occurred()) rc = -1;
+        if (!rc && PyList_GET_SIZE(found)) {
+            Atoms at;
+            PyObject *v[2], *hold = NULL;
+            rc = open_atoms(&at, rel, 1, columns);
+            while (!rc) {
+                int got = next_atom(&at, v, &hold);
+                if (got <= 0) { rc = got; break; }
+                PyObject *row = PyTuple_Pack(1, v[0]);
+                if (!row) { rc = -1; break; }
+                for (Py_ssize_t j = 0; j < PyList_GET_SIZE(found); j++) {
+                    int in = PySequence_Contains(PyList_GET_ITEM(found, j), row);
+                    if (in) { rc = in < 0 ? -1 : 1; break; }
+                }
+                Py_DECREF(row);
+            }
+            Py_XDECREF(hold);
+            Py_XDECREF(at.it);
+        }
+        Py_DECREF(found);
+        return rc;
+    }
+    /* a functional data property (its subjects) or a merging object property (its positions): a value twice */
+    PyObject *positions;
+    int functional = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 2));
+    if (functional < 0) return -1;
+    if (functional) positions = NULL;
+    else {
+        positions = PyDict_GetItemWithError(merging, key);
+        if (!positions) return PyErr_Occurred() ? -1 : 0;
+        if (!PyTuple_CheckExact(positions)) return -2;
+        if (!PyTuple_GET_SIZE(positions)) return 0;
+    }
+    PyObject *atoms = PyObject_CallOneArg(atoms_of, key);
+    if (!atoms) return -1;
+    int rc = atoms == Py_None ? 0 : PyObject_IsTrue(atoms);
+    if (rc > 0) {
+        rc = 0;
+        Py_ssize_t n = positions ? PyTuple_GET_SIZE(positions) : 1;
+        for (Py_ssize_t j = 0; j < n && !rc; j++) {
+            long pos = positions ? PyLong_AsLong(PyTuple_GET_ITEM(positions, j)) : 0;
+            if (pos == -1 && PyErr_Occurred()) rc = -1;
+            else if (pos != 0 && pos != 1) rc = -2;
+            else rc = repeats(atoms, (int)pos);
+        }
+    }
+    Py_DECREF(atoms);
+    return rc;
+}
+
+/* read_change(base, plan, removed, added, unnamed, related, merging, atoms, columns) -> groups or None:
    infer._read_change (columns=False: the relations as sets of rows) or _read_columns (True: as
-   columns) of a change; may_fail(key, atoms, entry) is called for the keys of `related`. */
+   columns) of a change, with _may_fail's test of the keys of `related` (atoms: ev.atoms). */
 static PyObject *read_change(PyObject *self, PyObject *args) {
-    PyObject *base, *plan, *removed, *added, *unnamed, *related, *may_fail;
+    PyObject *base, *plan, *removed, *added, *unnamed, *related, *merging, *atoms_of;
     int columns;
-    if (!PyArg_ParseTuple(args, "O!O!OO!OO!Op", &PyDict_Type, &base, &PyDict_Type, &plan, &removed,
-                          &PyDict_Type, &added, &unnamed, &PyDict_Type, &related, &may_fail, &columns))
+    if (!PyArg_ParseTuple(args, "O!O!OO!OO!O!Op", &PyDict_Type, &base, &PyDict_Type, &plan, &removed,
+                          &PyDict_Type, &added, &unnamed, &PyDict_Type, &related, &PyDict_Type, &merging,
+                          &atoms_of, &columns))
         return NULL;
     if (!PyAnySet_Check(unnamed)) Py_RETURN_NONE;
     if (removed != Py_None && !PyDict_Check(removed) && !(PyTuple_Check(removed) && PyTuple_GET_SIZE(removed) == 0))
@@ -469,12 +572,9 @@ static PyObject *read_change(PyObject *self, PyObject *args) {
             int in = PyDict_Contains(related, key);
             if (in < 0) goto fail;
             if (in) {
-                PyObject *r = PyObject_CallFunctionObjArgs(may_fail, key, rel, entry, NULL);
-                if (!r) goto fail;
-                int t = PyObject_IsTrue(r);
-                Py_DECREF(r);
-                if (t < 0) goto fail;
-                if (t) goto none;
+                rc = may_fail(key, rel, entry, related, merging, atoms_of, columns);
+                if (rc == -1) goto fail;
+                if (rc) goto none;
             }
             rc = open_atoms(&at, rel, kind == K_CLASS ? 1 : 2, columns);
             if (rc < 0) goto out_rc;
