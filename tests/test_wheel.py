@@ -15,6 +15,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+
+def native_compiler() -> bool:
+    from ygo_onto.reasoning.fast import native
+    return native._compiler() is not None
+
 pytestmark = pytest.mark.wheel
 
 
@@ -45,6 +50,8 @@ def test_wheel_carries_ontology_rules_data_and_examples(wheel):
     wanted |= {f"ygo_onto/data/{p.name}" for p in (REPO / "src/ygo_onto/data").iterdir() if p.is_file()}
     assert "ygo_onto/ontology/ygo-onto.owl" in wanted and len(wanted) > 20
     assert wanted - names == set()
+    # the C sources built at run time (the native engine, the reader of its change)
+    assert {"ygo_onto/reasoning/fast/native.c", "ygo_onto/reasoning/fast/reader.c"} <= names
 
 
 def test_unpacked_wheel_runs_outside_the_checkout(wheel, tmp_path):
@@ -65,6 +72,11 @@ def test_unpacked_wheel_runs_outside_the_checkout(wheel, tmp_path):
     module, checkout, rules, bench_example = where.stdout.split()
     assert module.startswith(str(site)) and checkout == "False" and rules.startswith(str(site))
     assert bench_example == "True"
+    built = run("-c", "from ygo_onto.reasoning.fast import native; "
+                      "print(native.library() is not None, native.reader() is not None, native.READER_UNAVAILABLE)")
+    assert built.returncode == 0, built.stderr
+    if native_compiler():
+        assert built.stdout.split()[:2] == ["True", "True"], built.stdout
     allowed = run("-m", "ygo_onto", "allowed", "puzzle.json", "--json")
     assert allowed.returncode == 0, allowed.stderr
     assert any(a["type"] == "activate" for a in json.loads(allowed.stdout)["actions"])
