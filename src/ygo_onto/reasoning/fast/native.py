@@ -23,6 +23,12 @@ ABox with parts (abox.ABox) goes by bundles instead (run_bundles): each part is 
 registered in C once, a state is the list of its parts' bundle ids, and C finds which input rows
 came and went (ng_bundle, ng_state), so Python does not compare facts or relations.
 
+C's change is read back into Python objects by reader.c, a small CPython extension module built
+like the engine (by source, compiler, Python version and ABI; `reader`): the rows or columns of
+_read_out, the model copy, and infer's facts of the change (_read_change, _read_columns), with the
+same answers as the Python code, which runs where it cannot be built (READER_UNAVAILABLE says why)
+or with C_READER = False.
+
 Values cross as 64-bit integers: an int is itself; a str or a tuple (a constant, a function
 term) is SYM_BASE + its id, interned here with its structure handed to C (for the order of
 values of different kinds and the matching of function terms)."""
