@@ -132,7 +132,7 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
             PyObject *got = PyDict_GetItemWithError(model, key);  /* borrowed */
             if (!got && PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
             if (got) {
-                if (!PyAnySet_Check(got)) { Py_DECREF(rows); PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set"); goto fail; }
+                if (!PySet_Check(got)) { Py_DECREF(rows); PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set"); goto fail; }
                 gone += nr;
                 PyObject *it = PyObject_GetIter(rows), *row;
                 if (!it) { Py_DECREF(rows); goto fail; }
@@ -160,7 +160,7 @@ static PyObject *read_rows(PyObject *self, PyObject *args) {
                 if (!copy || PyDict_SetItem(model, key, copy) < 0) { Py_XDECREF(copy); Py_DECREF(rows); goto fail; }
                 Py_DECREF(copy);
             } else {
-                if (!PyAnySet_Check(got)) { Py_DECREF(rows); PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set"); goto fail; }
+                if (!PySet_Check(got)) { Py_DECREF(rows); PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set"); goto fail; }
                 PyObject *it = PyObject_GetIter(rows), *row;
                 if (!it) { Py_DECREF(rows); goto fail; }
                 while ((row = PyIter_Next(it))) {
@@ -235,6 +235,11 @@ static PyObject *read_columns(PyObject *self, PyObject *args) {
             Py_DECREF(queue);
             if (rc < 0) goto fail;
         } else {
+            if (!PyList_Check(queue)) {
+                Py_DECREF(pair);
+                PyErr_SetString(PyExc_TypeError, "reader: a queue of changes is not a list");
+                goto fail;
+            }
             int rc = PyList_Append(queue, pair);
             Py_DECREF(pair);
             if (rc < 0) goto fail;
