@@ -729,3 +729,47 @@ def test_the_c_reading_of_a_change_is_the_python_ones_on_random_changes(monkeypa
             assert got[True] == got[False]
             outcomes["none" if got[True][0] is None else "groups"] += 1
     assert min(outcomes.values()) > 150
+
+
+def test_the_reader_keeps_no_reference_it_does_not_hand_back():
+    """Every reading, its results dropped, leaves the reference counts of the values it read as they were
+    (a reference kept per call would leak memory over a duel)."""
+    import sys
+
+    import cffi
+
+    module = native.reader()
+    ffi = cffi.FFI()
+    big, name, term = 10 ** 9 + 7, "someone", ("s", "text")
+    values = [name, term, ("true",), "other"]
+    keys, arities = [("p", 2), ("c", 1), ("d", 2)], (2, 1, 2)
+    sym = native.SYM_BASE
+    words = [0, 1, 2, sym + 3, big, sym, big, sym, sym + 3, 1, 1, 1, sym + 3, sym,
+             2, 1, 2, sym, sym + 1, sym + 3, sym + 2, sym, big]
+    buf = ffi.new("int64_t[]", words)
+    at = int(ffi.cast("intptr_t", buf))
+    plan = {("p", 2): (1, "P", False, "any", False), ("c", 1): (0, "C", False, "any", True),
+            ("d", 2): (2, "D", True, "any", False)}
+    related = {("c", 1): {("c", 1), ("b", 1)}, ("d", 2): {("d", 2)}}
+    watched = (name, term, big, "P", "C", "D", "other")
+
+    def readings():
+        model: dict = {}
+        for _ in range(3):
+            module.read_rows(at, len(words), values, keys, arities, model, {}, None)
+        pending: dict = {}
+        for _ in range(3):
+            module.read_columns(at, len(words), values, keys, arities, pending, pending.pop, 1)
+        removed, added, _, _ = module.read_rows(at, len(words), values, keys, arities, {}, {}, None)
+        columns = {key: native._columns(rows) for key, rows in added.items()}
+        base = {"P": {("P", "other", big)}, "C": {("C", name)}, "Z": {("Z", name)}}
+        for check_merges in ({}, {("p", 2): (0, 1)}):
+            for atoms in ({("b", 1): {("x",)}, ("d", 2): {("x", 1)}}.get, {("b", 1): {(name,)}}.get):
+                module.read_change(base, plan, removed, added, frozenset({"u"}), related, check_merges, atoms, False)
+                module.read_change(base, plan, columns, columns, frozenset(), related, check_merges, atoms, True)
+
+    readings()
+    before = [sys.getrefcount(v) for v in watched]
+    for _ in range(200):
+        readings()
+    assert [sys.getrefcount(v) for v in watched] == before
