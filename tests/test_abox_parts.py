@@ -136,6 +136,49 @@ def test_state_abox_falls_back_where_a_key_cannot_be_read():
     assert list(got) == facts and got.parts == parts
 
 
+
+def test_with_action_gives_the_abox_of_the_state_with_the_action():
+    """with_action of a state's ABox (its list not built yet, or built) is state_abox with the action: the
+    reference's facts and parts."""
+    state = _mid_duel_states("official", 2, 50)[-1]
+    action = {"id": "pass", "type": "pass", "player": "A"}
+    for built in (False, True):
+        base = abox.state_abox(state)
+        if built:
+            len(base)
+        _same_as_reference(abox.with_action(base, action), state, {"action": action})
+    changed = abox.state_abox(state)
+    changed.append(("Duel", "another"))  # (a changed list drops its parts: with_action reads the list)
+    got = abox.with_action(changed, action)
+    assert list(got) == list(changed) + abox.action_facts(action)
+
+
+def test_an_abox_built_when_first_used_is_its_list_for_every_reader():
+    """state_abox builds its list when it is first used (the native evaluator reads the parts alone): every
+    way of reading or changing it as a list sees the facts of its parts, in order."""
+    import json
+    import pickle
+
+    state = _mid_duel_states("official", 2, 50)[-1]
+    facts, parts = _reference_abox(state)
+    readers = {
+        "iter": lambda a: list(a) == facts, "tuple": lambda a: tuple(a) == tuple(facts), "len": lambda a: len(a) == len(facts),
+        "bool": lambda a: bool(a), "index": lambda a: a[3] == facts[3] and a[2:9] == facts[2:9] and a.index(facts[5]) == 5,
+        "in": lambda a: facts[-1] in a, "eq": lambda a: a == facts and facts == a and not a != facts,
+        "list + abox": lambda a: [("X", "x")] + a == [("X", "x")] + facts, "abox + list": lambda a: a + [1] == facts + [1],
+        "extend a list": lambda a: (lambda out: (out.extend(a), out)[1])([]) == facts, "repr": lambda a: repr(a) == repr(facts),
+        "json": lambda a: json.loads(json.dumps(a)) == json.loads(json.dumps(facts)),
+        "pickle": lambda a: (lambda b: b == facts and b.parts == parts)(pickle.loads(pickle.dumps(a))),
+        "copy": lambda a: a.copy() == facts and copy.copy(a) == facts, "count": lambda a: a.count(facts[0]) == 1,
+        "reversed": lambda a: list(reversed(a)) == facts[::-1], "append": lambda a: (a.append(1), a[-1] == 1 and a[:-1] == facts
+                                                                                   and a.parts is None)[1],
+    }
+    failed = [name for name, reads in readers.items() if not reads(abox.state_abox(state))]
+    assert not failed
+    got = abox.state_abox(state)
+    assert got.parts == parts and len(got) == len(facts) and type(got) is abox.ABox  # (built: a plain ABox from now on)
+
+
 # -- session 12's state_facts (abox.py at 4b147c2), the reference builder
 
 def _reference_facts(state: dict, lean: bool = True, transient: dict | None = None, marks: list | None = None) -> list[tuple]:

@@ -90,7 +90,7 @@ class ABox(list):
     action), a dict part -> (tuple of facts, tuple of the types of their values), for the fast backend to see which parts changed from
     the previous state (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
 
-    __slots__ = ("parts",)
+    __slots__ = ("parts", "_unbuilt")  # (_unbuilt: _LazyABox's; here so that both classes have one layout)
 
 
 def _dropping_parts(name):
@@ -107,6 +107,47 @@ def _dropping_parts(name):
 for _name in ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "extend", "insert", "pop", "remove",
               "clear", "sort", "reverse"):
     setattr(ABox, _name, _dropping_parts(_name))
+
+
+class _LazyABox(ABox):
+    """An ABox whose list is built from its parts when first used: the native evaluator reads the parts
+    alone (run_bundles), so most runs never build the ~1,000 facts of a state.  Any use of it as a list
+    (any list method, pickling, copying) builds the list (the facts of the parts in order) and turns the
+    object into a plain ABox, which then costs its readers nothing more."""
+
+    __slots__ = ()
+
+    def _build(self) -> None:
+        parts, self._unbuilt = self._unbuilt, None
+        list.extend(self, chain.from_iterable(map(_FACTS, parts.values())))
+        self.__class__ = ABox
+
+    def __radd__(self, other):  # (list + this: list's concatenation reads the list's items directly)
+        self._build()
+        return NotImplemented
+
+
+def _building(name):
+    def method(self, *args):
+        self._build()
+        return getattr(ABox, name)(self, *args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__iter__", "__len__", "__getitem__", "__contains__", "__reversed__", "__eq__", "__ne__", "__lt__",
+              "__le__", "__gt__", "__ge__", "__repr__", "__add__", "__mul__", "__rmul__", "__sizeof__", "__init__",
+              "__reduce__", "__reduce_ex__", "__getstate__", "copy", "count", "index", "__setitem__", "__delitem__",
+              "__iadd__", "__imul__", "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"):
+    setattr(_LazyABox, _name, _building(_name))
+
+
+def _lazy_abox(parts: dict) -> ABox:
+    """The ABox of these parts (the facts of each in order), its list built when first used."""
+    out = list.__new__(_LazyABox)
+    out.parts = out._unbuilt = parts
+    return out
 
 
 def typed_part(part: tuple) -> tuple[tuple, tuple]:
@@ -153,9 +194,7 @@ def state_abox(state: dict, transient: dict | None = None) -> ABox:
         except Exception:  # (state_facts below raises the error, or builds what the keys could not read)
             parts = None
         if parts is not None:
-            out = ABox(chain.from_iterable(map(_FACTS, parts.values())))
-            out.parts = parts
-            return out
+            return _lazy_abox(parts)
     marks: list = []
     facts = state_facts(state, True, transient, marks)
     out = ABox(facts)
@@ -177,11 +216,12 @@ def with_action(abox: list, action: dict) -> list:
     """A state's ABox (state_abox without transient facts) with an action's facts after it: what
     state_abox(state, {"action": action}) gives, parts included (the action is the part "action")."""
     facts = action_facts(action)
+    parts = getattr(abox, "parts", None)
+    if parts is not None and "action" not in parts and hasattr(abox, "_unbuilt"):  # (an ABox _lazy_abox made: its
+        # list is its parts' facts, so the list of these parts is abox's and the action's)
+        return _lazy_abox({**parts, "action": _interned(typed_part(tuple(facts)))})
     out = ABox(abox)
     list.extend(out, facts)
-    parts = getattr(abox, "parts", None)
-    if parts is not None and "action" not in parts:
-        out.parts = {**parts, "action": _interned(typed_part(tuple(facts)))}
     return out
 
 
