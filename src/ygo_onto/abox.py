@@ -439,7 +439,7 @@ MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when 
 class _Memo:
     """state_abox's memos for one catalog and the declarations of the Knowledge in use."""
 
-    __slots__ = ("counters", "counts", "lists", "fields", "players", "duels", "sums")
+    __slots__ = ("counters", "counts", "lists", "fields", "players", "duels", "sums", "zones")
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
@@ -448,6 +448,7 @@ class _Memo:
         self.players: dict = {}  # (player, its facts' values) -> the part ("player", p)
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
         self.sums: dict = {}  # the closure facts (player_aggregates, strongest_in_graveyards, card_counts) by their inputs
+        self.zones: dict = {}  # (player, official, which of the field signature's entries are None) -> _zone_part
 
 
 def _remember(memo: dict, key, value):
@@ -484,11 +485,15 @@ _NO_EXTRA = (False, False, False, False, False, None, False)  # _field_key of an
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
+_FIELD_VALUES = operator.itemgetter("card", "owner", "position", "atk_modifier", "def_modifier", "summoned_this_turn",
+                                    "position_changed_this_turn", "attacks_declared", "summoned_by", "set_this_turn")
+_FIELD_DICTS = operator.itemgetter("extra", "equipped_to", "counters")
+
+
 def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -> tuple:
     """What the part of a field card is made of (_field_card_facts reads nothing else)."""
-    x, eq, counters = fc["extra"], fc["equipped_to"], fc["counters"]
-    values = (fc["card"], fc["owner"], fc["position"], fc["atk_modifier"], fc["def_modifier"], fc["summoned_this_turn"],
-              fc["position_changed_this_turn"], fc["attacks_declared"], fc["summoned_by"], fc["set_this_turn"])
+    x, eq, counters = _FIELD_DICTS(fc)
+    values = _FIELD_VALUES(fc)  # (one call, not ten lookups: a state has ~8 field cards)
     return (p, area, i, chosen, values, tuple(map(type, values)),
             (tuple(counters.items()), tuple(map(type, counters.values()))) if counters else (),
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
@@ -576,7 +581,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if not transient.get("die"):
             _remember(memo.duels, duel_key, duel)
     parts = {"duel": duel}
-    players = memo.players
+    players, zones, official = memo.players, memo.zones, ruleset == "official"
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
         key = ("aggregates", p, hand, grave, sig)
@@ -593,7 +598,11 @@ def _memo_parts(state: dict, transient: dict) -> dict:
             _player_facts(part.append, state, p, aggregates)
             got = _remember(players, key, kept_part(tuple(part)))
         parts[("player", p)] = got
-        parts[("zones", p)] = _zone_part(state, side, p)
+        key = (p, official, tuple(map(operator.is_, sig, repeat(None))))  # (which zones are free, read off sig)
+        got = zones.get(key)
+        if got is None:
+            got = zones[key] = _zone_part(state, side, p)
+        parts[("zones", p)] = got
     parts.update(cards)
     if pending:
         part = []
