@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from itertools import chain, compress, repeat
 from pathlib import Path
 
 from ... import diskcache
@@ -297,6 +298,9 @@ class NativeEvaluator:
         # program does not mention (rare)
         self._bundles: dict = {}
         self._ids: dict = {}
+        # the previous run_bundles' part objects and their bundle ids: most parts are the same objects in the same
+        # slots (an action's run: every part of its state's, and the action), found by identity there
+        self._last_parts: tuple = ((), [])
         self._alive: list = []
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
@@ -522,11 +526,18 @@ class NativeEvaluator:
             self._lib.ng_bundles_reset(self._engine)
             self._bundles, self._extra_of = {}, {}
             self._ids, self._alive = {}, []
+            self._last_parts = ((), [])
         elif len(self._alive) > BUNDLE_CAP:  # (part objects no longer kept: found by content again)
             self._ids, self._alive = {}, []
         values = list(parts.values())
         known = self._ids
-        ids = list(map(known.get, map(id, values)))  # (most parts: objects of an earlier ABox)
+        last_values, last_ids = self._last_parts
+        n, n_last = len(values), len(last_values)
+        # (the slots whose part is not the previous run's object: their ids by the part object, most of them
+        # objects of an earlier ABox)
+        ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
+        for i in compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))):
+            ids[i] = known.get(id(values[i]))
         if None in ids:
             alive = self._alive
             try:
@@ -546,6 +557,7 @@ class NativeEvaluator:
             if self._syms:
                 self._flush()
             self._given, self._bundled = {}, True
+            self._last_parts = (values, ids)  # (values keeps its parts alive: no other object takes their ids)
             mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
             if mode < 0:
                 raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
