@@ -47,8 +47,29 @@ def _typed(facts) -> list:
     return [(f, tuple(map(type, f))) for f in facts]
 
 
+_DUEL_PART = {"Duel", "currentPhase", "turnNumber", "duelOver", "chainLength", "hasPending", "turnStarted", "turnEnding",
+              "damageStepChain", "phaseEndsTo"}
+
+
+def _cut_as_now(parts: dict) -> dict:
+    """The reference's parts as state_abox cuts them now (session 14): the reference's part "duel" is two parts,
+    "duel" (the phase, the turn and the like: new in most states) then "board" (the strongest monster in the
+    Graveyards, the card counts, the attack, a die roll: new in few), so that a new state encodes the small one
+    alone.  The facts and their order are the same."""
+    out = {}
+    for slot, part in parts.items():
+        if slot == "duel":
+            facts = part[0]
+            cut = next(i for i, f in enumerate(facts) if f[0] not in _DUEL_PART)
+            out["duel"], out["board"] = typed_part(facts[:cut]), typed_part(facts[cut:])
+        else:
+            out[slot] = part
+    return out
+
+
 def _same_as_reference(got: abox.ABox, state: dict, transient) -> None:
     facts, parts = _reference_abox(state, transient)
+    parts = _cut_as_now(parts)
     assert _typed(got) == _typed(facts)
     assert got.parts is not None and list(got.parts) == list(parts)
     for slot, part in parts.items():
@@ -133,7 +154,7 @@ def test_state_abox_falls_back_where_a_key_cannot_be_read():
     state["players"][p][area][i]["atk_modifier"] = [1]
     facts, parts = _reference_abox(state)
     got = abox.state_abox(state)
-    assert list(got) == facts and got.parts == parts
+    assert list(got) == facts and got.parts == _cut_as_now(parts)
 
 
 
@@ -161,6 +182,7 @@ def test_an_abox_built_when_first_used_is_its_list_for_every_reader():
 
     state = _mid_duel_states("official", 2, 50)[-1]
     facts, parts = _reference_abox(state)
+    parts = _cut_as_now(parts)
     readers = {
         "iter": lambda a: list(a) == facts, "tuple": lambda a: tuple(a) == tuple(facts), "len": lambda a: len(a) == len(facts),
         "bool": lambda a: bool(a), "index": lambda a: a[3] == facts[3] and a[2:9] == facts[2:9] and a.index(facts[5]) == 5,

@@ -16,7 +16,7 @@ import operator
 from itertools import chain, repeat
 
 from .cards import catalog
-from .knowledge import Vocabulary, VocabularyError, knowledge
+from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
@@ -86,7 +86,7 @@ _ZONE_PARTS: dict = {}
 
 class ABox(list):
     """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel,
-    a player, a player's zones, a card where it lies, the pending action, a chain link, the
+    the duel's facts read off the cards (the board), a player, a player's zones, a card where it lies, the pending action, a chain link, the
     action), a dict part -> (tuple of facts, tuple of the types of their values), for the fast backend to see which parts changed from
     the previous state (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
 
@@ -243,7 +243,9 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
         def mark(part):
             marks.append((part, len(facts)))
     mark("duel")
-    _duel_facts(add, state, transient, strongest_in_graveyards(state, cat), card_counts(state, cat), battle_facts(state))
+    _duel_facts(add, state, transient)
+    mark("board")
+    _board_facts(add, transient, strongest_in_graveyards(state, cat), card_counts(state, cat), battle_facts(state))
     for p in PLAYERS:
         side = state["players"][p]
         me = player_ind(p)
@@ -287,8 +289,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
 
 # -- the facts of each part (state_facts; _memo_parts on a memo's miss)
 
-def _duel_facts(add, state: dict, transient: dict, strongest, counts: list, battle: list) -> None:
-    """The part "duel": strongest_in_graveyards, card_counts and battle_facts given."""
+def _duel_facts(add, state: dict, transient: dict) -> None:
+    """The part "duel": the phase, the turn and the like (most states change one of them)."""
     add(("Duel", DUEL))
     add(("currentPhase", DUEL, PHASE_INDIVIDUALS[state["phase"]]))
     add(("turnNumber", DUEL, state["turn"]))
@@ -302,6 +304,11 @@ def _duel_facts(add, state: dict, transient: dict, strongest, counts: list, batt
     add(("damageStepChain", DUEL, bool(state.get("extra", {}).get("damage_step_chain"))))
     if phase_end in PHASE_INDIVIDUALS:
         add(("phaseEndsTo", DUEL, PHASE_INDIVIDUALS[phase_end]))
+
+
+def _board_facts(add, transient: dict, strongest, counts: list, battle: list) -> None:
+    """The part "board", the duel's facts read off the cards (strongest_in_graveyards, card_counts, battle_facts
+    given) and a die roll: a part of its own, as these change in few states (the part "duel" in most)."""
     if strongest is not None:
         add(("strongestInGraveyards", DUEL, card_ind(*strongest)))
     die = transient.get("die")
@@ -439,7 +446,7 @@ MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when 
 class _Memo:
     """state_abox's memos for one catalog and the declarations of the Knowledge in use."""
 
-    __slots__ = ("counters", "counts", "lists", "fields", "players", "duels", "sums", "zones")
+    __slots__ = ("counters", "counts", "lists", "fields", "players", "duels", "boards", "sums", "zones")
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
@@ -447,6 +454,7 @@ class _Memo:
         self.fields: dict = {}  # _field_key -> the part of a field card
         self.players: dict = {}  # (player, its facts' values) -> the part ("player", p)
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
+        self.boards: dict = {}  # (strongest, counts, battle facts) -> the part "board"
         self.sums: dict = {}  # the closure facts (player_aggregates, strongest_in_graveyards, card_counts) by their inputs
         self.zones: dict = {}  # (player, official, which of the field signature's entries are None) -> _zone_part
 
@@ -503,10 +511,23 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
 
 
+_CATALOGS: dict = {}  # ruleset -> (ACTIVE's value, catalog(ruleset) under it)
+
+
+def _catalog(ruleset: str):
+    """catalog(ruleset), remembered for the value of knowledge.ACTIVE it was read under (a new dict each time an
+    ontology file is put in use or dropped): catalog() imports ACTIVE on each call, a few microseconds a state."""
+    active = ACTIVE.get()
+    got = _CATALOGS.get(ruleset)
+    if got is None or got[0] is not active:
+        got = _CATALOGS[ruleset] = (active, catalog(ruleset))
+    return got[1]
+
+
 def _memo_parts(state: dict, transient: dict) -> dict:
     """state_abox's parts (in state_facts' order, lean), each looked up by its key."""
     ruleset = state["ruleset"]
-    cat = catalog(ruleset)
+    cat = _catalog(ruleset)
     declared = knowledge(ruleset).__dict__  # (counter_declarations and count_declarations, without their import)
     counters = declared.get("_counter_declarations") or counter_declarations(ruleset)
     counts_declared = declared.get("_count_declarations") or count_declarations(ruleset)
@@ -570,17 +591,22 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         counts = _remember(sums, key, tuple(card_counts(state, cat)))
     phase_end = extra.get("phase_end")
     turn = state["turn"]
-    duel_key = (state["phase"], turn, type(turn), state["winner"] is not None, len(state["chain"]), pending is not None,
-                bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")), strongest, counts,
-                tuple(battle_facts(state)) if battle else _NO_BATTLE)
-    duel = None if transient.get("die") else memo.duels.get(duel_key)  # (a die result: rare, built each time)
+    key = (state["phase"], turn, type(turn), state["winner"] is not None, len(state["chain"]), pending is not None,
+           bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")))
+    duel = memo.duels.get(key)
     if duel is None:
         part = []
-        _duel_facts(part.append, state, transient, strongest, counts, duel_key[-1])
-        duel = kept_part(tuple(part))
+        _duel_facts(part.append, state, transient)
+        duel = _remember(memo.duels, key, kept_part(tuple(part)))
+    key = (strongest, counts, tuple(battle_facts(state)) if battle else _NO_BATTLE)
+    board = None if transient.get("die") else memo.boards.get(key)  # (a die result: rare, built each time)
+    if board is None:
+        part = []
+        _board_facts(part.append, transient, *key)
+        board = kept_part(tuple(part))
         if not transient.get("die"):
-            _remember(memo.duels, duel_key, duel)
-    parts = {"duel": duel}
+            _remember(memo.boards, key, board)
+    parts = {"duel": duel, "board": board}
     players, zones, official = memo.players, memo.zones, ruleset == "official"
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
