@@ -207,7 +207,7 @@ def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
 
-_SECOND, _THIRD, _FIFTH, _LAST = (operator.itemgetter(i) for i in (1, 2, 4, -1))
+_FIRST, _SECOND, _THIRD, _FIFTH = (operator.itemgetter(i) for i in (0, 1, 2, 4))
 _INT32 = struct.Struct("=i")
 _ZERO = bytes(8)  # (C is handed a valid pointer for an empty bundle)
 
@@ -580,9 +580,6 @@ class NativeEvaluator:
         if bid is not None:
             return bid
         facts = part[0]
-        types = tuple(map(type, map(_LAST, facts)))
-        if types != part[1]:
-            raise _Unread
         # by the fact object first (abox.kept_part gives an equal fact as the same object): no tuple hashed
         by_id = self._code_of_id
         codes = list(map(by_id.get, map(id, facts)))
@@ -599,6 +596,8 @@ class NativeEvaluator:
                     if code[3] is not f:  # (the code holds its fact: no other object takes its id while kept)
                         code = (*code[:3], f, code[4])
                     codes[i] = by_id[id(f)] = code
+        if tuple(map(_FIRST, codes)) != part[1]:  # (the types the part gives are not its values': each code holds
+            raise _Unread  # the type of its fact's value, the fact being that object)
         rows = codes
         if None in map(_SECOND, codes):  # (facts of predicates the program does not mention)
             extra: dict = {}
