@@ -535,9 +535,13 @@ class NativeEvaluator:
         n, n_last = len(values), len(last_values)
         # (the slots whose part is not the previous run's object: their ids by the part object, most of them
         # objects of an earlier ABox)
-        ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
-        for i in compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))):
-            ids[i] = known.get(id(values[i]))
+        differ = list(compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))))
+        if len(differ) > 8:  # (another state than the previous run's: all by the part object)
+            ids = list(map(known.get, map(id, values)))
+        else:
+            ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
+            for i in differ:
+                ids[i] = known.get(id(values[i]))
         if None in ids:
             alive = self._alive
             try:
