@@ -199,6 +199,16 @@ def test_an_abox_built_when_first_used_is_its_list_for_every_reader():
     assert not failed
     got = abox.state_abox(state)
     assert got.parts == parts and len(got) == len(facts) and type(got) is abox.ABox  # (built: a plain ABox from now on)
+    import threading
+
+    for _ in range(20):  # (threads reading one ABox at once: each sees the whole list)
+        got, seen = abox.state_abox(state), []
+        readers = [threading.Thread(target=lambda: seen.append(list(got))) for _ in range(4)]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join()
+        assert seen == [facts] * 4
 
 
 # -- session 12's state_facts (abox.py at 4b147c2), the reference builder

@@ -13,6 +13,7 @@ generic function, card_counts: no card is named here.  Deck cards are left out o
 from __future__ import annotations
 
 import operator
+import threading
 from itertools import chain, repeat
 
 from .cards import catalog
@@ -118,13 +119,18 @@ class _LazyABox(ABox):
     __slots__ = ()
 
     def _build(self) -> None:
-        parts, self._unbuilt = self._unbuilt, None
-        list.extend(self, chain.from_iterable(map(_FACTS, parts.values())))
-        self.__class__ = ABox
+        with _BUILDING:  # (two threads reading it: one builds it, the other then finds it built)
+            if type(self) is _LazyABox:
+                list.extend(self, chain.from_iterable(map(_FACTS, self._unbuilt.values())))
+                self._unbuilt = None
+                self.__class__ = ABox
 
     def __radd__(self, other):  # (list + this: list's concatenation reads the list's items directly)
         self._build()
         return NotImplemented
+
+
+_BUILDING = threading.Lock()
 
 
 def _building(name):
