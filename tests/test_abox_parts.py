@@ -52,16 +52,24 @@ _DUEL_PART = {"Duel", "currentPhase", "turnNumber", "duelOver", "chainLength", "
 
 
 def _cut_as_now(parts: dict) -> dict:
-    """The reference's parts as state_abox cuts them now (session 14): the reference's part "duel" is two parts,
-    "duel" (the phase, the turn and the like: new in most states) then "board" (the strongest monster in the
-    Graveyards, the card counts, the attack, a die roll: new in few), so that a new state encodes the small one
-    alone.  The facts and their order are the same."""
+    """The reference's parts as state_abox cuts them now (session 14), so that a new state encodes small parts
+    alone: the reference's part "duel" is two parts, "duel" (the phase, the turn and the like: new in most
+    states) then "board" (the strongest monster in the Graveyards, the card counts, the attack, a die roll: new
+    in few); its part ("player", p) is three, ("player", p) (the player, whose turn), ("priority", p) (it goes
+    back and forth in most states) and ("side", p) (first player, opponent, life points, counts).  The facts and
+    their order are the same."""
     out = {}
     for slot, part in parts.items():
+        facts = part[0]
         if slot == "duel":
-            facts = part[0]
             cut = next(i for i, f in enumerate(facts) if f[0] not in _DUEL_PART)
             out["duel"], out["board"] = typed_part(facts[:cut]), typed_part(facts[cut:])
+        elif slot[0] == "player":
+            assert facts[0][0] == "Player" and facts[1][0] in ("TurnPlayer", "NonTurnPlayer")
+            cut = 3 if facts[2][0] == "PriorityPlayer" else 2
+            out[slot] = typed_part(facts[:2])
+            out[("priority", slot[1])] = typed_part(facts[2:cut])
+            out[("side", slot[1])] = typed_part(facts[cut:])
         else:
             out[slot] = part
     return out

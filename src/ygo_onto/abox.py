@@ -87,7 +87,7 @@ _ZONE_PARTS: dict = {}
 
 class ABox(list):
     """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel,
-    the duel's facts read off the cards (the board), a player, a player's zones, a card where it lies, the pending action, a chain link, the
+    the duel's facts read off the cards (the board), a player (whose turn, priority, its side), a player's zones, a card where it lies, the pending action, a chain link, the
     action), a dict part -> (tuple of facts, tuple of the types of their values), for the fast backend to see which parts changed from
     the previous state (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
 
@@ -256,7 +256,11 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
         side = state["players"][p]
         me = player_ind(p)
         mark(("player", p))
-        _player_facts(add, state, p, player_aggregates(state, p, cat).items())
+        _player_facts(add, state, p)
+        mark(("priority", p))
+        _priority_facts(add, state, p)
+        mark(("side", p))
+        _side_facts(add, state, p, player_aggregates(state, p, cat).items())
         if ZONE_PARTS:  # the zones of a player: the same facts for the same free zones (memoized)
             got = _zone_part(state, side, p)
             if marks is not None:
@@ -327,14 +331,25 @@ def _board_facts(add, transient: dict, strongest, counts: list, battle: list) ->
         add(fact)
 
 
-def _player_facts(add, state: dict, p: str, aggregates) -> None:
-    """The part ("player", p): player_aggregates' items given."""
-    side = state["players"][p]
+def _player_facts(add, state: dict, p: str) -> None:
+    """The part ("player", p): the player and whether it is its turn."""
     me = player_ind(p)
     add(("Player", me))
     add(("TurnPlayer" if state["turn_player"] == p else "NonTurnPlayer", me))
+
+
+def _priority_facts(add, state: dict, p: str) -> None:
+    """The part ("priority", p): whether the player has priority (a part of its own: it goes back and forth between
+    the players in most states, the facts of ("side", p) in few)."""
     if state["priority"] == p:
-        add(("PriorityPlayer", me))
+        add(("PriorityPlayer", player_ind(p)))
+
+
+def _side_facts(add, state: dict, p: str, aggregates) -> None:
+    """The part ("side", p): whether the player went first, its opponent, life points and counts
+    (player_aggregates' items given)."""
+    side = state["players"][p]
+    me = player_ind(p)
     if state["first_player"] == p:
         add(("FirstPlayer", me))
     add(("opponentOf", me, player_ind(opponent(p))))
@@ -452,13 +467,14 @@ MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when 
 class _Memo:
     """state_abox's memos for one catalog and the declarations of the Knowledge in use."""
 
-    __slots__ = ("counters", "counts", "lists", "fields", "players", "duels", "boards", "sums", "zones")
+    __slots__ = ("counters", "counts", "lists", "fields", "players", "turns", "duels", "boards", "sums", "zones")
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
         self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> ((slot, part), ...)
         self.fields: dict = {}  # _field_key -> the part of a field card
-        self.players: dict = {}  # (player, its facts' values) -> the part ("player", p)
+        self.players: dict = {}  # (player, its facts' values) -> the part ("side", p)
+        self.turns: dict = {}  # ("player", p, its turn) or ("priority", p, its priority) -> that part
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
         self.boards: dict = {}  # (strongest, counts, battle facts) -> the part "board"
         self.sums: dict = {}  # the closure facts (player_aggregates, strongest_in_graveyards, card_counts) by their inputs
@@ -613,23 +629,36 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if not transient.get("die"):
             _remember(memo.boards, key, board)
     parts = {"duel": duel, "board": board}
-    players, zones, official = memo.players, memo.zones, ruleset == "official"
+    players, turns, zones, official = memo.players, memo.turns, memo.zones, ruleset == "official"
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
         key = ("aggregates", p, hand, grave, sig)
         aggregates = sums.get(key)
         if aggregates is None:
             aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))
+        key = ("player", p, state["turn_player"] == p)  # (two such parts a player, and two ("priority", p))
+        got = turns.get(key)
+        if got is None:
+            part = []
+            _player_facts(part.append, state, p)
+            got = turns[key] = kept_part(tuple(part))
+        parts[("player", p)] = got
+        key = ("priority", p, state["priority"] == p)
+        got = turns.get(key)
+        if got is None:
+            part = []
+            _priority_facts(part.append, state, p)
+            got = turns[key] = kept_part(tuple(part))
+        parts[("priority", p)] = got
         life = side["life_points"]
-        key = (p, state["turn_player"] == p, state["priority"] == p, state["first_player"] == p, life, type(life),
-               bool(side["normal_summon_used"]), sum(1 for z in side["monster_zones"] if z is not None), len(hand),
-               len(side["deck"]), aggregates)
+        key = (p, state["first_player"] == p, life, type(life), bool(side["normal_summon_used"]),
+               sum(1 for z in side["monster_zones"] if z is not None), len(hand), len(side["deck"]), aggregates)
         got = players.get(key)
         if got is None:
             part = []
-            _player_facts(part.append, state, p, aggregates)
+            _side_facts(part.append, state, p, aggregates)
             got = _remember(players, key, kept_part(tuple(part)))
-        parts[("player", p)] = got
+        parts[("side", p)] = got
         key = (p, official, tuple(map(operator.is_, sig, repeat(None))))  # (which zones are free, read off sig)
         got = zones.get(key)
         if got is None:
