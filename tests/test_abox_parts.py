@@ -192,16 +192,18 @@ def test_an_abox_built_when_first_used_is_its_list_for_every_reader():
     facts, parts = _reference_abox(state)
     parts = _cut_as_now(parts)
     readers = {
-        "iter": lambda a: list(a) == facts, "tuple": lambda a: tuple(a) == tuple(facts), "len": lambda a: len(a) == len(facts),
-        "bool": lambda a: bool(a), "index": lambda a: a[3] == facts[3] and a[2:9] == facts[2:9] and a.index(facts[5]) == 5,
+        "iter": lambda a: list(a) == facts, "tuple": lambda a: tuple(a) == tuple(facts),
+        "len": lambda a: len(a) == len(facts), "bool": lambda a: bool(a),
+        "index": lambda a: a[3] == facts[3] and a[2:9] == facts[2:9] and a.index(facts[5]) == 5,
         "in": lambda a: facts[-1] in a, "eq": lambda a: a == facts and facts == a and not a != facts,
-        "list + abox": lambda a: [("X", "x")] + a == [("X", "x")] + facts, "abox + list": lambda a: a + [1] == facts + [1],
-        "extend a list": lambda a: (lambda out: (out.extend(a), out)[1])([]) == facts, "repr": lambda a: repr(a) == repr(facts),
-        "json": lambda a: json.loads(json.dumps(a)) == json.loads(json.dumps(facts)),
+        "list + abox": lambda a: [("X", "x")] + a == [("X", "x")] + facts,
+        "abox + list": lambda a: a + [1] == facts + [1],
+        "extend a list": lambda a: (lambda out: (out.extend(a), out)[1])([]) == facts,
+        "repr": lambda a: repr(a) == repr(facts), "json": lambda a: json.loads(json.dumps(a)) == json.loads(json.dumps(facts)),
         "pickle": lambda a: (lambda b: b == facts and b.parts == parts)(pickle.loads(pickle.dumps(a))),
         "copy": lambda a: a.copy() == facts and copy.copy(a) == facts, "count": lambda a: a.count(facts[0]) == 1,
-        "reversed": lambda a: list(reversed(a)) == facts[::-1], "append": lambda a: (a.append(1), a[-1] == 1 and a[:-1] == facts
-                                                                                   and a.parts is None)[1],
+        "reversed": lambda a: list(reversed(a)) == facts[::-1],
+        "append": lambda a: (a.append(1), a[-1] == 1 and a[:-1] == facts and a.parts is None)[1],
     }
     failed = [name for name, reads in readers.items() if not reads(abox.state_abox(state))]
     assert not failed

@@ -86,10 +86,11 @@ _ZONE_PARTS: dict = {}
 
 
 class ABox(list):
-    """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel,
-    the duel's facts read off the cards (the board), a player (whose turn, priority, its side), a player's zones, a card where it lies, the pending action, a chain link, the
-    action), a dict part -> (tuple of facts, tuple of the types of their values), for the fast backend to see which parts changed from
-    the previous state (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
+    """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel, the duel's
+    facts read off the cards (the board), a player (whose turn, priority, its side), a player's zones, a card
+    where it lies, the pending action, a chain link, the action), a dict part -> (tuple of facts, tuple of the
+    types of their values), for the fast backend to see which parts changed from the previous state
+    (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
 
     __slots__ = ("parts", "_unbuilt")  # (_unbuilt: _LazyABox's; here so that both classes have one layout)
 
