@@ -47,8 +47,37 @@ def _typed(facts) -> list:
     return [(f, tuple(map(type, f))) for f in facts]
 
 
+_DUEL_PART = {"Duel", "currentPhase", "turnNumber", "duelOver", "chainLength", "hasPending", "turnStarted", "turnEnding",
+              "damageStepChain", "phaseEndsTo"}
+
+
+def _cut_as_now(parts: dict) -> dict:
+    """The reference's parts as state_abox cuts them now (session 14), so that a new state encodes small parts
+    alone: the reference's part "duel" is two parts, "duel" (the phase, the turn and the like: new in most
+    states) then "board" (the strongest monster in the Graveyards, the card counts, the attack, a die roll: new
+    in few); its part ("player", p) is three, ("player", p) (the player, whose turn), ("priority", p) (it goes
+    back and forth in most states) and ("side", p) (first player, opponent, life points, counts).  The facts and
+    their order are the same."""
+    out = {}
+    for slot, part in parts.items():
+        facts = part[0]
+        if slot == "duel":
+            cut = next(i for i, f in enumerate(facts) if f[0] not in _DUEL_PART)
+            out["duel"], out["board"] = typed_part(facts[:cut]), typed_part(facts[cut:])
+        elif slot[0] == "player":
+            assert facts[0][0] == "Player" and facts[1][0] in ("TurnPlayer", "NonTurnPlayer")
+            cut = 3 if facts[2][0] == "PriorityPlayer" else 2
+            out[slot] = typed_part(facts[:2])
+            out[("priority", slot[1])] = typed_part(facts[2:cut])
+            out[("side", slot[1])] = typed_part(facts[cut:])
+        else:
+            out[slot] = part
+    return out
+
+
 def _same_as_reference(got: abox.ABox, state: dict, transient) -> None:
     facts, parts = _reference_abox(state, transient)
+    parts = _cut_as_now(parts)
     assert _typed(got) == _typed(facts)
     assert got.parts is not None and list(got.parts) == list(parts)
     for slot, part in parts.items():
@@ -133,7 +162,63 @@ def test_state_abox_falls_back_where_a_key_cannot_be_read():
     state["players"][p][area][i]["atk_modifier"] = [1]
     facts, parts = _reference_abox(state)
     got = abox.state_abox(state)
-    assert list(got) == facts and got.parts == parts
+    assert list(got) == facts and got.parts == _cut_as_now(parts)
+
+
+
+def test_with_action_gives_the_abox_of_the_state_with_the_action():
+    """with_action of a state's ABox (its list not built yet, or built) is state_abox with the action: the
+    reference's facts and parts."""
+    state = _mid_duel_states("official", 2, 50)[-1]
+    action = {"id": "pass", "type": "pass", "player": "A"}
+    for built in (False, True):
+        base = abox.state_abox(state)
+        if built:
+            len(base)
+        _same_as_reference(abox.with_action(base, action), state, {"action": action})
+    changed = abox.state_abox(state)
+    changed.append(("Duel", "another"))  # (a changed list drops its parts: with_action reads the list)
+    got = abox.with_action(changed, action)
+    assert list(got) == list(changed) + abox.action_facts(action)
+
+
+def test_an_abox_built_when_first_used_is_its_list_for_every_reader():
+    """state_abox builds its list when it is first used (the native evaluator reads the parts alone): every
+    way of reading or changing it as a list sees the facts of its parts, in order."""
+    import json
+    import pickle
+
+    state = _mid_duel_states("official", 2, 50)[-1]
+    facts, parts = _reference_abox(state)
+    parts = _cut_as_now(parts)
+    readers = {
+        "iter": lambda a: list(a) == facts, "tuple": lambda a: tuple(a) == tuple(facts),
+        "len": lambda a: len(a) == len(facts), "bool": lambda a: bool(a),
+        "index": lambda a: a[3] == facts[3] and a[2:9] == facts[2:9] and a.index(facts[5]) == 5,
+        "in": lambda a: facts[-1] in a, "eq": lambda a: a == facts and facts == a and not a != facts,
+        "list + abox": lambda a: [("X", "x")] + a == [("X", "x")] + facts,
+        "abox + list": lambda a: a + [1] == facts + [1],
+        "extend a list": lambda a: (lambda out: (out.extend(a), out)[1])([]) == facts,
+        "repr": lambda a: repr(a) == repr(facts), "json": lambda a: json.loads(json.dumps(a)) == json.loads(json.dumps(facts)),
+        "pickle": lambda a: (lambda b: b == facts and b.parts == parts)(pickle.loads(pickle.dumps(a))),
+        "copy": lambda a: a.copy() == facts and copy.copy(a) == facts, "count": lambda a: a.count(facts[0]) == 1,
+        "reversed": lambda a: list(reversed(a)) == facts[::-1],
+        "append": lambda a: (a.append(1), a[-1] == 1 and a[:-1] == facts and a.parts is None)[1],
+    }
+    failed = [name for name, reads in readers.items() if not reads(abox.state_abox(state))]
+    assert not failed
+    got = abox.state_abox(state)
+    assert got.parts == parts and len(got) == len(facts) and type(got) is abox.ABox  # (built: a plain ABox from now on)
+    import threading
+
+    for _ in range(20):  # (threads reading one ABox at once: each sees the whole list)
+        got, seen = abox.state_abox(state), []
+        readers = [threading.Thread(target=lambda: seen.append(list(got))) for _ in range(4)]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join()
+        assert seen == [facts] * 4
 
 
 # -- session 12's state_facts (abox.py at 4b147c2), the reference builder

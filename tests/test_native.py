@@ -486,6 +486,30 @@ def test_a_part_that_cannot_be_read_gives_the_message_of_the_abox_as_a_list():
     assert fast.infer_facts(k, abox) == fast.infer_facts(k, list(abox), evaluator=False)
 
 
+
+def test_a_part_whose_types_are_not_its_values_goes_by_the_list(monkeypatch):
+    """A part that gives other types than its values' (an int taken for a bool): not registered as a bundle (an
+    equal part with the right types must not find it), the facts go as a list; the same facts as the list's."""
+    from ygo_onto.abox import ABox
+
+    k = knowledge("official")
+    abox = _duel_aboxes("official", 7, 5)[-1]
+    slot = next(slot for slot, part in abox.parts.items() if int in part[1])
+    facts, types = abox.parts[slot]
+    wrong = ABox(abox)
+    wrong.parts = {**abox.parts, slot: (facts, tuple(bool if t is int else t for t in types))}
+    went = []
+    real = native.NativeEvaluator.run_bundles
+
+    def run_bundles(self, parts, read):
+        went.append(real(self, parts, read))
+        return went[-1]
+
+    monkeypatch.setattr(native.NativeEvaluator, "run_bundles", run_bundles)
+    assert fast.infer_facts(k, wrong) == fast.infer_facts(k, list(abox), evaluator=False)
+    assert went == [False]
+    assert fast.infer_facts(k, abox) == fast.infer_facts(k, list(abox), evaluator=False) and went == [False, True]
+
 def test_facts_of_a_class_the_program_does_not_mention_come_and_go_with_their_parts(monkeypatch):
     """A fact of a class no rule mentions (kept in Python, not in C) in one part, then in two, then in
     none: the facts of the same ABoxes as lists through the Python evaluator."""

@@ -13,10 +13,11 @@ generic function, card_counts: no card is named here.  Deck cards are left out o
 from __future__ import annotations
 
 import operator
+import threading
 from itertools import chain, repeat
 
 from .cards import catalog
-from .knowledge import Vocabulary, VocabularyError, knowledge
+from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
@@ -85,12 +86,13 @@ _ZONE_PARTS: dict = {}
 
 
 class ABox(list):
-    """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel,
-    a player, a player's zones, a card where it lies, the pending action, a chain link, the
-    action), a dict part -> (tuple of facts, tuple of the types of their values), for the fast backend to see which parts changed from
-    the previous state (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
+    """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel, the duel's
+    facts read off the cards (the board), a player (whose turn, priority, its side), a player's zones, a card
+    where it lies, the pending action, a chain link, the action), a dict part -> (tuple of facts, tuple of the
+    types of their values), for the fast backend to see which parts changed from the previous state
+    (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
 
-    __slots__ = ("parts",)
+    __slots__ = ("parts", "_unbuilt")  # (_unbuilt: _LazyABox's; here so that both classes have one layout)
 
 
 def _dropping_parts(name):
@@ -107,6 +109,52 @@ def _dropping_parts(name):
 for _name in ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append", "extend", "insert", "pop", "remove",
               "clear", "sort", "reverse"):
     setattr(ABox, _name, _dropping_parts(_name))
+
+
+class _LazyABox(ABox):
+    """An ABox whose list is built from its parts when first used: the native evaluator reads the parts
+    alone (run_bundles), so most runs never build the ~1,000 facts of a state.  Any use of it as a list
+    (any list method, pickling, copying) builds the list (the facts of the parts in order) and turns the
+    object into a plain ABox, which then costs its readers nothing more."""
+
+    __slots__ = ()
+
+    def _build(self) -> None:
+        with _BUILDING:  # (two threads reading it: one builds it, the other then finds it built)
+            if type(self) is _LazyABox:
+                list.extend(self, chain.from_iterable(map(_FACTS, self._unbuilt.values())))
+                self._unbuilt = None
+                self.__class__ = ABox
+
+    def __radd__(self, other):  # (list + this: list's concatenation reads the list's items directly)
+        self._build()
+        return NotImplemented
+
+
+_BUILDING = threading.Lock()
+
+
+def _building(name):
+    def method(self, *args):
+        self._build()
+        return getattr(ABox, name)(self, *args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__iter__", "__len__", "__getitem__", "__contains__", "__reversed__", "__eq__", "__ne__", "__lt__",
+              "__le__", "__gt__", "__ge__", "__repr__", "__add__", "__mul__", "__rmul__", "__sizeof__", "__init__",
+              "__reduce__", "__reduce_ex__", "__getstate__", "copy", "count", "index", "__setitem__", "__delitem__",
+              "__iadd__", "__imul__", "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"):
+    setattr(_LazyABox, _name, _building(_name))
+
+
+def _lazy_abox(parts: dict) -> ABox:
+    """The ABox of these parts (the facts of each in order), its list built when first used."""
+    out = list.__new__(_LazyABox)
+    out.parts = out._unbuilt = parts
+    return out
 
 
 def typed_part(part: tuple) -> tuple[tuple, tuple]:
@@ -153,9 +201,7 @@ def state_abox(state: dict, transient: dict | None = None) -> ABox:
         except Exception:  # (state_facts below raises the error, or builds what the keys could not read)
             parts = None
         if parts is not None:
-            out = ABox(chain.from_iterable(map(_FACTS, parts.values())))
-            out.parts = parts
-            return out
+            return _lazy_abox(parts)
     marks: list = []
     facts = state_facts(state, True, transient, marks)
     out = ABox(facts)
@@ -177,11 +223,12 @@ def with_action(abox: list, action: dict) -> list:
     """A state's ABox (state_abox without transient facts) with an action's facts after it: what
     state_abox(state, {"action": action}) gives, parts included (the action is the part "action")."""
     facts = action_facts(action)
+    parts = getattr(abox, "parts", None)
+    if parts is not None and "action" not in parts and hasattr(abox, "_unbuilt"):  # (an ABox _lazy_abox made: its
+        # list is its parts' facts, so the list of these parts is abox's and the action's)
+        return _lazy_abox({**parts, "action": _interned(typed_part(tuple(facts)))})
     out = ABox(abox)
     list.extend(out, facts)
-    parts = getattr(abox, "parts", None)
-    if parts is not None and "action" not in parts:
-        out.parts = {**parts, "action": _interned(typed_part(tuple(facts)))}
     return out
 
 
@@ -203,12 +250,18 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
         def mark(part):
             marks.append((part, len(facts)))
     mark("duel")
-    _duel_facts(add, state, transient, strongest_in_graveyards(state, cat), card_counts(state, cat), battle_facts(state))
+    _duel_facts(add, state, transient)
+    mark("board")
+    _board_facts(add, transient, strongest_in_graveyards(state, cat), card_counts(state, cat), battle_facts(state))
     for p in PLAYERS:
         side = state["players"][p]
         me = player_ind(p)
         mark(("player", p))
-        _player_facts(add, state, p, player_aggregates(state, p, cat).items())
+        _player_facts(add, state, p)
+        mark(("priority", p))
+        _priority_facts(add, state, p)
+        mark(("side", p))
+        _side_facts(add, state, p, player_aggregates(state, p, cat).items())
         if ZONE_PARTS:  # the zones of a player: the same facts for the same free zones (memoized)
             got = _zone_part(state, side, p)
             if marks is not None:
@@ -247,8 +300,8 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None, m
 
 # -- the facts of each part (state_facts; _memo_parts on a memo's miss)
 
-def _duel_facts(add, state: dict, transient: dict, strongest, counts: list, battle: list) -> None:
-    """The part "duel": strongest_in_graveyards, card_counts and battle_facts given."""
+def _duel_facts(add, state: dict, transient: dict) -> None:
+    """The part "duel": the phase, the turn and the like (most states change one of them)."""
     add(("Duel", DUEL))
     add(("currentPhase", DUEL, PHASE_INDIVIDUALS[state["phase"]]))
     add(("turnNumber", DUEL, state["turn"]))
@@ -262,6 +315,11 @@ def _duel_facts(add, state: dict, transient: dict, strongest, counts: list, batt
     add(("damageStepChain", DUEL, bool(state.get("extra", {}).get("damage_step_chain"))))
     if phase_end in PHASE_INDIVIDUALS:
         add(("phaseEndsTo", DUEL, PHASE_INDIVIDUALS[phase_end]))
+
+
+def _board_facts(add, transient: dict, strongest, counts: list, battle: list) -> None:
+    """The part "board", the duel's facts read off the cards (strongest_in_graveyards, card_counts, battle_facts
+    given) and a die roll: a part of its own, as these change in few states (the part "duel" in most)."""
     if strongest is not None:
         add(("strongestInGraveyards", DUEL, card_ind(*strongest)))
     die = transient.get("die")
@@ -274,14 +332,25 @@ def _duel_facts(add, state: dict, transient: dict, strongest, counts: list, batt
         add(fact)
 
 
-def _player_facts(add, state: dict, p: str, aggregates) -> None:
-    """The part ("player", p): player_aggregates' items given."""
-    side = state["players"][p]
+def _player_facts(add, state: dict, p: str) -> None:
+    """The part ("player", p): the player and whether it is its turn."""
     me = player_ind(p)
     add(("Player", me))
     add(("TurnPlayer" if state["turn_player"] == p else "NonTurnPlayer", me))
+
+
+def _priority_facts(add, state: dict, p: str) -> None:
+    """The part ("priority", p): whether the player has priority (a part of its own: it goes back and forth between
+    the players in most states, the facts of ("side", p) in few)."""
     if state["priority"] == p:
-        add(("PriorityPlayer", me))
+        add(("PriorityPlayer", player_ind(p)))
+
+
+def _side_facts(add, state: dict, p: str, aggregates) -> None:
+    """The part ("side", p): whether the player went first, its opponent, life points and counts
+    (player_aggregates' items given)."""
+    side = state["players"][p]
+    me = player_ind(p)
     if state["first_player"] == p:
         add(("FirstPlayer", me))
     add(("opponentOf", me, player_ind(opponent(p))))
@@ -399,15 +468,18 @@ MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when 
 class _Memo:
     """state_abox's memos for one catalog and the declarations of the Knowledge in use."""
 
-    __slots__ = ("counters", "counts", "lists", "fields", "players", "duels", "sums")
+    __slots__ = ("counters", "counts", "lists", "fields", "players", "turns", "duels", "boards", "sums", "zones")
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
         self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> ((slot, part), ...)
         self.fields: dict = {}  # _field_key -> the part of a field card
-        self.players: dict = {}  # (player, its facts' values) -> the part ("player", p)
+        self.players: dict = {}  # (player, its facts' values) -> the part ("side", p)
+        self.turns: dict = {}  # ("player", p, its turn) or ("priority", p, its priority) -> that part
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
+        self.boards: dict = {}  # (strongest, counts, battle facts) -> the part "board"
         self.sums: dict = {}  # the closure facts (player_aggregates, strongest_in_graveyards, card_counts) by their inputs
+        self.zones: dict = {}  # (player, official, which of the field signature's entries are None) -> _zone_part
 
 
 def _remember(memo: dict, key, value):
@@ -444,11 +516,15 @@ _NO_EXTRA = (False, False, False, False, False, None, False)  # _field_key of an
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
+_FIELD_VALUES = operator.itemgetter("card", "owner", "position", "atk_modifier", "def_modifier", "summoned_this_turn",
+                                    "position_changed_this_turn", "attacks_declared", "summoned_by", "set_this_turn")
+_FIELD_DICTS = operator.itemgetter("extra", "equipped_to", "counters")
+
+
 def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -> tuple:
     """What the part of a field card is made of (_field_card_facts reads nothing else)."""
-    x, eq, counters = fc["extra"], fc["equipped_to"], fc["counters"]
-    values = (fc["card"], fc["owner"], fc["position"], fc["atk_modifier"], fc["def_modifier"], fc["summoned_this_turn"],
-              fc["position_changed_this_turn"], fc["attacks_declared"], fc["summoned_by"], fc["set_this_turn"])
+    x, eq, counters = _FIELD_DICTS(fc)
+    values = _FIELD_VALUES(fc)  # (one call, not ten lookups: a state has ~8 field cards)
     return (p, area, i, chosen, values, tuple(map(type, values)),
             (tuple(counters.items()), tuple(map(type, counters.values()))) if counters else (),
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
@@ -458,10 +534,23 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
 
 
+_CATALOGS: dict = {}  # ruleset -> (ACTIVE's value, catalog(ruleset) under it)
+
+
+def _catalog(ruleset: str):
+    """catalog(ruleset), remembered for the value of knowledge.ACTIVE it was read under (a new dict each time an
+    ontology file is put in use or dropped): catalog() imports ACTIVE on each call, a few microseconds a state."""
+    active = ACTIVE.get()
+    got = _CATALOGS.get(ruleset)
+    if got is None or got[0] is not active:
+        got = _CATALOGS[ruleset] = (active, catalog(ruleset))
+    return got[1]
+
+
 def _memo_parts(state: dict, transient: dict) -> dict:
     """state_abox's parts (in state_facts' order, lean), each looked up by its key."""
     ruleset = state["ruleset"]
-    cat = catalog(ruleset)
+    cat = _catalog(ruleset)
     declared = knowledge(ruleset).__dict__  # (counter_declarations and count_declarations, without their import)
     counters = declared.get("_counter_declarations") or counter_declarations(ruleset)
     counts_declared = declared.get("_count_declarations") or count_declarations(ruleset)
@@ -525,35 +614,57 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         counts = _remember(sums, key, tuple(card_counts(state, cat)))
     phase_end = extra.get("phase_end")
     turn = state["turn"]
-    duel_key = (state["phase"], turn, type(turn), state["winner"] is not None, len(state["chain"]), pending is not None,
-                bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")), strongest, counts,
-                tuple(battle_facts(state)) if battle else _NO_BATTLE)
-    duel = None if transient.get("die") else memo.duels.get(duel_key)  # (a die result: rare, built each time)
+    key = (state["phase"], turn, type(turn), state["winner"] is not None, len(state["chain"]), pending is not None,
+           bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")))
+    duel = memo.duels.get(key)
     if duel is None:
         part = []
-        _duel_facts(part.append, state, transient, strongest, counts, duel_key[-1])
-        duel = kept_part(tuple(part))
+        _duel_facts(part.append, state, transient)
+        duel = _remember(memo.duels, key, kept_part(tuple(part)))
+    key = (strongest, counts, tuple(battle_facts(state)) if battle else _NO_BATTLE)
+    board = None if transient.get("die") else memo.boards.get(key)  # (a die result: rare, built each time)
+    if board is None:
+        part = []
+        _board_facts(part.append, transient, *key)
+        board = kept_part(tuple(part))
         if not transient.get("die"):
-            _remember(memo.duels, duel_key, duel)
-    parts = {"duel": duel}
-    players = memo.players
+            _remember(memo.boards, key, board)
+    parts = {"duel": duel, "board": board}
+    players, turns, zones, official = memo.players, memo.turns, memo.zones, ruleset == "official"
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
         key = ("aggregates", p, hand, grave, sig)
         aggregates = sums.get(key)
         if aggregates is None:
             aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))
+        key = ("player", p, state["turn_player"] == p)  # (two such parts a player, and two ("priority", p))
+        got = turns.get(key)
+        if got is None:
+            part = []
+            _player_facts(part.append, state, p)
+            got = turns[key] = kept_part(tuple(part))
+        parts[("player", p)] = got
+        key = ("priority", p, state["priority"] == p)
+        got = turns.get(key)
+        if got is None:
+            part = []
+            _priority_facts(part.append, state, p)
+            got = turns[key] = kept_part(tuple(part))
+        parts[("priority", p)] = got
         life = side["life_points"]
-        key = (p, state["turn_player"] == p, state["priority"] == p, state["first_player"] == p, life, type(life),
-               bool(side["normal_summon_used"]), sum(1 for z in side["monster_zones"] if z is not None), len(hand),
-               len(side["deck"]), aggregates)
+        key = (p, state["first_player"] == p, life, type(life), bool(side["normal_summon_used"]),
+               sum(1 for z in side["monster_zones"] if z is not None), len(hand), len(side["deck"]), aggregates)
         got = players.get(key)
         if got is None:
             part = []
-            _player_facts(part.append, state, p, aggregates)
+            _side_facts(part.append, state, p, aggregates)
             got = _remember(players, key, kept_part(tuple(part)))
-        parts[("player", p)] = got
-        parts[("zones", p)] = _zone_part(state, side, p)
+        parts[("side", p)] = got
+        key = (p, official, tuple(map(operator.is_, sig, repeat(None))))  # (which zones are free, read off sig)
+        got = zones.get(key)
+        if got is None:
+            got = zones[key] = _zone_part(state, side, p)
+        parts[("zones", p)] = got
     parts.update(cards)
     if pending:
         part = []

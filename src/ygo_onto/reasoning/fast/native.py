@@ -44,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from itertools import chain, compress, repeat
 from pathlib import Path
 
 from ... import diskcache
@@ -264,7 +265,7 @@ def _has(t, kind: str) -> bool:
     return t[0] == kind or (t[0] in ("f", "op") and any(_has(a, kind) for a in t[2]))
 
 
-_SECOND, _THIRD, _FIFTH, _LAST = (operator.itemgetter(i) for i in (1, 2, 4, -1))
+_FIRST, _SECOND, _THIRD, _FIFTH = (operator.itemgetter(i) for i in (0, 1, 2, 4))
 _INT32 = struct.Struct("=i")
 _ZERO = bytes(8)  # (C is handed a valid pointer for an empty bundle)
 
@@ -359,6 +360,9 @@ class NativeEvaluator:
         # program does not mention (rare)
         self._bundles: dict = {}
         self._ids: dict = {}
+        # the previous run_bundles' part objects and their bundle ids: most parts are the same objects in the same
+        # slots (an action's run: every part of its state's, and the action), found by identity there
+        self._last_parts: tuple = ((), [])
         self._alive: list = []
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
@@ -587,11 +591,22 @@ class NativeEvaluator:
             self._lib.ng_bundles_reset(self._engine)
             self._bundles, self._extra_of = {}, {}
             self._ids, self._alive = {}, []
+            self._last_parts = ((), [])
         elif len(self._alive) > BUNDLE_CAP:  # (part objects no longer kept: found by content again)
             self._ids, self._alive = {}, []
         values = list(parts.values())
         known = self._ids
-        ids = list(map(known.get, map(id, values)))  # (most parts: objects of an earlier ABox)
+        last_values, last_ids = self._last_parts
+        n, n_last = len(values), len(last_values)
+        # (the slots whose part is not the previous run's object: their ids by the part object, most of them
+        # objects of an earlier ABox)
+        differ = list(compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))))
+        if len(differ) > 8:  # (another state than the previous run's: all by the part object)
+            ids = list(map(known.get, map(id, values)))
+        else:
+            ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
+            for i in differ:
+                ids[i] = known.get(id(values[i]))
         if None in ids:
             alive = self._alive
             try:
@@ -611,6 +626,7 @@ class NativeEvaluator:
             if self._syms:
                 self._flush()
             self._given, self._bundled = {}, True
+            self._last_parts = (values, ids)  # (values keeps its parts alive: no other object takes their ids)
             mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
             if mode < 0:
                 raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
@@ -633,9 +649,6 @@ class NativeEvaluator:
         if bid is not None:
             return bid
         facts = part[0]
-        types = tuple(map(type, map(_LAST, facts)))
-        if types != part[1]:
-            raise _Unread
         # by the fact object first (abox.kept_part gives an equal fact as the same object): no tuple hashed
         by_id = self._code_of_id
         codes = list(map(by_id.get, map(id, facts)))
@@ -652,6 +665,8 @@ class NativeEvaluator:
                     if code[3] is not f:  # (the code holds its fact: no other object takes its id while kept)
                         code = (*code[:3], f, code[4])
                     codes[i] = by_id[id(f)] = code
+        if tuple(map(_FIRST, codes)) != part[1]:  # (the types the part gives are not its values': each code holds
+            raise _Unread  # the type of its fact's value, the fact being that object)
         rows = codes
         if None in map(_SECOND, codes):  # (facts of predicates the program does not mention)
             extra: dict = {}
