@@ -646,6 +646,7 @@ def test_without_the_reader_the_python_code_reads(monkeypatch, tmp_path):
     monkeypatch.setattr(native, "READER_UNAVAILABLE", None)
     assert native.reader() is None and "no C compiler" in native.READER_UNAVAILABLE
     assert native.c_reader() is None
+    assert native.describe().startswith("native, read by Python (") and "no C compiler" in native.describe()
 
     def states():
         return [s.to_dict() for _, _, s in play_duel(new_duel("simplified", 2), ("random", "random"), seed=2,

@@ -233,11 +233,14 @@ def _load_reader():
 
 
 def describe() -> str:
-    """Which evaluator the fast backend uses in this process, and why not the native one."""
+    """Which evaluator the fast backend uses in this process, and why not the native one (or why the
+    Python code, not reader.c, reads its changes back)."""
     if EVALUATOR == "python":
         return "python (YGO_FAST_EVALUATOR=python)"
     if library() is None:
         return f"python (native unavailable: {UNAVAILABLE})"
+    if c_reader() is None:  # (the engine runs; its changes are read back by the slower Python code)
+        return f"native, read by Python ({'C_READER = False' if not C_READER else READER_UNAVAILABLE})"
     return "native"
 
 
