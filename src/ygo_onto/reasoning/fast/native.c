@@ -111,7 +111,10 @@ typedef struct {
     Rel *rels;
     Index *idx;
     int64_t nrows, ndead;   /* rows of all relations, of which dead */
+    uint8_t *has;           /* per predicate: HAS_ bits of its relation (what S_REQ tests, in one small array
+                               rather than in each relation's Rel, and without reading the plan's code) */
 } Model;
+enum { HAS_ROWS = 1, HAS_OLD = 2 };   /* n > 0, prev > 0 */
 
 #define SET_EMPTY UINT64_MAX
 #define SET_ROW(e) ((uint32_t)(e))
@@ -126,7 +129,9 @@ typedef struct {
     int32_t *code;    /* the plans, as native.py wrote them with every word in 32 bits (see ng_program) */
     int64_t ncode;
     const int32_t *pool;   /* the words of the S_POOL step */
-    int64_t *disp_start, *disp;   /* per predicate: the plans to run on its delta (CSR) */
+    int64_t *disp_start, *disp;   /* per predicate: the plans to run on its delta (CSR), each from the step
+                                     after its S_REQ, which dreq holds: [at, nold, n] (n = 0: none) */
+    int32_t *dreq;
     int64_t *once;
     int64_t nonce;
     val **facts; int64_t *nfacts;  /* program facts per predicate (rows) */
@@ -146,6 +151,9 @@ typedef struct {
     int64_t count;            /* rows over-deleted */
     val chk[MAXAR];           /* the tuple a check plan (S_HEAD) tests */
     int64_t *chk_start, *chks; /* per predicate: its check plans (CSR); none: no delete and rederive */
+    int32_t *chk_pstart, *chk_preds;  /* per check plan: the predicates of its atoms (CSR) */
+    uint8_t *factual;         /* per predicate: it has had rows that are facts of a run (program facts, heads
+                                 of rules without atoms, input rows): prune_round's check plans read only such */
     uint8_t *dirty;           /* per predicate: ng_input changed its input since the last run */
     val *addbuf; int64_t naddbuf, capaddbuf;  /* delete and rederive: input rows to add, [pred, values] */
     int64_t unlike;           /* delete and rederive: from scratch when changed input rows * unlike > all */
@@ -218,6 +226,7 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     for (int k = 0; k < 2; k++) {
         E->m[k].rels = calloc(npred ? npred : 1, sizeof(Rel));
         E->m[k].idx = calloc(nidx ? nidx : 1, sizeof(Index));
+        E->m[k].has = calloc(npred ? npred : 1, 1);
         for (int p = 0; p < npred; p++) {
             E->m[k].rels[p].arity = arity[p];
             E->m[k].rels[p].width = arity[p] > 0 ? arity[p] : 1;
@@ -231,6 +240,7 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     E->capinput = calloc(npred ? npred : 1, sizeof(int64_t));
     E->mark = calloc(npred ? npred : 1, sizeof(int64_t));
     E->dirty = calloc(npred ? npred : 1, 1);
+    E->factual = calloc(npred ? npred : 1, 1);
     int32_t **lists[] = {&E->grown, &E->round, &E->touched, &E->dlq, &E->gonel, &E->dirtyl, &E->outl};
     for (int i = 0; i < 7; i++) *lists[i] = malloc(sizeof(int32_t) * (npred ? npred : 1));
     E->bits = calloc((npred + 63) / 64 + 1, sizeof(uint64_t));
@@ -247,7 +257,7 @@ static void free_model(Engine *E, Model *M) {
         free(M->rels[p].dl); free(M->rels[p].nl); free(M->rels[p].gl);
     }
     for (int i = 0; i < E->nidx; i++) { free(M->idx[i].head); free(M->idx[i].next); }
-    free(M->rels); free(M->idx);
+    free(M->rels); free(M->idx); free(M->has);
 }
 
 void ng_free(Engine *E) {
@@ -257,8 +267,8 @@ void ng_free(Engine *E) {
     free(E->syms);
     for (int p = 0; p < E->npred; p++) { free(E->facts[p]); free(E->input[p]); }
     free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty);
-    free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->bits); free(E->addbuf); free(E->chk_start); free(E->chks);
-    free(E->code); free(E->disp_start); free(E->disp); free(E->once);
+    free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->bits); free(E->addbuf); free(E->chk_start); free(E->chks); free(E->chk_pstart); free(E->chk_preds); free(E->factual);
+    free(E->code); free(E->disp_start); free(E->disp); free(E->dreq); free(E->once);
     if (E->inrid) for (int p = 0; p < E->npred; p++) free(E->inrid[p]);
     free(E->inrid); free(E->capinrid); free(E->bpool); free(E->boff); free(E->bgen); free(E->blen); free(E->st);
     free(E->rpred); free(E->rcount); free(E->roff); free(E->rpos); free(E->rhash); free(E->rmark); free(E->rvals);
@@ -400,8 +410,9 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
     E->disp_start = malloc(sizeof(int64_t) * (n + 1));
     int64_t nd = disp_start[n];
     E->disp = malloc(sizeof(int64_t) * (nd ? nd : 1));
+    E->dreq = calloc(nd ? nd * 3 : 1, sizeof(int32_t));
     E->once = malloc(sizeof(int64_t) * (nonce ? nonce : 1));
-    if (!E->code || !E->disp_start || !E->disp || !E->once) return ERR_NOMEM;
+    if (!E->code || !E->disp_start || !E->disp || !E->dreq || !E->once) return ERR_NOMEM;
     /* every word as it is, then the E_CONST of symbols rewritten; a word that does not fit in 32
        bits elsewhere (or a step that does not parse) is an error */
     for (int64_t i = 0; i < ncode; i++) E->code[i] = (int32_t)code[i];
@@ -420,12 +431,22 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
             !(i && E->code[i - 1] == E_SYM && code[i - 1] == E_CONST)) return ERR_CODE;
     memcpy(E->disp_start, disp_start, sizeof(int64_t) * (n + 1));
     memcpy(E->disp, disp, sizeof(int64_t) * nd);
+    for (int64_t j = 0; j < nd; j++) {   /* (a plan's S_REQ: tested by run_plan, before the plan's code is read) */
+        int64_t pc = disp[j];
+        if (pc < 0 || pc + 4 >= ncode || E->code[pc] != S_REQ) continue;
+        memcpy(E->dreq + 3 * j, E->code + pc + 2, 3 * sizeof(int32_t));
+        E->disp[j] = pc + E->code[pc + 1];
+    }
     memcpy(E->once, once, sizeof(int64_t) * nonce);
     E->nonce = nonce;
+    for (int64_t i = 0; i < nonce; i++)   /* (what the rules without atoms derive is a fact of every run) */
+        for (int64_t pc = once[i]; pc >= 0 && pc + 2 < ncode && E->code[pc + 1] >= 2; pc += E->code[pc + 1])
+            if (E->code[pc] == S_EMIT) { E->factual[E->code[pc + 2]] = 1; break; }
     const val *f = facts;
     for (int p = 0; p < n; p++) {
         int64_t k = nfacts[p] * (E->arity[p] > 0 ? E->arity[p] : 0);
         E->nfacts[p] = nfacts[p];
+        if (nfacts[p]) E->factual[p] = 1;
         if (nfacts[p]) {
             E->facts[p] = malloc(sizeof(val) * (k ? k : 1));
             if (!E->facts[p]) return ERR_NOMEM;
@@ -450,6 +471,7 @@ int ng_input(Engine *E, int p, const val *rows, int64_t n) {
         E->input[p] = r; E->capinput[p] = k;
     }
     if (k) memcpy(E->input[p], rows, sizeof(val) * k);
+    if (n) E->factual[p] = 1;
     E->ninputs += n - E->ninput[p];
     E->ninput[p] = n;
     if (!E->dirty[p]) { E->dirty[p] = 1; E->dirtyl[E->ndirtyl++] = p; }
@@ -566,6 +588,7 @@ static int64_t rel_put(Engine *E, Model *M, Rel *r, const val *row, uint8_t fl, 
     r->set[j] = tag << 32 | (uint32_t)r->n;
     M->nrows++;
     *isnew = 1;
+    if (!r->n) M->has[r->id] |= HAS_ROWS;
     return r->n++;
 }
 
@@ -963,6 +986,21 @@ static inline __attribute__((always_inline)) void exec_in(Engine *E, Model *M, i
 static void exec(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 0); }
 static void exec_facts(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 1); }
 
+/* plan j of the dispatch (see Engine.disp): its S_REQ, then the rest of it */
+static inline void run_plan(Engine *E, Model *M, int64_t j) {
+    const int32_t *q = E->dreq + 3 * j;
+    if (q[2]) {
+        const int32_t *l = E->pool + q[0];
+        const uint8_t *has = M->has;
+        int nold = q[1], n = q[2];
+        for (int i = 0; i < nold; i++)
+            if (!(has[l[i]] & HAS_OLD)) return;
+        for (int i = nold; i < n; i++)
+            if (!(has[l[i]] & HAS_ROWS)) return;
+    }
+    exec(E, M, E->disp[j]);
+}
+
 /* ------------------------------------------------------------------ a run */
 static int out_reserve(Engine *E, int64_t more) {
     if (E->nout + more <= E->outcap) return 1;
@@ -1056,17 +1094,22 @@ static int rounds(Engine *E, Model *M) {
             r->queued = 0;
             r->prev = r->start;
             r->start = r->n;
+            if (r->prev) M->has[round[k]] |= HAS_OLD;
         }
         for (int k = 0; k < n; k++) {
             int p = round[k];
             for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1]; j++) {
-                exec(E, M, E->disp[j]);
+                run_plan(E, M, j);
                 if (E->err) return E->err;
             }
         }
         /* (the delta is done: outside a round, prev == start, so the rows older than the next
            round's delta are all the rows of a relation not in it) */
-        for (int k = 0; k < n; k++) M->rels[round[k]].prev = M->rels[round[k]].start;
+        for (int k = 0; k < n; k++) {
+            Rel *r = &M->rels[round[k]];
+            r->prev = r->start;
+            if (r->prev) M->has[round[k]] |= HAS_OLD;
+        }
     }
     return 0;
 }
@@ -1098,6 +1141,7 @@ int ng_run(Engine *E) {
     E->extending = 0;
     E->rb = 0;
     for (int p = 0; p < E->npred; p++) rel_clear(&M->rels[p]);
+    memset(M->has, 0, E->npred);
     for (int i = 0; i < E->nidx; i++) index_clear(&M->idx[i]);
     M->nrows = M->ndead = 0;
     E->ngrown = E->ntouched = 0;
@@ -1177,6 +1221,7 @@ int ng_add(Engine *E, int p, const val *rows, int64_t n) {
         E->input[p] = r; E->capinput[p] = cap;
     }
     if (n && w) memcpy(E->input[p] + E->ninput[p] * w, rows, sizeof(val) * n * w);
+    if (n) E->factual[p] = 1;
     E->ninput[p] += n;
     E->ninputs += n;
     Model *M = &E->m[E->cur];
@@ -1238,7 +1283,31 @@ int ng_checks(Engine *E, const int64_t *start, const int64_t *plans) {
     if (!E->chk_start || !E->chks) return ERR_NOMEM;
     memcpy(E->chk_start, start, sizeof(int64_t) * (n + 1));
     memcpy(E->chks, plans, sizeof(int64_t) * k);
+    /* the predicates of each plan's atoms (its steps up to S_FOUND) */
+    free(E->chk_pstart);
+    E->chk_pstart = malloc(sizeof(int32_t) * (k + 1));
+    int64_t cap = 0, np = 0;
+    if (!E->chk_pstart) return ERR_NOMEM;
+    for (int64_t j = 0; j < k; j++) {
+        E->chk_pstart[j] = (int32_t)np;
+        const int32_t *c = E->code;
+        for (int64_t pc = plans[j]; pc >= 0 && pc + 2 < E->ncode && c[pc + 1] >= 2 && c[pc] != S_FOUND; pc += c[pc + 1]) {
+            int op = c[pc], q = -1;
+            if (op == S_SCAN || op == S_SCAN_OLD || op == S_MEMBER || op == S_MEMBER_OLD) q = c[pc + 2];
+            else if (op == S_LOOKUP || op == S_LOOKUP_OLD) q = E->idxdef[c[pc + 2]].pred;
+            if (q >= 0 && !push32(&E->chk_preds, &np, &cap, q)) return ERR_NOMEM;
+        }
+    }
+    E->chk_pstart[k] = (int32_t)np;
     return 0;
+}
+
+/* whether check plan j may find a rule instance of facts of the run (prune_round): each of its atoms'
+   predicates has had such rows */
+static inline int chk_factual(const Engine *E, int64_t j) {
+    for (int32_t i = E->chk_pstart[j]; i < E->chk_pstart[j + 1]; i++)
+        if (!E->factual[E->chk_preds[i]]) return 0;
+    return 1;
 }
 
 static int addbuf_push(Engine *E, int p, const val *row, int w) {
@@ -1271,7 +1340,8 @@ static int prune_round(Engine *E, Model *M) {
         if (!ok) continue;
         if (r->arity) memcpy(E->chk, r->rows + (int64_t)i * r->width, sizeof(val) * r->arity);
         E->found = 0;
-        for (int64_t k = E->chk_start[p]; k < E->chk_start[p + 1] && !E->found && !E->err; k++) exec_facts(E, M, E->chks[k]);
+        for (int64_t k = E->chk_start[p]; k < E->chk_start[p + 1] && !E->found && !E->err; k++)
+            if (chk_factual(E, k)) exec_facts(E, M, E->chks[k]);
         if (E->err) break;
         if (E->found) E->stats[5]++;
         else if (!over_delete(E, r, i)) ok = 0;
@@ -1349,7 +1419,7 @@ static int dred(Engine *E) {
         E->ncand = 0;
         for (int k = 0; k < nq && !E->err; k++) {
             int p = round[k];
-            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) exec(E, M, E->disp[j]);
+            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) run_plan(E, M, j);
         }
         for (int k = 0; k < nq; k++) M->rels[round[k]].ndl = 0;
         if (!E->err && !prune_round(E, M)) E->err = ERR_NOMEM;
@@ -1754,6 +1824,7 @@ int ng_state(Engine *E, int64_t n, const int32_t *ids) {
             const val *row = E->rvals + E->roff[rid];
             if (w) memcpy(E->input[p] + k * w, row, sizeof(val) * w);
             E->inrid[p][k] = rid;
+            E->factual[p] = 1;
             E->rpos[rid] = k;
             E->ninput[p] = k + 1;
             E->ninputs++;
