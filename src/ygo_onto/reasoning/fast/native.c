@@ -107,6 +107,16 @@ enum { F_DEAD = 1, F_INPUT = 2, F_FACT = 4, F_GONE = 8, F_BACK = 16, F_WAS = 32,
 /* F_ROLL: a row of the last extension, taken out by ng_update's rollback (DEAD, but in the model
    last reported: a row of its tuple appended again is F_BACK, not new) */
 
+/* a plan that a predicate's delta runs, with what run_plan tests before reading its code (the
+   plans of a delta that cannot match are most of them): its S_REQ (the n predicates at pool[at]
+   hold rows, the first nold rows older than the delta; n = 0: none), and a constant that its delta
+   atom's argument cpos must be (cpos -1: none) */
+typedef struct {
+    int32_t pc, at;          /* pc: the step after its S_REQ */
+    int16_t nold, n, cpos;
+    val cval;
+} Dispatch;
+
 typedef struct {
     Rel *rels;
     Index *idx;
@@ -129,9 +139,8 @@ typedef struct {
     int32_t *code;    /* the plans, as native.py wrote them with every word in 32 bits (see ng_program) */
     int64_t ncode;
     const int32_t *pool;   /* the words of the S_POOL step */
-    int64_t *disp_start, *disp;   /* per predicate: the plans to run on its delta (CSR), each from the step
-                                     after its S_REQ, which dreq holds: [at, nold, n] (n = 0: none) */
-    int32_t *dreq;
+    int64_t *disp_start;      /* per predicate: the plans to run on its delta (CSR, in disp) */
+    Dispatch *disp;
     int64_t *once;
     int64_t nonce;
     val **facts; int64_t *nfacts;  /* program facts per predicate (rows) */
@@ -268,7 +277,7 @@ void ng_free(Engine *E) {
     for (int p = 0; p < E->npred; p++) { free(E->facts[p]); free(E->input[p]); }
     free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty);
     free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->bits); free(E->addbuf); free(E->chk_start); free(E->chks); free(E->chk_pstart); free(E->chk_preds); free(E->factual);
-    free(E->code); free(E->disp_start); free(E->disp); free(E->dreq); free(E->once);
+    free(E->code); free(E->disp_start); free(E->disp); free(E->once);
     if (E->inrid) for (int p = 0; p < E->npred; p++) free(E->inrid[p]);
     free(E->inrid); free(E->capinrid); free(E->bpool); free(E->boff); free(E->bgen); free(E->blen); free(E->st);
     free(E->rpred); free(E->rcount); free(E->roff); free(E->rpos); free(E->rhash); free(E->rmark); free(E->rvals);
@@ -400,6 +409,8 @@ static int64_t parse_step(CodeReader *R, Engine *E, int64_t pc) {
     return got == end ? end : -1;
 }
 
+static void skip_pat(const int32_t *c, int64_t *pc);
+
 /* The program: code (plans), per predicate the offsets of the plans its delta runs (CSR), the
    plans of the rules without atoms, the program facts (per predicate: count, rows).  The symbols
    the code names must be there (ng_symbol) first. */
@@ -409,10 +420,9 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
     E->code = malloc(sizeof(int32_t) * (ncode ? ncode : 1));
     E->disp_start = malloc(sizeof(int64_t) * (n + 1));
     int64_t nd = disp_start[n];
-    E->disp = malloc(sizeof(int64_t) * (nd ? nd : 1));
-    E->dreq = calloc(nd ? nd * 3 : 1, sizeof(int32_t));
+    E->disp = calloc(nd ? nd : 1, sizeof(Dispatch));
     E->once = malloc(sizeof(int64_t) * (nonce ? nonce : 1));
-    if (!E->code || !E->disp_start || !E->disp || !E->dreq || !E->once) return ERR_NOMEM;
+    if (!E->code || !E->disp_start || !E->disp || !E->once) return ERR_NOMEM;
     /* every word as it is, then the E_CONST of symbols rewritten; a word that does not fit in 32
        bits elsewhere (or a step that does not parse) is an error */
     for (int64_t i = 0; i < ncode; i++) E->code[i] = (int32_t)code[i];
@@ -430,12 +440,29 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
         if (E->code[i] != code[i] && !(E->code[i] == E_SYM && code[i] == E_CONST) &&
             !(i && E->code[i - 1] == E_SYM && code[i - 1] == E_CONST)) return ERR_CODE;
     memcpy(E->disp_start, disp_start, sizeof(int64_t) * (n + 1));
-    memcpy(E->disp, disp, sizeof(int64_t) * nd);
-    for (int64_t j = 0; j < nd; j++) {   /* (a plan's S_REQ: tested by run_plan, before the plan's code is read) */
+    for (int64_t j = 0; j < nd; j++) {
         int64_t pc = disp[j];
-        if (pc < 0 || pc + 4 >= ncode || E->code[pc] != S_REQ) continue;
-        memcpy(E->dreq + 3 * j, E->code + pc + 2, 3 * sizeof(int32_t));
-        E->disp[j] = pc + E->code[pc + 1];
+        Dispatch *d = &E->disp[j];
+        d->cpos = -1;
+        if (pc < 0 || pc + 2 >= ncode || disp[j] > INT32_MAX) return ERR_CODE;
+        const int32_t *c = E->code;
+        if (c[pc] == S_REQ) {
+            if (c[pc + 3] > INT16_MAX || c[pc + 4] > INT16_MAX) return ERR_CODE;
+            d->at = c[pc + 2]; d->nold = (int16_t)c[pc + 3]; d->n = (int16_t)c[pc + 4];
+            pc += c[pc + 1];
+            if (pc + 2 >= ncode) return ERR_CODE;
+        }
+        d->pc = (int32_t)pc;
+        if (c[pc] != S_DELTA || c[pc + 2] < 0 || c[pc + 2] >= n) continue;
+        int64_t q = pc + 3;   /* (the delta atom's patterns: the first that is a constant) */
+        for (int k = 0; k < E->arity[c[pc + 2]]; k++) {
+            if (c[q] == P_EQ && (c[q + 1] == E_CONST || c[q + 1] == E_SYM)) {
+                d->cpos = (int16_t)k;
+                d->cval = c[q + 1] == E_CONST ? (val)c[q + 2] : SYM_BASE + (uint32_t)c[q + 2];
+                break;
+            }
+            skip_pat(c, &q);
+        }
     }
     memcpy(E->once, once, sizeof(int64_t) * nonce);
     E->nonce = nonce;
@@ -986,19 +1013,28 @@ static inline __attribute__((always_inline)) void exec_in(Engine *E, Model *M, i
 static void exec(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 0); }
 static void exec_facts(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 1); }
 
-/* plan j of the dispatch (see Engine.disp): its S_REQ, then the rest of it */
-static inline void run_plan(Engine *E, Model *M, int64_t j) {
-    const int32_t *q = E->dreq + 3 * j;
-    if (q[2]) {
-        const int32_t *l = E->pool + q[0];
+/* plan j of the dispatch, on the delta of r: the tests of its Dispatch, then the plan */
+static inline void run_plan(Engine *E, Model *M, const Rel *r, int64_t j) {
+    const Dispatch *d = &E->disp[j];
+    if (d->cpos >= 0) {   /* (a delta row with the constant: as S_DELTA reads the delta) */
+        int k = d->cpos, w = r->width;
+        int any = 0;
+        if (E->mode == 1) {
+            for (int64_t x = 0; x < r->ndl && !any; x++) any = r->rows[(int64_t)r->dl[x] * w + k] == d->cval;
+        } else {
+            for (int64_t i = r->prev; i < r->start && !any; i++) any = !(r->flags[i] & F_DEAD) && r->rows[i * w + k] == d->cval;
+        }
+        if (!any) return;
+    }
+    if (d->n) {
+        const int32_t *l = E->pool + d->at;
         const uint8_t *has = M->has;
-        int nold = q[1], n = q[2];
-        for (int i = 0; i < nold; i++)
+        for (int i = 0; i < d->nold; i++)
             if (!(has[l[i]] & HAS_OLD)) return;
-        for (int i = nold; i < n; i++)
+        for (int i = d->nold; i < d->n; i++)
             if (!(has[l[i]] & HAS_ROWS)) return;
     }
-    exec(E, M, E->disp[j]);
+    exec(E, M, d->pc);
 }
 
 /* ------------------------------------------------------------------ a run */
@@ -1099,7 +1135,7 @@ static int rounds(Engine *E, Model *M) {
         for (int k = 0; k < n; k++) {
             int p = round[k];
             for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1]; j++) {
-                run_plan(E, M, j);
+                run_plan(E, M, &M->rels[p], j);
                 if (E->err) return E->err;
             }
         }
@@ -1419,7 +1455,7 @@ static int dred(Engine *E) {
         E->ncand = 0;
         for (int k = 0; k < nq && !E->err; k++) {
             int p = round[k];
-            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) run_plan(E, M, j);
+            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) run_plan(E, M, &M->rels[p], j);
         }
         for (int k = 0; k < nq; k++) M->rels[round[k]].ndl = 0;
         if (!E->err && !prune_round(E, M)) E->err = ERR_NOMEM;
