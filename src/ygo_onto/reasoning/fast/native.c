@@ -109,12 +109,17 @@ enum { F_DEAD = 1, F_INPUT = 2, F_FACT = 4, F_GONE = 8, F_BACK = 16, F_WAS = 32,
 
 /* a plan that a predicate's delta runs, with what run_plan tests before reading its code (the
    plans of a delta that cannot match are most of them): its S_REQ (the n predicates at pool[at]
-   hold rows, the first nold rows older than the delta; n = 0: none), and a constant that its delta
-   atom's argument cpos must be (cpos -1: none) */
+   hold rows, the first nold rows older than the delta; n = 0: none, or the plan's code tests it),
+   and a constant that its delta atom's argument cpos must be (cpos -1: none).  20 bytes: a
+   predicate's plans are read one after the other */
 typedef struct {
-    int32_t pc, at;          /* pc: the step after its S_REQ */
-    int16_t nold, n, cpos;
-    val cval;
+    int32_t pc, at;          /* pc: the step after its S_REQ (when n) */
+    int32_t cval;            /* the constant: an integer, or the id of a symbol (csym) */
+    uint8_t nold, n;
+    int8_t cpos, csym;
+    /* per model: -1 its S_REQ held (for good: HAS_ bits are only set, until ng_run clears them), else
+       where in its list the predicate was that did not hold the last time (tested first) */
+    int16_t req[2];
 } Dispatch;
 
 typedef struct {
@@ -446,9 +451,8 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
         d->cpos = -1;
         if (pc < 0 || pc + 2 >= ncode || disp[j] > INT32_MAX) return ERR_CODE;
         const int32_t *c = E->code;
-        if (c[pc] == S_REQ) {
-            if (c[pc + 3] > INT16_MAX || c[pc + 4] > INT16_MAX) return ERR_CODE;
-            d->at = c[pc + 2]; d->nold = (int16_t)c[pc + 3]; d->n = (int16_t)c[pc + 4];
+        if (c[pc] == S_REQ && c[pc + 4] <= UINT8_MAX) {   /* (a longer list: the plan's S_REQ tests it) */
+            d->at = c[pc + 2]; d->nold = (uint8_t)c[pc + 3]; d->n = (uint8_t)c[pc + 4];
             pc += c[pc + 1];
             if (pc + 2 >= ncode) return ERR_CODE;
         }
@@ -457,8 +461,9 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
         int64_t q = pc + 3;   /* (the delta atom's patterns: the first that is a constant) */
         for (int k = 0; k < E->arity[c[pc + 2]]; k++) {
             if (c[q] == P_EQ && (c[q + 1] == E_CONST || c[q + 1] == E_SYM)) {
-                d->cpos = (int16_t)k;
-                d->cval = c[q + 1] == E_CONST ? (val)c[q + 2] : SYM_BASE + (uint32_t)c[q + 2];
+                d->cpos = (int8_t)k;
+                d->csym = c[q + 1] == E_SYM;
+                d->cval = c[q + 2];
                 break;
             }
             skip_pat(c, &q);
@@ -1015,24 +1020,27 @@ static void exec_facts(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 1); 
 
 /* plan j of the dispatch, on the delta of r: the tests of its Dispatch, then the plan */
 static inline void run_plan(Engine *E, Model *M, const Rel *r, int64_t j) {
-    const Dispatch *d = &E->disp[j];
+    Dispatch *d = &E->disp[j];
     if (d->cpos >= 0) {   /* (a delta row with the constant: as S_DELTA reads the delta) */
         int k = d->cpos, w = r->width;
+        val v = d->csym ? SYM_BASE + (uint32_t)d->cval : (val)d->cval;
         int any = 0;
         if (E->mode == 1) {
-            for (int64_t x = 0; x < r->ndl && !any; x++) any = r->rows[(int64_t)r->dl[x] * w + k] == d->cval;
+            for (int64_t x = 0; x < r->ndl && !any; x++) any = r->rows[(int64_t)r->dl[x] * w + k] == v;
         } else {
-            for (int64_t i = r->prev; i < r->start && !any; i++) any = !(r->flags[i] & F_DEAD) && r->rows[i * w + k] == d->cval;
+            for (int64_t i = r->prev; i < r->start && !any; i++) any = !(r->flags[i] & F_DEAD) && r->rows[i * w + k] == v;
         }
         if (!any) return;
     }
-    if (d->n) {
+    int mi = M != E->m;
+    if (d->n && d->req[mi] >= 0) {
         const int32_t *l = E->pool + d->at;
         const uint8_t *has = M->has;
-        for (int i = 0; i < d->nold; i++)
-            if (!(has[l[i]] & HAS_OLD)) return;
-        for (int i = d->nold; i < d->n; i++)
-            if (!(has[l[i]] & HAS_ROWS)) return;
+        int at = d->req[mi], nold = d->nold;
+        if (!(has[l[at]] & (at < nold ? HAS_OLD : HAS_ROWS))) return;
+        for (int i = 0; i < d->n; i++)
+            if (!(has[l[i]] & (i < nold ? HAS_OLD : HAS_ROWS))) { d->req[mi] = (int16_t)i; return; }
+        d->req[mi] = -1;
     }
     exec(E, M, d->pc);
 }
@@ -1178,6 +1186,7 @@ int ng_run(Engine *E) {
     E->rb = 0;
     for (int p = 0; p < E->npred; p++) rel_clear(&M->rels[p]);
     memset(M->has, 0, E->npred);
+    for (int64_t j = 0, nd = E->disp_start ? E->disp_start[E->npred] : 0; j < nd; j++) E->disp[j].req[cur] = 0;
     for (int i = 0; i < E->nidx; i++) index_clear(&M->idx[i]);
     M->nrows = M->ndead = 0;
     E->ngrown = E->ntouched = 0;
