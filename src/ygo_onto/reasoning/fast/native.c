@@ -30,6 +30,7 @@
    (so a rule instance is derived once, by the plan of its first new atom); rows a round derives
    are appended at once (membership tests may see them early: harmless, they are true atoms) and
    are the next round's delta. */
+#define _POSIX_C_SOURCE 200112L   /* (posix_memalign) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,12 +67,13 @@ typedef struct {
     val *args;
 } Sym;
 
-typedef struct {
-    int pred, npos;
-    int pos[MAXAR];
+typedef struct __attribute__((aligned(32))) {
+    int32_t pred, npos;
+    int8_t pos[MAXAR];
 } IndexDef;
 
-typedef struct {
+/* (Index and Rel on cache lines of their own: a run reads a few fields of many of them) */
+typedef struct __attribute__((aligned(64))) {
     int32_t *head;     /* buckets: the newest row of the chain, -1 */
     int64_t hcap;
     int32_t *next;     /* per row: the next row of its chain */
@@ -79,7 +81,7 @@ typedef struct {
     int64_t built;     /* rows [0, built) are in the index */
 } Index;
 
-typedef struct {
+typedef struct __attribute__((aligned(64))) {
     /* (what the plans read first: in the first 64 bytes) */
     int64_t n;
     int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start), older = [0, prev) */
@@ -221,6 +223,14 @@ static inline uint64_t hash_vals(const val *v, int n) {
 }
 
 /* ------------------------------------------------------------------ engine set-up */
+/* zeroed memory on a cache line boundary (freed by free), NULL */
+static void *zalloc64(size_t size) {
+    void *p;
+    if (posix_memalign(&p, 64, size)) return NULL;
+    memset(p, 0, size);
+    return p;
+}
+
 Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     Engine *E = calloc(1, sizeof(Engine));
     if (!E) return NULL;
@@ -228,18 +238,18 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     E->nidx = nidx;
     E->arity = malloc(sizeof(int) * (npred ? npred : 1));
     memcpy(E->arity, arity, sizeof(int) * npred);
-    E->idxdef = calloc(nidx ? nidx : 1, sizeof(IndexDef));
+    E->idxdef = zalloc64((nidx ? nidx : 1) * sizeof(IndexDef));
     /* idxdefs: per index [pred, npos, pos...] */
     const int *d = idxdefs;
     for (int i = 0; i < nidx; i++) {
         E->idxdef[i].pred = d[0];
         E->idxdef[i].npos = d[1];
-        for (int j = 0; j < d[1] && j < MAXAR; j++) E->idxdef[i].pos[j] = d[2 + j];
+        for (int j = 0; j < d[1] && j < MAXAR; j++) E->idxdef[i].pos[j] = (int8_t)d[2 + j];
         d += 2 + d[1];
     }
     for (int k = 0; k < 2; k++) {
-        E->m[k].rels = calloc(npred ? npred : 1, sizeof(Rel));
-        E->m[k].idx = calloc(nidx ? nidx : 1, sizeof(Index));
+        E->m[k].rels = zalloc64((npred ? npred : 1) * sizeof(Rel));
+        E->m[k].idx = zalloc64((nidx ? nidx : 1) * sizeof(Index));
         E->m[k].has = calloc(npred ? npred : 1, 1);
         for (int p = 0; p < npred; p++) {
             E->m[k].rels[p].arity = arity[p];
