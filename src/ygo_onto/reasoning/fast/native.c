@@ -30,6 +30,7 @@
    (so a rule instance is derived once, by the plan of its first new atom); rows a round derives
    are appended at once (membership tests may see them early: harmless, they are true atoms) and
    are the next round's delta. */
+#define _POSIX_C_SOURCE 200112L   /* (posix_memalign) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,12 +67,13 @@ typedef struct {
     val *args;
 } Sym;
 
-typedef struct {
-    int pred, npos;
-    int pos[MAXAR];
+typedef struct __attribute__((aligned(32))) {
+    int32_t pred, npos;
+    int8_t pos[MAXAR];
 } IndexDef;
 
-typedef struct {
+/* (Index and Rel on cache lines of their own: a run reads a few fields of many of them) */
+typedef struct __attribute__((aligned(64))) {
     int32_t *head;     /* buckets: the newest row of the chain, -1 */
     int64_t hcap;
     int32_t *next;     /* per row: the next row of its chain */
@@ -79,7 +81,7 @@ typedef struct {
     int64_t built;     /* rows [0, built) are in the index */
 } Index;
 
-typedef struct {
+typedef struct __attribute__((aligned(64))) {
     /* (what the plans read first: in the first 64 bytes) */
     int64_t n;
     int64_t start, prev;   /* the round: delta = [prev, start), visible to scans = [0, start), older = [0, prev) */
@@ -107,11 +109,30 @@ enum { F_DEAD = 1, F_INPUT = 2, F_FACT = 4, F_GONE = 8, F_BACK = 16, F_WAS = 32,
 /* F_ROLL: a row of the last extension, taken out by ng_update's rollback (DEAD, but in the model
    last reported: a row of its tuple appended again is F_BACK, not new) */
 
+/* a plan that a predicate's delta runs, with what run_plan tests before reading its code (in a
+   seed-1 duel a third of the plans run failed their S_REQ, and a quarter of the rest had no delta
+   row with their delta atom's constant): its S_REQ (the n predicates at pool[at]
+   hold rows, the first nold rows older than the delta; n = 0: none, or the plan's code tests it),
+   and a constant that its delta atom's argument cpos must be (cpos -1: none).  20 bytes: a
+   predicate's plans are read one after the other */
+typedef struct {
+    int32_t pc, at;          /* pc: the step after its S_REQ (when n) */
+    int32_t cval;            /* the constant: an integer, or the id of a symbol (csym) */
+    uint8_t nold, n;
+    int8_t cpos, csym;
+    /* per model: -1 its S_REQ held (for good: HAS_ bits are only set, until ng_run clears them), else
+       where in its list the predicate was that did not hold the last time (tested first) */
+    int16_t req[2];
+} Dispatch;
+
 typedef struct {
     Rel *rels;
     Index *idx;
     int64_t nrows, ndead;   /* rows of all relations, of which dead */
+    uint8_t *has;           /* per predicate: HAS_ bits of its relation (what S_REQ tests, in one small array
+                               rather than in each relation's Rel, and without reading the plan's code) */
 } Model;
+enum { HAS_ROWS = 1, HAS_OLD = 2 };   /* n > 0, prev > 0 */
 
 #define SET_EMPTY UINT64_MAX
 #define SET_ROW(e) ((uint32_t)(e))
@@ -126,7 +147,8 @@ typedef struct {
     int32_t *code;    /* the plans, as native.py wrote them with every word in 32 bits (see ng_program) */
     int64_t ncode;
     const int32_t *pool;   /* the words of the S_POOL step */
-    int64_t *disp_start, *disp;   /* per predicate: the plans to run on its delta (CSR) */
+    int64_t *disp_start;      /* per predicate: the plans to run on its delta (CSR, in disp) */
+    Dispatch *disp;
     int64_t *once;
     int64_t nonce;
     val **facts; int64_t *nfacts;  /* program facts per predicate (rows) */
@@ -146,6 +168,9 @@ typedef struct {
     int64_t count;            /* rows over-deleted */
     val chk[MAXAR];           /* the tuple a check plan (S_HEAD) tests */
     int64_t *chk_start, *chks; /* per predicate: its check plans (CSR); none: no delete and rederive */
+    int32_t *chk_pstart, *chk_preds;  /* per check plan: the predicates of its atoms (CSR) */
+    uint8_t *factual;         /* per predicate: it has had rows that are facts of a run (program facts, heads
+                                 of rules without atoms, input rows): prune_round's check plans read only such */
     uint8_t *dirty;           /* per predicate: ng_input changed its input since the last run */
     val *addbuf; int64_t naddbuf, capaddbuf;  /* delete and rederive: input rows to add, [pred, values] */
     int64_t unlike;           /* delete and rederive: from scratch when changed input rows * unlike > all */
@@ -199,6 +224,14 @@ static inline uint64_t hash_vals(const val *v, int n) {
 }
 
 /* ------------------------------------------------------------------ engine set-up */
+/* zeroed memory on a cache line boundary (freed by free), NULL */
+static void *zalloc64(size_t size) {
+    void *p;
+    if (posix_memalign(&p, 64, size)) return NULL;
+    memset(p, 0, size);
+    return p;
+}
+
 Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     Engine *E = calloc(1, sizeof(Engine));
     if (!E) return NULL;
@@ -206,18 +239,19 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     E->nidx = nidx;
     E->arity = malloc(sizeof(int) * (npred ? npred : 1));
     memcpy(E->arity, arity, sizeof(int) * npred);
-    E->idxdef = calloc(nidx ? nidx : 1, sizeof(IndexDef));
+    E->idxdef = zalloc64((nidx ? nidx : 1) * sizeof(IndexDef));
     /* idxdefs: per index [pred, npos, pos...] */
     const int *d = idxdefs;
     for (int i = 0; i < nidx; i++) {
         E->idxdef[i].pred = d[0];
         E->idxdef[i].npos = d[1];
-        for (int j = 0; j < d[1] && j < MAXAR; j++) E->idxdef[i].pos[j] = d[2 + j];
+        for (int j = 0; j < d[1] && j < MAXAR; j++) E->idxdef[i].pos[j] = (int8_t)d[2 + j];
         d += 2 + d[1];
     }
     for (int k = 0; k < 2; k++) {
-        E->m[k].rels = calloc(npred ? npred : 1, sizeof(Rel));
-        E->m[k].idx = calloc(nidx ? nidx : 1, sizeof(Index));
+        E->m[k].rels = zalloc64((npred ? npred : 1) * sizeof(Rel));
+        E->m[k].idx = zalloc64((nidx ? nidx : 1) * sizeof(Index));
+        E->m[k].has = calloc(npred ? npred : 1, 1);
         for (int p = 0; p < npred; p++) {
             E->m[k].rels[p].arity = arity[p];
             E->m[k].rels[p].width = arity[p] > 0 ? arity[p] : 1;
@@ -231,6 +265,7 @@ Engine *ng_new(int npred, const int *arity, int nidx, const int *idxdefs) {
     E->capinput = calloc(npred ? npred : 1, sizeof(int64_t));
     E->mark = calloc(npred ? npred : 1, sizeof(int64_t));
     E->dirty = calloc(npred ? npred : 1, 1);
+    E->factual = calloc(npred ? npred : 1, 1);
     int32_t **lists[] = {&E->grown, &E->round, &E->touched, &E->dlq, &E->gonel, &E->dirtyl, &E->outl};
     for (int i = 0; i < 7; i++) *lists[i] = malloc(sizeof(int32_t) * (npred ? npred : 1));
     E->bits = calloc((npred + 63) / 64 + 1, sizeof(uint64_t));
@@ -247,7 +282,7 @@ static void free_model(Engine *E, Model *M) {
         free(M->rels[p].dl); free(M->rels[p].nl); free(M->rels[p].gl);
     }
     for (int i = 0; i < E->nidx; i++) { free(M->idx[i].head); free(M->idx[i].next); }
-    free(M->rels); free(M->idx);
+    free(M->rels); free(M->idx); free(M->has);
 }
 
 void ng_free(Engine *E) {
@@ -257,7 +292,7 @@ void ng_free(Engine *E) {
     free(E->syms);
     for (int p = 0; p < E->npred; p++) { free(E->facts[p]); free(E->input[p]); }
     free(E->facts); free(E->nfacts); free(E->input); free(E->ninput); free(E->capinput); free(E->mark); free(E->dirty);
-    free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->bits); free(E->addbuf); free(E->chk_start); free(E->chks);
+    free(E->grown); free(E->round); free(E->touched); free(E->dlq); free(E->gonel); free(E->dirtyl); free(E->outl); free(E->bits); free(E->addbuf); free(E->chk_start); free(E->chks); free(E->chk_pstart); free(E->chk_preds); free(E->factual);
     free(E->code); free(E->disp_start); free(E->disp); free(E->once);
     if (E->inrid) for (int p = 0; p < E->npred; p++) free(E->inrid[p]);
     free(E->inrid); free(E->capinrid); free(E->bpool); free(E->boff); free(E->bgen); free(E->blen); free(E->st);
@@ -390,6 +425,8 @@ static int64_t parse_step(CodeReader *R, Engine *E, int64_t pc) {
     return got == end ? end : -1;
 }
 
+static void skip_pat(const int32_t *c, int64_t *pc);
+
 /* The program: code (plans), per predicate the offsets of the plans its delta runs (CSR), the
    plans of the rules without atoms, the program facts (per predicate: count, rows).  The symbols
    the code names must be there (ng_symbol) first. */
@@ -399,7 +436,7 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
     E->code = malloc(sizeof(int32_t) * (ncode ? ncode : 1));
     E->disp_start = malloc(sizeof(int64_t) * (n + 1));
     int64_t nd = disp_start[n];
-    E->disp = malloc(sizeof(int64_t) * (nd ? nd : 1));
+    E->disp = calloc(nd ? nd : 1, sizeof(Dispatch));
     E->once = malloc(sizeof(int64_t) * (nonce ? nonce : 1));
     if (!E->code || !E->disp_start || !E->disp || !E->once) return ERR_NOMEM;
     /* every word as it is, then the E_CONST of symbols rewritten; a word that does not fit in 32
@@ -419,13 +456,40 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
         if (E->code[i] != code[i] && !(E->code[i] == E_SYM && code[i] == E_CONST) &&
             !(i && E->code[i - 1] == E_SYM && code[i - 1] == E_CONST)) return ERR_CODE;
     memcpy(E->disp_start, disp_start, sizeof(int64_t) * (n + 1));
-    memcpy(E->disp, disp, sizeof(int64_t) * nd);
+    for (int64_t j = 0; j < nd; j++) {
+        int64_t pc = disp[j];
+        Dispatch *d = &E->disp[j];
+        d->cpos = -1;
+        if (pc < 0 || pc + 2 >= ncode || disp[j] > INT32_MAX) return ERR_CODE;
+        const int32_t *c = E->code;
+        if (c[pc] == S_REQ && c[pc + 4] <= UINT8_MAX) {   /* (a longer list: the plan's S_REQ tests it) */
+            d->at = c[pc + 2]; d->nold = (uint8_t)c[pc + 3]; d->n = (uint8_t)c[pc + 4];
+            pc += c[pc + 1];
+            if (pc + 2 >= ncode) return ERR_CODE;
+        }
+        d->pc = (int32_t)pc;
+        if (c[pc] != S_DELTA || c[pc + 2] < 0 || c[pc + 2] >= n) continue;
+        int64_t q = pc + 3;   /* (the delta atom's patterns: the first that is a constant) */
+        for (int k = 0; k < E->arity[c[pc + 2]]; k++) {
+            if (c[q] == P_EQ && (c[q + 1] == E_CONST || c[q + 1] == E_SYM)) {
+                d->cpos = (int8_t)k;
+                d->csym = c[q + 1] == E_SYM;
+                d->cval = c[q + 2];
+                break;
+            }
+            skip_pat(c, &q);
+        }
+    }
     memcpy(E->once, once, sizeof(int64_t) * nonce);
     E->nonce = nonce;
+    for (int64_t i = 0; i < nonce; i++)   /* (what the rules without atoms derive is a fact of every run) */
+        for (int64_t pc = once[i]; pc >= 0 && pc + 2 < ncode && E->code[pc + 1] >= 2; pc += E->code[pc + 1])
+            if (E->code[pc] == S_EMIT) { E->factual[E->code[pc + 2]] = 1; break; }
     const val *f = facts;
     for (int p = 0; p < n; p++) {
         int64_t k = nfacts[p] * (E->arity[p] > 0 ? E->arity[p] : 0);
         E->nfacts[p] = nfacts[p];
+        if (nfacts[p]) E->factual[p] = 1;
         if (nfacts[p]) {
             E->facts[p] = malloc(sizeof(val) * (k ? k : 1));
             if (!E->facts[p]) return ERR_NOMEM;
@@ -450,6 +514,7 @@ int ng_input(Engine *E, int p, const val *rows, int64_t n) {
         E->input[p] = r; E->capinput[p] = k;
     }
     if (k) memcpy(E->input[p], rows, sizeof(val) * k);
+    if (n) E->factual[p] = 1;
     E->ninputs += n - E->ninput[p];
     E->ninput[p] = n;
     if (!E->dirty[p]) { E->dirty[p] = 1; E->dirtyl[E->ndirtyl++] = p; }
@@ -566,6 +631,7 @@ static int64_t rel_put(Engine *E, Model *M, Rel *r, const val *row, uint8_t fl, 
     r->set[j] = tag << 32 | (uint32_t)r->n;
     M->nrows++;
     *isnew = 1;
+    if (!r->n) M->has[r->id] |= HAS_ROWS;
     return r->n++;
 }
 
@@ -963,6 +1029,33 @@ static inline __attribute__((always_inline)) void exec_in(Engine *E, Model *M, i
 static void exec(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 0); }
 static void exec_facts(Engine *E, Model *M, int64_t pc) { exec_in(E, M, pc, 1); }
 
+/* plan j of the dispatch, on the delta of r: the tests of its Dispatch, then the plan */
+static inline void run_plan(Engine *E, Model *M, const Rel *r, int64_t j) {
+    Dispatch *d = &E->disp[j];
+    if (d->cpos >= 0) {   /* (a delta row with the constant: as S_DELTA reads the delta) */
+        int k = d->cpos, w = r->width;
+        val v = d->csym ? SYM_BASE + (uint32_t)d->cval : (val)d->cval;
+        int any = 0;
+        if (E->mode == 1) {
+            for (int64_t x = 0; x < r->ndl && !any; x++) any = r->rows[(int64_t)r->dl[x] * w + k] == v;
+        } else {
+            for (int64_t i = r->prev; i < r->start && !any; i++) any = !(r->flags[i] & F_DEAD) && r->rows[i * w + k] == v;
+        }
+        if (!any) return;
+    }
+    int mi = M != E->m;
+    if (d->n && d->req[mi] >= 0) {
+        const int32_t *l = E->pool + d->at;
+        const uint8_t *has = M->has;
+        int at = d->req[mi], nold = d->nold;
+        if (!(has[l[at]] & (at < nold ? HAS_OLD : HAS_ROWS))) return;
+        for (int i = 0; i < d->n; i++)
+            if (!(has[l[i]] & (i < nold ? HAS_OLD : HAS_ROWS))) { d->req[mi] = (int16_t)i; return; }
+        d->req[mi] = -1;
+    }
+    exec(E, M, d->pc);
+}
+
 /* ------------------------------------------------------------------ a run */
 static int out_reserve(Engine *E, int64_t more) {
     if (E->nout + more <= E->outcap) return 1;
@@ -1056,17 +1149,22 @@ static int rounds(Engine *E, Model *M) {
             r->queued = 0;
             r->prev = r->start;
             r->start = r->n;
+            if (r->prev) M->has[round[k]] |= HAS_OLD;
         }
         for (int k = 0; k < n; k++) {
             int p = round[k];
             for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1]; j++) {
-                exec(E, M, E->disp[j]);
+                run_plan(E, M, &M->rels[p], j);
                 if (E->err) return E->err;
             }
         }
         /* (the delta is done: outside a round, prev == start, so the rows older than the next
            round's delta are all the rows of a relation not in it) */
-        for (int k = 0; k < n; k++) M->rels[round[k]].prev = M->rels[round[k]].start;
+        for (int k = 0; k < n; k++) {
+            Rel *r = &M->rels[round[k]];
+            r->prev = r->start;
+            if (r->prev) M->has[round[k]] |= HAS_OLD;
+        }
     }
     return 0;
 }
@@ -1098,6 +1196,8 @@ int ng_run(Engine *E) {
     E->extending = 0;
     E->rb = 0;
     for (int p = 0; p < E->npred; p++) rel_clear(&M->rels[p]);
+    memset(M->has, 0, E->npred);
+    for (int64_t j = 0, nd = E->disp_start ? E->disp_start[E->npred] : 0; j < nd; j++) E->disp[j].req[cur] = 0;
     for (int i = 0; i < E->nidx; i++) index_clear(&M->idx[i]);
     M->nrows = M->ndead = 0;
     E->ngrown = E->ntouched = 0;
@@ -1177,6 +1277,7 @@ int ng_add(Engine *E, int p, const val *rows, int64_t n) {
         E->input[p] = r; E->capinput[p] = cap;
     }
     if (n && w) memcpy(E->input[p] + E->ninput[p] * w, rows, sizeof(val) * n * w);
+    if (n) E->factual[p] = 1;
     E->ninput[p] += n;
     E->ninputs += n;
     Model *M = &E->m[E->cur];
@@ -1238,7 +1339,32 @@ int ng_checks(Engine *E, const int64_t *start, const int64_t *plans) {
     if (!E->chk_start || !E->chks) return ERR_NOMEM;
     memcpy(E->chk_start, start, sizeof(int64_t) * (n + 1));
     memcpy(E->chks, plans, sizeof(int64_t) * k);
+    /* the predicates of each plan's atoms (its steps up to S_FOUND; none without ng_program's code: then
+       prune_round runs every check plan) */
+    free(E->chk_pstart);
+    E->chk_pstart = malloc(sizeof(int32_t) * (k + 1));
+    int64_t cap = 0, np = 0;
+    if (!E->chk_pstart) return ERR_NOMEM;
+    for (int64_t j = 0; j < k; j++) {
+        E->chk_pstart[j] = (int32_t)np;
+        const int32_t *c = E->code;
+        for (int64_t pc = plans[j]; c && pc >= 0 && pc + 2 < E->ncode && c[pc + 1] >= 2 && c[pc] != S_FOUND; pc += c[pc + 1]) {
+            int op = c[pc], q = -1;
+            if (op == S_SCAN || op == S_SCAN_OLD || op == S_MEMBER || op == S_MEMBER_OLD) q = c[pc + 2];
+            else if ((op == S_LOOKUP || op == S_LOOKUP_OLD) && c[pc + 2] >= 0 && c[pc + 2] < E->nidx) q = E->idxdef[c[pc + 2]].pred;
+            if (q >= 0 && q < E->npred && !push32(&E->chk_preds, &np, &cap, q)) return ERR_NOMEM;
+        }
+    }
+    E->chk_pstart[k] = (int32_t)np;
     return 0;
+}
+
+/* whether check plan j may find a rule instance of facts of the run (prune_round): each of its atoms'
+   predicates has had such rows */
+static inline int chk_factual(const Engine *E, int64_t j) {
+    for (int32_t i = E->chk_pstart[j]; i < E->chk_pstart[j + 1]; i++)
+        if (!E->factual[E->chk_preds[i]]) return 0;
+    return 1;
 }
 
 static int addbuf_push(Engine *E, int p, const val *row, int w) {
@@ -1271,7 +1397,8 @@ static int prune_round(Engine *E, Model *M) {
         if (!ok) continue;
         if (r->arity) memcpy(E->chk, r->rows + (int64_t)i * r->width, sizeof(val) * r->arity);
         E->found = 0;
-        for (int64_t k = E->chk_start[p]; k < E->chk_start[p + 1] && !E->found && !E->err; k++) exec_facts(E, M, E->chks[k]);
+        for (int64_t k = E->chk_start[p]; k < E->chk_start[p + 1] && !E->found && !E->err; k++)
+            if (chk_factual(E, k)) exec_facts(E, M, E->chks[k]);
         if (E->err) break;
         if (E->found) E->stats[5]++;
         else if (!over_delete(E, r, i)) ok = 0;
@@ -1349,7 +1476,7 @@ static int dred(Engine *E) {
         E->ncand = 0;
         for (int k = 0; k < nq && !E->err; k++) {
             int p = round[k];
-            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) exec(E, M, E->disp[j]);
+            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) run_plan(E, M, &M->rels[p], j);
         }
         for (int k = 0; k < nq; k++) M->rels[round[k]].ndl = 0;
         if (!E->err && !prune_round(E, M)) E->err = ERR_NOMEM;
@@ -1754,6 +1881,7 @@ int ng_state(Engine *E, int64_t n, const int32_t *ids) {
             const val *row = E->rvals + E->roff[rid];
             if (w) memcpy(E->input[p] + k * w, row, sizeof(val) * w);
             E->inrid[p][k] = rid;
+            E->factual[p] = 1;
             E->rpos[rid] = k;
             E->ninput[p] = k + 1;
             E->ninputs++;
