@@ -14,7 +14,7 @@ from functools import cached_property
 from .abox import DUEL, PHASE_NAMES, parse_card_ind
 from .knowledge import Vocabulary
 from .reasoning import named
-from .state import card_name_at
+from .state import card_name_at, copy_json
 
 TYPE_ORDER = ["normal_summon", "tribute_summon", "set_monster", "flip_summon", "special_summon", "synchro_summon",
               "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "cancel", "pass",
@@ -117,7 +117,12 @@ class Action:
         return cls(tuple(sorted((k, _json(v)) for k, v in d.items())))
 
     def to_dict(self) -> dict:
-        return {k: self[k] for k, _ in self.data}
+        # decoded once and kept on the instance (as _scalars); each call gets its own copy
+        decoded = self.__dict__.get("_decoded")
+        if decoded is None:
+            decoded = {k: json.loads(v) for k, v in self.data}
+            object.__setattr__(self, "_decoded", decoded)
+        return copy_json(decoded)
 
     def __getitem__(self, key):
         # the scalar values read are kept on the instance (outside the dataclass's fields, so equality and hash
@@ -192,7 +197,7 @@ def _sort_key(a: dict):
 
 def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -> list[Action]:
     """The actions the inferred facts allow, for the player holding priority, in a stable order."""
-    annotated = vocabulary.annotated("actionType")
+    annotated = vocabulary.annotated("actionType", shared=True)
     player = state["priority"]
     pending_purpose = state["pending"]["purpose"] if state["pending"] else None
     # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)

@@ -41,7 +41,7 @@ class Inference:
     abox: list = field(default_factory=list, repr=False)
 
     def operations(self, vocabulary) -> list[tuple]:
-        return [f for f in reasoning.named(self.facts, vocabulary.annotated("primitive")) if len(f) == 3]
+        return [f for f in reasoning.named(self.facts, vocabulary.annotated("primitive", shared=True)) if len(f) == 3]
 
 
 @dataclass

@@ -75,7 +75,7 @@ def copy_state(data: dict) -> dict:
     for key in _STATE_CONTAINERS:
         value = data.get(key)
         if value is not None:
-            out[key] = _copy_json(value)
+            out[key] = copy_json(value)
     return out
 
 
@@ -84,12 +84,12 @@ _STATE_CONTAINERS = ("chain", "pending", "extra")  # the top-level keys besides 
 _FIELD_CARD_DICTS = ("equipped_to", "counters", "extra")  # a field card's keys that may hold a dict
 
 
-def _copy_json(value):
+def copy_json(value):
     """A deep copy of a JSON value (dicts, lists, scalars)."""
     if type(value) is dict:
-        return {k: x if type(x) in _SCALARS else _copy_json(x) for k, x in value.items()}
+        return {k: x if type(x) in _SCALARS else copy_json(x) for k, x in value.items()}
     if type(value) is list:
-        return [x if type(x) in _SCALARS else _copy_json(x) for x in value]
+        return [x if type(x) in _SCALARS else copy_json(x) for x in value]
     return value
 
 
@@ -109,7 +109,7 @@ def _copy_field_card(card: dict) -> dict:
     for key in _FIELD_CARD_DICTS:
         value = card[key]
         if value:
-            out[key] = _copy_json(value)
+            out[key] = copy_json(value)
         elif value is not None:  # (mostly: no counters, no extra)
             out[key] = {}
     return out

@@ -62,7 +62,7 @@ def named(facts: set, names) -> list:
     if groups is None:
         wanted = set(names)
         return [f for f in facts if f[0] in wanted]
-    return [f for group in map(groups.get, names) if group for f in group]
+    return [f for group in filter(None, map(groups.get, names)) for f in group]
 
 
 class Backend(Protocol):
