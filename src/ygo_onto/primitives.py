@@ -83,7 +83,7 @@ class Token:
 class Step:
     """One step of the apply loop: the state being changed, with cards located by identity."""
 
-    def __init__(self, state: dict, transient: dict, vocabulary, rng: random.Random, ops: list | None = None):
+    def __init__(self, state: dict, transient: dict, vocabulary, rng: random.Random, ops: list):
         self.state = state
         self.vocabulary = vocabulary
         self.rng = rng
@@ -93,45 +93,59 @@ class Step:
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = False  # a triggered effect opened its selections in this step
         self.previous = transient
-        self.objects: dict[str, object] = {}
-        # the list areas whose cards get a Token: all of them, or (`ops` given) those the step's operations, the
-        # pending selection or an attack name (no other card of a list is looked up by its index; a Token
-        # moved into another list is converted back by finish all the same)
-        wrapped = set(LIST_AREAS_OF_PLAYERS) if ops is None else _list_areas_named(state, ops)
-        self.wrapped = wrapped
-        for p in PLAYERS:
-            side = state["players"][p]
-            for area in LIST_AREAS:
-                if (p, area) not in wrapped:
-                    continue
-                side[area] = [Token(n) for n in side[area]]
-                for i, tok in enumerate(side[area]):
-                    self.objects[f"{p}_{area}_{i}_card"] = tok
-            for area in ("monster_zones", "spell_trap_zones"):
-                for i, fc in enumerate(side[area]):
-                    if fc is not None:
-                        self.objects[f"{p}_{area}_{i}_card"] = fc
-            if side["field_zone"] is not None:
-                self.objects[f"{p}_field_zone_0_card"] = side["field_zone"]
         self.attacker = None
         self.facts: set = frozenset()
-        self.pending_refs = None
-        if state["pending"] is not None:
-            self.pending_refs = [self.objects.get(self._ind(r)) for r in state["pending"]["chosen"]]
-        # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
-        self.attack_targets = {}
-        for fc in self.field_monsters():
-            attack = fc["extra"].get("attack")
-            if attack and attack.get("target"):
-                self.attack_targets[id(fc)] = (fc, self.objects.get(self._ind(attack["target"])))
+        players = state["players"]
+        # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
+        # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
+        # these are found (at the step's start, before any operation moves a card)
+        names = [arg for op in ops for arg in op[1:] if type(arg) is str and arg.endswith("_card")]
+        pending = state["pending"]
+        chosen = [self._ind(r) for r in pending["chosen"]] if pending is not None else None
+        if chosen:
+            names += chosen
+        attacks = []  # (attacker, its target's individual)
         # Equip Spells and their monsters as objects: an Equip Spell equips a card, not a zone (rulebook
         # p. 17), so it follows its monster to another zone (control) and loses it when it leaves the field
         self.equips = {}  # equip id -> (equip field card, monster field card or None)
         for p in PLAYERS:
-            for fc in state["players"][p]["spell_trap_zones"]:
+            side = players[p]
+            for fc in side["monster_zones"]:
+                if fc is not None:
+                    attack = fc["extra"].get("attack")
+                    if attack and attack.get("target"):
+                        target = self._ind(attack["target"])
+                        attacks.append((fc, target))
+                        names.append(target)
+            for fc in side["spell_trap_zones"]:
                 if fc is not None and fc["equipped_to"] is not None:
                     eq = fc["equipped_to"]
-                    self.equips[id(fc)] = (fc, state["players"][eq["player"]]["monster_zones"][eq["zone"]])
+                    self.equips[id(fc)] = (fc, players[eq["player"]]["monster_zones"][eq["zone"]])
+        # the list areas whose cards get a Token (the areas of the names; a Token moved into another list is
+        # converted back by finish all the same)
+        places = []
+        self.wrapped = wrapped = set()
+        for name in names:
+            head, _, index = name[:-5].rpartition("_")
+            where = _IND_HEADS.get(head)
+            if where is not None:
+                places.append((name, where, int(index)))
+                if where[1] in LIST_AREAS and where not in wrapped:
+                    wrapped.add(where)
+                    side = players[where[0]]
+                    side[where[1]] = [Token(n) for n in side[where[1]]]
+        self.objects: dict[str, object] = {}
+        for name, (p, area), index in places:
+            entries = players[p][area]
+            if area == "field_zone":
+                card = entries if index == 0 else None
+            else:
+                card = entries[index] if index < len(entries) else None
+            if card is not None:
+                self.objects[name] = card
+        self.pending_refs = None if chosen is None else [self.objects.get(name) for name in chosen]
+        # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
+        self.attack_targets = {id(fc): (fc, self.objects.get(target)) for fc, target in attacks}
 
     def field_monsters(self):
         for p in PLAYERS:
@@ -210,30 +224,9 @@ class Step:
         return self.transient
 
 
-LIST_AREAS_OF_PLAYERS = tuple((p, area) for p in PLAYERS for area in LIST_AREAS)
-_LIST_IND_HEADS = {f"{p}_{area}": (p, area) for p, area in LIST_AREAS_OF_PLAYERS}  # "A_hand" of "A_hand_3_card"
-
-
-def _list_areas_named(state: dict, ops: list[tuple]) -> set:
-    """The (player, list area) pairs of the cards that the operations (any argument), the pending selection's
-    chosen cards and the attacks' targets name."""
-    named = set()
-    for op in ops:
-        for arg in op[1:]:
-            if type(arg) is str and arg.endswith("_card"):
-                where = _LIST_IND_HEADS.get(arg[:-5].rpartition("_")[0])
-                if where is not None:
-                    named.add(where)
-    refs = list(state["pending"]["chosen"]) if state["pending"] is not None else []
-    for p in PLAYERS:
-        for fc in state["players"][p]["monster_zones"]:
-            attack = fc["extra"].get("attack") if fc is not None else None
-            if attack and attack.get("target"):
-                refs.append(attack["target"])
-    for ref in refs:
-        if ref["area"] in LIST_AREAS:
-            named.add((ref["player"], ref["area"]))
-    return named
+# "A_hand" of "A_hand_3_card" -> (player, area), for every area of a player
+_IND_HEADS = {f"{p}_{area}": (p, area) for p in PLAYERS for area in (*LIST_AREAS, "monster_zones", "spell_trap_zones",
+                                                                     "field_zone")}
 
 
 def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary, rng: random.Random,
