@@ -111,7 +111,7 @@ class Step:
         for p in PLAYERS:
             side = players[p]
             for fc in side["monster_zones"]:
-                if fc is not None:
+                if fc is not None and fc["extra"]:
                     attack = fc["extra"].get("attack")
                     if attack and attack.get("target"):
                         target = self._ind(attack["target"])
@@ -234,9 +234,11 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
     """Carry out the operations of one step, in ORDER; returns the transient facts of the next step."""
     step = Step(state, transient, vocabulary, rng, ops)
     step.facts = facts
-    for op in sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2]))):
-        name = vocabulary.annotations[op[0]]["primitive"]
-        PRIMITIVES[name](step, *op)
+    if len(ops) > 1:
+        ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2])))
+    annotations = vocabulary.annotations
+    for op in ops:
+        PRIMITIVES[annotations[op[0]]["primitive"]](step, *op)
     return step.finish()
 
 
