@@ -202,8 +202,7 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     annotated = vocabulary.annotated("actionType", shared=True)
     player = state["priority"]
     pending_purpose = state["pending"]["purpose"] if state["pending"] else None
-    # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
-    selected_for = {f[1]: f[2][: -len("Purpose")] for f in named(facts, ("selectedFor",))}
+    selected_for = None  # read when a fact names a card (most runs allow only actions of the duel: pass, next phase)
     out: dict[str, tuple] = {}
     if len(_ALLOWED) > 50_000:
         _ALLOWED.clear()
@@ -213,6 +212,9 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         spec, subject = annotated[f[0]], f[1]
         name = target = purpose = None
         if subject != DUEL:
+            if selected_for is None:
+                # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
+                selected_for = {g[1]: g[2][: -len("Purpose")] for g in named(facts, ("selectedFor",))}
             name = card_name_at(state, _card_ref(subject))
             purpose = selected_for.get(subject, pending_purpose)
             if len(f) == 3 and (spec == "attack" or spec.startswith("attack ")):
@@ -230,6 +232,7 @@ _FIRST = operator.itemgetter(0)
 # -> (_sort_key, id, Action): see allowed_from_facts
 _ALLOWED: dict = {}
 _CARD_REFS: dict = {}  # an individual's name -> parse_card_ind of it (never changed: read only)
+_SPECS: dict = {}  # an actionType annotation ("change_position to=attack") -> (its type, its fixed keys: read only)
 
 
 def _card_ref(ind: str) -> dict:
@@ -243,8 +246,11 @@ def _card_ref(ind: str) -> dict:
 
 def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose) -> tuple:
     """(_sort_key, id, Action) of the action that the fact `f` of a term annotated `spec` allows."""
-    kind, *pairs = spec.split()
-    extra = dict(p.split("=", 1) for p in pairs)
+    parsed = _SPECS.get(spec)
+    if parsed is None:
+        kind, *pairs = spec.split()
+        parsed = _SPECS[spec] = (kind, dict(p.split("=", 1) for p in pairs))
+    kind, extra = parsed
     action = {"type": kind, "player": player, **extra}
     subject = f[1]
     if subject != DUEL:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import reasoning, script_input
-from .abox import state_abox, state_facts, with_action
+from .abox import PHASE_INDIVIDUALS, state_abox, state_facts, with_action
 from .actions import (Action, action_id, allowed_from_facts, check_action_object, engine_choice, parse_action_id,
                       with_type_from_id)
 from .errors import IllegalActionError, StateError, YgoError
@@ -360,8 +360,6 @@ def _forced_move(state: dict, inference: Inference, allowed: list[Action]) -> di
       it may select is a copy of one card (the first copy; backing out stays possible after it).
     SWRL cannot say "no other action is allowed" (negation), so this small check lives here.
     """
-    from .abox import PHASE_INDIVIDUALS
-
     if len(allowed) == 1 and allowed[0].type == "pass":
         return allowed[0].to_dict()
     choice = engine_choice(inference.facts, allowed)
