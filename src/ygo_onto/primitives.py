@@ -12,6 +12,7 @@ from typing import Callable
 from .abox import PHASE_NAMES, POSITION_NAMES
 from .cards import catalog
 from .errors import YgoError
+from .reasoning import named
 from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card,
                     opponent)
 
@@ -460,7 +461,7 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     selected (targets; for a Fusion or a Ritual Spell the monsters it uses: state 'targets')."""
     obj = step.objects[card_ind]
     ref = step.locate(obj)
-    speed = next((f[2] for f in step.facts if f[0] == "spellSpeed" and f[1] == card_ind), 1)
+    speed = next((f[2] for f in named(step.facts, ("spellSpeed",)) if f[1] == card_ind), 1)
     targets = []
     pending = step.state["pending"]
     if pending is not None and pending["purpose"] not in ("cost", "discard"):  # targets, materials, ritual tributes
@@ -520,7 +521,7 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.triggered = True
     obj = step.objects[card_ind]
     player = _player(player_ind)
-    needed = next((f[2] for f in step.facts if f[0] == "activationSelections" and f[1] == card_ind), 1)
+    needed = next((f[2] for f in named(step.facts, ("activationSelections",)) if f[1] == card_ind), 1)
     action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
               "from": step.locate(obj), "effect": 0}
     step.state["pending"] = {"action": action, "purpose": "target", "needed": max(1, needed), "chosen": []}
