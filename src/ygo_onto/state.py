@@ -510,7 +510,7 @@ def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
 
 
 def new_field_card(name: str, owner: str, position: str, **values) -> dict:
-    out = {"card": name, **copy.deepcopy(FIELD_CARD_DEFAULTS)}
+    out = {"card": name, **copy_json(FIELD_CARD_DEFAULTS)}  # (a card moving onto the field: copy.deepcopy took 4x as long)
     out.update(owner=owner, position=position, **values)
     return out
 
