@@ -370,3 +370,25 @@ def test_pellet_gives_the_same_action_ids_as_fast():
     fast = sorted(a.id for a in s.allowed_actions(reasoner="fast"))
     pellet = sorted(a.id for a in GameState.from_dict(small_state()).allowed_actions(reasoner="pellet"))
     assert pellet == fast
+
+
+def test_an_actions_to_dict_is_a_new_object_each_time(actions):
+    """Action.to_dict decodes once and hands out copies: changing one (a nested reference too) changes
+    neither the action nor the next to_dict."""
+    for action in actions:
+        first = action.to_dict()
+        expected = copy.deepcopy(first)
+        for value in first.values():
+            if isinstance(value, dict):
+                value["index"] = 99
+        first["type"] = "changed"
+        assert action.to_dict() == expected and action.to_dict() is not action.to_dict()
+        assert action.type == expected["type"]
+
+
+def test_action_values_are_written_as_json_dumps_writes_them():
+    from ygo_onto.actions import _json
+
+    for value in ({"player": "A", "area": "hand", "index": 2}, {}, {"b": {"x": [1, 2.5, None]}, "a": "é\n\"", "c": True},
+                  {"z": 1.0, "y": float("inf")}, [1, {"b": 1, "a": 2}], "ü", 3, -0, True, None, 2.5, {1: "int key"}):
+        assert _json(value) == json.dumps(value, sort_keys=True)

@@ -233,3 +233,41 @@ def test_an_actions_facts_follow_the_states_own(ruleset):
     for action in state.allowed_actions():
         a = action.to_dict()
         assert state_facts(state.data, True, {"action": a}) == state_facts(state.data, True) + action_facts(a)
+
+
+def _containers(value, found: dict) -> dict:
+    """id -> container, for every dict and list in a JSON value."""
+    if type(value) in (dict, list):
+        found[id(value)] = value
+        for x in (value.values() if type(value) is dict else value):
+            _containers(x, found)
+    return found
+
+
+def test_a_copy_equals_its_state_and_shares_nothing_mutable():
+    """copy_state copies by the state's shape (the apply loop's copy, to_dict): every dict and list is new,
+    key order is kept, and a pickle round trip gives the same JSON."""
+    import pickle
+
+    from ygo_onto.state import copy_state
+
+    raw = {"format": "ygo-onto.state/1", "phase": "battle", "extra": {"properly_summoned": {"A": ["Junk Warrior"]}},
+           "chain": [{"card": "Trap Hole", "player": "B", "zone": {"area": "spell_trap_zones", "index": 0},
+                      "targets": [{"player": "A", "area": "monster_zones", "index": 0}],
+                      "extra": {"summon_position": "defense"}}],
+           "players": {"A": {"hand": ["Feral Imp"], "graveyard": ["Junk Warrior"],
+                             "monster_zones": [{"card": "Dark Magician", "counters": {"turns": 2},
+                                                "extra": {"attack": {"target": {"player": "B", "area": "monster_zones",
+                                                                                "index": 1}, "damage_step": False}}},
+                                               None, None, None, None],
+                             "spell_trap_zones": [{"card": "Axe of Despair", "equipped_to": {"player": "A", "zone": 0}},
+                                                  None, None, None, None]},
+                       "B": {"monster_zones": [None, {"card": "Man-Eater Bug"}, None, None, None],
+                             "spell_trap_zones": [{"card": "Trap Hole"}, None, None, None, None],
+                             "field_zone": {"card": "Yami"}}}}
+    pending = GameState.load(EXAMPLE).apply("tribute_summon@A.hand0").data
+    assert pending["pending"] is not None
+    for data in (GameState.from_dict(raw).data, GameState.from_dict(MIN).data, pending):
+        copied = copy_state(data)
+        assert json.dumps(copied) == json.dumps(data) == json.dumps(pickle.loads(pickle.dumps(data)))
+        assert not set(_containers(copied, {})) & set(_containers(data, {}))

@@ -14,7 +14,7 @@ from functools import cached_property
 from .abox import DUEL, PHASE_NAMES, parse_card_ind
 from .knowledge import Vocabulary
 from .reasoning import named
-from .state import card_name_at
+from .state import card_name_at, copy_json
 
 TYPE_ORDER = ["normal_summon", "tribute_summon", "set_monster", "flip_summon", "special_summon", "synchro_summon",
               "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "cancel", "pass",
@@ -85,9 +85,9 @@ def ref_text(ref: dict) -> str:
     return f"{ref['player']}.{AREA_SHORT[ref['area']]}{ref['index']}"
 
 
-# Action.from_dict writes a string, an integer or a boolean value as json.dumps does, without making
-# an encoder for each (json.dumps with sort_keys does); False: json.dumps for every value (the code
-# path before; the same text)
+# Action.from_dict writes a string, an integer, a boolean or a dict of them (a card reference) as
+# json.dumps does, without making an encoder for each (json.dumps with sort_keys does: 2.8 us for a
+# reference); False: json.dumps for every value (the code path before; the same text)
 SCALAR_JSON = True
 _encode_str = json.encoder.encode_basestring_ascii  # (what json.dumps uses for a str, ensure_ascii)
 
@@ -101,6 +101,8 @@ def _json(value) -> str:
         return "true" if value else "false"
     if t is int:
         return int.__repr__(value)
+    if t is dict and all(type(k) is str for k in value):  # (json.dumps's default separators)
+        return "{" + ", ".join(f"{_encode_str(k)}: {_json(value[k])}" for k in sorted(value)) + "}"
     return json.dumps(value, sort_keys=True)
 
 
@@ -117,7 +119,12 @@ class Action:
         return cls(tuple(sorted((k, _json(v)) for k, v in d.items())))
 
     def to_dict(self) -> dict:
-        return {k: self[k] for k, _ in self.data}
+        # decoded once and kept on the instance (as _scalars); each call gets its own copy
+        decoded = self.__dict__.get("_decoded")
+        if decoded is None:
+            decoded = {k: json.loads(v) for k, v in self.data}
+            object.__setattr__(self, "_decoded", decoded)
+        return copy_json(decoded)
 
     def __getitem__(self, key):
         # the scalar values read are kept on the instance (outside the dataclass's fields, so equality and hash
@@ -192,11 +199,10 @@ def _sort_key(a: dict):
 
 def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -> list[Action]:
     """The actions the inferred facts allow, for the player holding priority, in a stable order."""
-    annotated = vocabulary.annotated("actionType")
+    annotated = vocabulary.annotated("actionType", shared=True)
     player = state["priority"]
     pending_purpose = state["pending"]["purpose"] if state["pending"] else None
-    # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
-    selected_for = {f[1]: f[2][: -len("Purpose")] for f in named(facts, ("selectedFor",))}
+    selected_for = None  # read when a fact names a card (most runs allow only actions of the duel: pass, next phase)
     out: dict[str, tuple] = {}
     if len(_ALLOWED) > 50_000:
         _ALLOWED.clear()
@@ -206,6 +212,9 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         spec, subject = annotated[f[0]], f[1]
         name = target = purpose = None
         if subject != DUEL:
+            if selected_for is None:
+                # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
+                selected_for = {g[1]: g[2][: -len("Purpose")] for g in named(facts, ("selectedFor",))}
             name = card_name_at(state, _card_ref(subject))
             purpose = selected_for.get(subject, pending_purpose)
             if len(f) == 3 and (spec == "attack" or spec.startswith("attack ")):
@@ -223,6 +232,7 @@ _FIRST = operator.itemgetter(0)
 # -> (_sort_key, id, Action): see allowed_from_facts
 _ALLOWED: dict = {}
 _CARD_REFS: dict = {}  # an individual's name -> parse_card_ind of it (never changed: read only)
+_SPECS: dict = {}  # an actionType annotation ("change_position to=attack") -> (its type, its fixed keys: read only)
 
 
 def _card_ref(ind: str) -> dict:
@@ -236,8 +246,11 @@ def _card_ref(ind: str) -> dict:
 
 def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose) -> tuple:
     """(_sort_key, id, Action) of the action that the fact `f` of a term annotated `spec` allows."""
-    kind, *pairs = spec.split()
-    extra = dict(p.split("=", 1) for p in pairs)
+    parsed = _SPECS.get(spec)
+    if parsed is None:
+        kind, *pairs = spec.split()
+        parsed = _SPECS[spec] = (kind, dict(p.split("=", 1) for p in pairs))
+    kind, extra = parsed
     action = {"type": kind, "player": player, **extra}
     subject = f[1]
     if subject != DUEL:

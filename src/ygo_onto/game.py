@@ -10,11 +10,12 @@ import collections
 import contextlib
 import json
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import reasoning, script_input
-from .abox import state_abox, state_facts, with_action
+from .abox import PHASE_INDIVIDUALS, state_abox, state_facts, with_action
 from .actions import (Action, action_id, allowed_from_facts, check_action_object, engine_choice, parse_action_id,
                       with_type_from_id)
 from .errors import IllegalActionError, StateError, YgoError
@@ -41,7 +42,7 @@ class Inference:
     abox: list = field(default_factory=list, repr=False)
 
     def operations(self, vocabulary) -> list[tuple]:
-        return [f for f in reasoning.named(self.facts, vocabulary.annotated("primitive")) if len(f) == 3]
+        return [f for f in reasoning.named(self.facts, vocabulary.annotated("primitive", shared=True)) if len(f) == 3]
 
 
 @dataclass
@@ -284,14 +285,15 @@ def run_reasoner(data: dict, reasoner: str, transient: dict | None = None, base:
     action's (state_facts adds an action's facts last), not built again."""
     k = knowledge(data["ruleset"])
     backend = reasoning.get(reasoner)
-    if base is not None and transient is not None and transient.keys() == {"action"}:
+    if base is not None and transient is not None and len(transient) == 1 and "action" in transient:
         abox = with_action(base.abox, transient["action"])
     else:
         abox = state_abox(data, transient) if ABOX_PARTS else state_facts(data, lean=True, transient=transient)
-    with reasoning.Timer() as t:
-        facts = backend.infer(k, abox)
+    start = time.perf_counter()
+    facts = backend.infer(k, abox)
+    elapsed_ms = (time.perf_counter() - start) * 1000
     COUNTS["runs"] += 1
-    return Inference(facts, reasoner, t.ms, abox)
+    return Inference(facts, reasoner, elapsed_ms, abox)
 
 
 def play(data: dict, action: dict, reasoner: str, base: Inference | None = None) -> GameState:
@@ -358,8 +360,6 @@ def _forced_move(state: dict, inference: Inference, allowed: list[Action]) -> di
       it may select is a copy of one card (the first copy; backing out stays possible after it).
     SWRL cannot say "no other action is allowed" (negation), so this small check lives here.
     """
-    from .abox import PHASE_INDIVIDUALS
-
     if len(allowed) == 1 and allowed[0].type == "pass":
         return allowed[0].to_dict()
     choice = engine_choice(inference.facts, allowed)

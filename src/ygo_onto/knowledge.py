@@ -96,14 +96,15 @@ class Vocabulary:
                     todo.append(parent)
         return out
 
-    def annotated(self, key: str) -> dict[str, str]:
+    def annotated(self, key: str, shared: bool = False) -> dict[str, str]:
         """Terms carrying an annotation `key` (e.g. actionType), with its value (read once per key
-        and number of annotated terms: the apply loop asks for every reasoner run)."""
+        and number of annotated terms: the apply loop asks for every reasoner run).  `shared`: the
+        table itself, not a copy (the caller only reads it)."""
         hit = self._annotated.get(key)
         if hit is None or hit[0] != len(self.annotations):
             hit = self._annotated[key] = (len(self.annotations),
                                           {term: ann[key] for term, ann in self.annotations.items() if key in ann})
-        return dict(hit[1])
+        return hit[1] if shared else dict(hit[1])
 
 
 def _local(uri) -> str:

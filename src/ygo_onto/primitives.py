@@ -12,6 +12,7 @@ from typing import Callable
 from .abox import PHASE_NAMES, POSITION_NAMES
 from .cards import catalog
 from .errors import YgoError
+from .reasoning import named
 from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card,
                     opponent)
 
@@ -83,7 +84,7 @@ class Token:
 class Step:
     """One step of the apply loop: the state being changed, with cards located by identity."""
 
-    def __init__(self, state: dict, transient: dict, vocabulary, rng: random.Random, ops: list | None = None):
+    def __init__(self, state: dict, transient: dict, vocabulary, rng: random.Random, ops: list):
         self.state = state
         self.vocabulary = vocabulary
         self.rng = rng
@@ -93,45 +94,59 @@ class Step:
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = False  # a triggered effect opened its selections in this step
         self.previous = transient
-        self.objects: dict[str, object] = {}
-        # the list areas whose cards get a Token: all of them, or (`ops` given) those the step's operations, the
-        # pending selection or an attack name (no other card of a list is looked up by its index; a Token
-        # moved into another list is converted back by finish all the same)
-        wrapped = set(LIST_AREAS_OF_PLAYERS) if ops is None else _list_areas_named(state, ops)
-        self.wrapped = wrapped
-        for p in PLAYERS:
-            side = state["players"][p]
-            for area in LIST_AREAS:
-                if (p, area) not in wrapped:
-                    continue
-                side[area] = [Token(n) for n in side[area]]
-                for i, tok in enumerate(side[area]):
-                    self.objects[f"{p}_{area}_{i}_card"] = tok
-            for area in ("monster_zones", "spell_trap_zones"):
-                for i, fc in enumerate(side[area]):
-                    if fc is not None:
-                        self.objects[f"{p}_{area}_{i}_card"] = fc
-            if side["field_zone"] is not None:
-                self.objects[f"{p}_field_zone_0_card"] = side["field_zone"]
         self.attacker = None
         self.facts: set = frozenset()
-        self.pending_refs = None
-        if state["pending"] is not None:
-            self.pending_refs = [self.objects.get(self._ind(r)) for r in state["pending"]["chosen"]]
-        # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
-        self.attack_targets = {}
-        for fc in self.field_monsters():
-            attack = fc["extra"].get("attack")
-            if attack and attack.get("target"):
-                self.attack_targets[id(fc)] = (fc, self.objects.get(self._ind(attack["target"])))
+        players = state["players"]
+        # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
+        # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
+        # these are found (at the step's start, before any operation moves a card)
+        names = [arg for op in ops for arg in op[1:] if type(arg) is str and arg.endswith("_card")]
+        pending = state["pending"]
+        chosen = [self._ind(r) for r in pending["chosen"]] if pending is not None else None
+        if chosen:
+            names += chosen
+        attacks = []  # (attacker, its target's individual)
         # Equip Spells and their monsters as objects: an Equip Spell equips a card, not a zone (rulebook
         # p. 17), so it follows its monster to another zone (control) and loses it when it leaves the field
         self.equips = {}  # equip id -> (equip field card, monster field card or None)
         for p in PLAYERS:
-            for fc in state["players"][p]["spell_trap_zones"]:
+            side = players[p]
+            for fc in side["monster_zones"]:
+                if fc is not None and fc["extra"]:
+                    attack = fc["extra"].get("attack")
+                    if attack and attack.get("target"):
+                        target = self._ind(attack["target"])
+                        attacks.append((fc, target))
+                        names.append(target)
+            for fc in side["spell_trap_zones"]:
                 if fc is not None and fc["equipped_to"] is not None:
                     eq = fc["equipped_to"]
-                    self.equips[id(fc)] = (fc, state["players"][eq["player"]]["monster_zones"][eq["zone"]])
+                    self.equips[id(fc)] = (fc, players[eq["player"]]["monster_zones"][eq["zone"]])
+        # the list areas whose cards get a Token (the areas of the names; a Token moved into another list is
+        # converted back by finish all the same)
+        places = []
+        self.wrapped = wrapped = set()
+        for name in names:
+            head, _, index = name[:-5].rpartition("_")
+            where = _IND_HEADS.get(head)
+            if where is not None:
+                places.append((name, where, int(index)))
+                if where[1] in LIST_AREAS and where not in wrapped:
+                    wrapped.add(where)
+                    side = players[where[0]]
+                    side[where[1]] = [Token(n) for n in side[where[1]]]
+        self.objects: dict[str, object] = {}
+        for name, (p, area), index in places:
+            entries = players[p][area]
+            if area == "field_zone":
+                card = entries if index == 0 else None
+            else:
+                card = entries[index] if index < len(entries) else None
+            if card is not None:
+                self.objects[name] = card
+        self.pending_refs = None if chosen is None else [self.objects.get(name) for name in chosen]
+        # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
+        self.attack_targets = {id(fc): (fc, self.objects.get(target)) for fc, target in attacks}
 
     def field_monsters(self):
         for p in PLAYERS:
@@ -210,30 +225,9 @@ class Step:
         return self.transient
 
 
-LIST_AREAS_OF_PLAYERS = tuple((p, area) for p in PLAYERS for area in LIST_AREAS)
-_LIST_IND_HEADS = {f"{p}_{area}": (p, area) for p, area in LIST_AREAS_OF_PLAYERS}  # "A_hand" of "A_hand_3_card"
-
-
-def _list_areas_named(state: dict, ops: list[tuple]) -> set:
-    """The (player, list area) pairs of the cards that the operations (any argument), the pending selection's
-    chosen cards and the attacks' targets name."""
-    named = set()
-    for op in ops:
-        for arg in op[1:]:
-            if type(arg) is str and arg.endswith("_card"):
-                where = _LIST_IND_HEADS.get(arg[:-5].rpartition("_")[0])
-                if where is not None:
-                    named.add(where)
-    refs = list(state["pending"]["chosen"]) if state["pending"] is not None else []
-    for p in PLAYERS:
-        for fc in state["players"][p]["monster_zones"]:
-            attack = fc["extra"].get("attack") if fc is not None else None
-            if attack and attack.get("target"):
-                refs.append(attack["target"])
-    for ref in refs:
-        if ref["area"] in LIST_AREAS:
-            named.add((ref["player"], ref["area"]))
-    return named
+# "A_hand" of "A_hand_3_card" -> (player, area), for every area of a player
+_IND_HEADS = {f"{p}_{area}": (p, area) for p in PLAYERS for area in (*LIST_AREAS, "monster_zones", "spell_trap_zones",
+                                                                     "field_zone")}
 
 
 def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary, rng: random.Random,
@@ -241,9 +235,11 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
     """Carry out the operations of one step, in ORDER; returns the transient facts of the next step."""
     step = Step(state, transient, vocabulary, rng, ops)
     step.facts = facts
-    for op in sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2]))):
-        name = vocabulary.annotations[op[0]]["primitive"]
-        PRIMITIVES[name](step, *op)
+    if len(ops) > 1:
+        ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2])))
+    annotations = vocabulary.annotations
+    for op in ops:
+        PRIMITIVES[annotations[op[0]]["primitive"]](step, *op)
     return step.finish()
 
 
@@ -465,7 +461,7 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     selected (targets; for a Fusion or a Ritual Spell the monsters it uses: state 'targets')."""
     obj = step.objects[card_ind]
     ref = step.locate(obj)
-    speed = next((f[2] for f in step.facts if f[0] == "spellSpeed" and f[1] == card_ind), 1)
+    speed = next((f[2] for f in named(step.facts, ("spellSpeed",)) if f[1] == card_ind), 1)
     targets = []
     pending = step.state["pending"]
     if pending is not None and pending["purpose"] not in ("cost", "discard"):  # targets, materials, ritual tributes
@@ -525,7 +521,7 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.triggered = True
     obj = step.objects[card_ind]
     player = _player(player_ind)
-    needed = next((f[2] for f in step.facts if f[0] == "activationSelections" and f[1] == card_ind), 1)
+    needed = next((f[2] for f in named(step.facts, ("activationSelections",)) if f[1] == card_ind), 1)
     action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
               "from": step.locate(obj), "effect": 0}
     step.state["pending"] = {"action": action, "purpose": "target", "needed": max(1, needed), "chosen": []}

@@ -55,14 +55,14 @@ class Facts(AbstractSet):
 
 
 def named(facts: set, names) -> list:
-    """The facts whose name is one of `names`: a lookup per name where `facts` is indexed (Facts),
-    else one pass over them (the apply loop asks this of every reasoner run: operations, allowed
-    actions)."""
+    """The facts whose name is one of `names` (in no particular order): a lookup per name where `facts`
+    is indexed (Facts), else one pass over them (the apply loop asks this of every reasoner run:
+    operations, allowed actions)."""
     groups = getattr(facts, "groups", None)
     if groups is None:
         wanted = set(names)
         return [f for f in facts if f[0] in wanted]
-    return [f for group in map(groups.get, names) if group for f in group]
+    return [f for name in groups.keys() & names for f in groups[name]]  # (the lookups in one C loop)
 
 
 class Backend(Protocol):
