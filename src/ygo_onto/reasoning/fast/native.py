@@ -630,7 +630,9 @@ class NativeEvaluator:
                 self._flush()
             self._given, self._bundled = {}, True
             self._last_parts = (values, ids)  # (values keeps its parts alive: no other object takes their ids)
-            mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
+            # (packed by struct and handed over as a buffer: ~1 us less than ffi.new of the list, each run)
+            packed = struct.pack(f"={len(ids)}i", *ids) or _ZERO
+            mode = clib.ng_state(engine, len(ids), ffi.from_buffer("int32_t[]", packed))
             if mode < 0:
                 raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
                     RuntimeError(f"the native evaluator refused the state (error {-mode})")
