@@ -486,35 +486,6 @@ def test_a_part_that_cannot_be_read_gives_the_message_of_the_abox_as_a_list():
     assert fast.infer_facts(k, abox) == fast.infer_facts(k, list(abox), evaluator=False)
 
 
-def test_the_facts_of_a_new_part_are_read_in_one_call_each_as_alone():
-    """facts._read_each (run_bundles' reading of a new part's facts, in one call): each fact's (relation, row) as
-    _read_facts gives it alone, also for equal facts whose values have other types (True == 1) in the same call; None
-    for a fact that is not a tuple; _read_facts' message for a fact not of the ontology."""
-    from ygo_onto.errors import ReasonerError
-    from ygo_onto.reasoning.fast.facts import _read_each, _read_facts
-
-    k = knowledge("official")
-    comp = fast.compiled(k)
-    abox = _duel_aboxes("official", 7, 5)[-1]
-    facts = list(abox)[:40] + [("selectionsMade", "thePending", 1), ("selectionsMade", "thePending", True),
-                               ("selectionsMade", "thePending", 1)]
-    for batch in (facts, facts[::-1]):
-        comp.facts_memo.clear()
-        alone = []
-        for f in batch:
-            (key, (row,)), = _read_facts(comp, k, (f,))[0].items()
-            alone.append((key, row))
-        comp.facts_memo.clear()
-        got = _read_each(comp, k, batch)
-        assert got == alone and [type(row[-1]) for _, row in got] == [type(row[-1]) for _, row in alone]
-    assert _read_each(comp, k, facts[:3] + [list(facts[3])]) is None
-    with pytest.raises(ReasonerError) as alone_bad:
-        _read_facts(comp, k, (("NoSuchClass", "x"),))
-    with pytest.raises(ReasonerError) as bad:
-        _read_each(comp, k, facts[:3] + [("NoSuchClass", "x")])
-    assert str(bad.value) == str(alone_bad.value) and "NoSuchClass" in str(bad.value)
-
-
 
 def test_a_part_whose_types_are_not_its_values_goes_by_the_list(monkeypatch):
     """A part that gives other types than its values' (an int taken for a bool): not registered as a bundle (an

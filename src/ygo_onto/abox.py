@@ -583,16 +583,13 @@ def _memo_parts(state: dict, transient: dict) -> dict:
                                     area == "graveyard" and name in ps)
                     for i, name in enumerate(names)])))
             cards.update(got)
-        sig = []  # what card_counts reads of the field: per zone, None or (card, face up, equipped_to)
-        field_names = []  # what player_aggregates reads of the field: the cards of the monster and spell & trap zones
+        sig = []  # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
         for area, entries in (("monster_zones", side["monster_zones"]), ("spell_trap_zones", side["spell_trap_zones"]),
                               ("field_zone", (side["field_zone"],))):
             sig.append(area)
-            field_names.append(area)
             for i, fc in enumerate(entries):
                 if fc is None:
                     sig.append(None)
-                    field_names.append(None)
                     continue
                 key = _field_key(state, p, area, i, fc, (p, area, i) in chosen)
                 got = fields.get(key)
@@ -602,13 +599,11 @@ def _memo_parts(state: dict, transient: dict) -> dict:
                     got = _remember(fields, key, kept_part(tuple(part)))
                 cards[(p, area, i)] = got
                 values = key[4]
-                sig.append((values[0], values[2] == "face_up", key[8]))  # (card_counts reads no other position)
-                field_names.append(values[0])
+                sig.append((values[0], values[2], key[8]))
                 if not battle and fc["extra"] and fc["extra"].get("attack") and area == "monster_zones":
                     battle = True
-        del field_names[-2:]  # (the field zone: player_aggregates does not read it)
-        sides.append((held["hand"], held["graveyard"], tuple(sig), tuple(field_names)))
-    (_, grave_a, sig_a, _), (_, grave_b, sig_b, _) = sides
+        sides.append((held["hand"], held["graveyard"], tuple(sig)))
+    (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
     key = ("strongest", grave_a, grave_b)
     strongest = sums.get(key, sums)
     if strongest is sums:
@@ -636,9 +631,9 @@ def _memo_parts(state: dict, transient: dict) -> dict:
             _remember(memo.boards, key, board)
     parts = {"duel": duel, "board": board}
     players, turns, zones, official = memo.players, memo.turns, memo.zones, ruleset == "official"
-    for p, (hand, grave, sig, field_names) in zip(PLAYERS, sides):
+    for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
-        key = ("aggregates", p, hand, grave, field_names)
+        key = ("aggregates", p, hand, grave, sig)
         aggregates = sums.get(key)
         if aggregates is None:
             aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))

@@ -289,24 +289,6 @@ def _read_facts(comp: Compiled, knowledge, facts) -> tuple[dict[tuple[str, int],
 
 
 
-def _read_each(comp: Compiled, knowledge, facts) -> list | None:
-    """_read_facts fact by fact: the (relation, row) of each fact in order, or None if a fact is not a
-    tuple; raises _read_facts' ReasonerError.  The facts are read in one call (each is then in the memo)."""
-    _, plain = _read_facts(comp, knowledge, facts)
-    if not plain:
-        return None
-    memo = comp.facts_memo
-    out = []
-    for f in facts:
-        hit = memo.get(f)
-        if hit is None or type(f[-1]) is not hit[2]:  # (an equal fact whose value has another type came after it)
-            (key, (value,)), = _read_facts(comp, knowledge, (f,))[0].items()
-            out.append((key, value))
-        else:
-            out.append((hit[0], hit[1]))
-    return out
-
-
 def _not_individual(pred: str, value):
     return ReasonerError(f"fast: the model has {pred}(..., {value!r}, ...) where an individual is expected")
 

@@ -584,9 +584,9 @@ class NativeEvaluator:
 
     def run_bundles(self, parts: dict, read) -> bool:
         """run() of an ABox given by its parts (abox.ABox.parts: part -> (its facts, the types of their
-        values)); call under `lock`.  Each part's new facts are read in one call (`read`: facts -> the
-        (relation, row) of each, or None if a fact is not a tuple; raising ReasonerError: facts._read_each)
-        and each part is registered in C as a bundle of rows once (memoized by the part object, and by its content); C finds which bundles came and
+        values)); call under `lock`.  Each part is read (`read`: facts -> ({(name, arity): values},
+        whether every fact was a tuple), raising ReasonerError) and registered in C as a bundle of
+        rows once (memoized by the part object, and by its content); C finds which bundles came and
         went since the previous state and which input rows changed.  False, with nothing run, when a
         part cannot be read here (the caller hands the facts over to run, which gives the message of
         the first bad fact in the list's order)."""
@@ -630,9 +630,7 @@ class NativeEvaluator:
                 self._flush()
             self._given, self._bundled = {}, True
             self._last_parts = (values, ids)  # (values keeps its parts alive: no other object takes their ids)
-            # (packed by struct and handed over as a buffer: ~1 us less than ffi.new of the list, each run)
-            packed = struct.pack(f"={len(ids)}i", *ids) or _ZERO
-            mode = clib.ng_state(engine, len(ids), ffi.from_buffer("int32_t[]", packed))
+            mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
             if mode < 0:
                 raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
                     RuntimeError(f"the native evaluator refused the state (error {-mode})")
@@ -661,27 +659,15 @@ class NativeEvaluator:
             if len(by_id) > 30_000:
                 by_id.clear()
             get = self._codes.get
-            unread = []  # (the facts of no code yet: read in one call)
             for i, code in enumerate(codes):
                 if code is None:
                     f = facts[i]
                     code = get(f)
                     if code is None or code[0] is not type(f[-1]):
-                        unread.append(i)
-                        continue
+                        code = self._code(f, read)
                     if code[3] is not f:  # (the code holds its fact: no other object takes its id while kept)
                         code = (*code[:3], f, code[4])
                     codes[i] = by_id[id(f)] = code
-            if unread:
-                try:
-                    read_facts = read([facts[i] for i in unread])
-                except ReasonerError:
-                    raise _Unread from None
-                if read_facts is None:
-                    raise _Unread
-                for i, (key, value) in zip(unread, read_facts):
-                    f = facts[i]
-                    codes[i] = by_id[id(f)] = self._code(f, key, value)
         if tuple(map(_FIRST, codes)) != part[1]:  # (the types the part gives are not its values': each code holds
             raise _Unread  # the type of its fact's value, the fact being that object)
         rows = codes
@@ -706,11 +692,19 @@ class NativeEvaluator:
             self._extra_of[bid] = extra
         return bid
 
-    def _code(self, fact, key, value) -> tuple:
+    def _code(self, fact, read) -> tuple:
         """(the type of the fact's value, its predicate's number or None if the program does not mention
         it, its row's values encoded as native int64 bytes or (key, value) for None, the fact, the
-        predicate's number as native int32 bytes), remembered by the fact; the fact read as the row `value`
-        of the relation `key`; raises _Unread for a row of the wrong length."""
+        predicate's number as native int32 bytes), remembered by the fact; raises _Unread for what `read`
+        does not read as a fact."""
+        try:
+            values, plain = read((fact,))
+        except ReasonerError:
+            raise _Unread from None
+        if not plain or len(values) != 1:
+            raise _Unread
+        (key, rows), = values.items()
+        (value,) = rows
         p = self.preds.get(key)
         if p is None:
             code = (type(fact[-1]), None, (key, value), fact, b"")
