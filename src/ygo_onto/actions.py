@@ -224,10 +224,11 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         if made is None:
             made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose)
         out[made[1]] = made
-    return [made[2] for made in sorted(out.values(), key=_FIRST)]
+    return [made[2] for made in sorted(out.values(), key=_ORDER)]
 
 
-_FIRST = operator.itemgetter(0)
+# the stable order: _sort_key, then the id where two actions tie (the facts come in no promised order: named)
+_ORDER = operator.itemgetter(0, 1)
 # (fact, its actionType, the player holding priority, its card's name, its target's, a select's purpose)
 # -> (_sort_key, id, Action): see allowed_from_facts
 _ALLOWED: dict = {}
