@@ -392,3 +392,27 @@ def test_action_values_are_written_as_json_dumps_writes_them():
     for value in ({"player": "A", "area": "hand", "index": 2}, {}, {"b": {"x": [1, 2.5, None]}, "a": "é\n\"", "c": True},
                   {"z": 1.0, "y": float("inf")}, [1, {"b": 1, "a": 2}], "ü", 3, -0, True, None, 2.5, {1: "int key"}):
         assert _json(value) == json.dumps(value, sort_keys=True)
+
+
+def test_allowed_actions_come_in_one_order_whatever_the_order_of_the_facts():
+    """allowed_from_facts sorts the actions (their kind and card's place, then their id where those tie), so the order
+    of the facts (reasoning.named promises none; a set's changes with the hash seed between processes) changes
+    nothing: the same list for the facts in any order."""
+    import random
+
+    from ygo_onto.actions import allowed_from_facts
+    from ygo_onto.bench import bench_states
+    from ygo_onto.knowledge import knowledge
+
+    states, _ = bench_states()
+    sizes = []
+    for data in states.values():
+        state = GameState.from_dict(data)
+        expected = state.allowed_actions("fast")
+        facts = sorted(state.infer("fast").facts, key=repr)
+        vocabulary = knowledge(state.ruleset).vocabulary
+        for order in range(4):
+            random.Random(order).shuffle(facts)
+            assert allowed_from_facts(facts, vocabulary, state.data) == expected
+        sizes.append(len(expected))
+    assert max(sizes) > 5  # (states with many allowed actions among them)
