@@ -547,6 +547,16 @@ def _catalog(ruleset: str):
     return got[1]
 
 
+def _turn_part(turns: dict, key: tuple, facts, state: dict, p: str) -> tuple:
+    """turns[key], or the part facts(add, state, p) adds, kept under key (_Memo.turns: four entries a ruleset)."""
+    got = turns.get(key)
+    if got is None:
+        part = []
+        facts(part.append, state, p)
+        got = turns[key] = kept_part(tuple(part))
+    return got
+
+
 def _memo_parts(state: dict, transient: dict) -> dict:
     """state_abox's parts (in state_facts' order, lean), each looked up by its key."""
     ruleset = state["ruleset"]
@@ -637,20 +647,9 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         aggregates = sums.get(key)
         if aggregates is None:
             aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))
-        key = ("player", p, state["turn_player"] == p)  # (two such parts a player, and two ("priority", p))
-        got = turns.get(key)
-        if got is None:
-            part = []
-            _player_facts(part.append, state, p)
-            got = turns[key] = kept_part(tuple(part))
-        parts[("player", p)] = got
-        key = ("priority", p, state["priority"] == p)
-        got = turns.get(key)
-        if got is None:
-            part = []
-            _priority_facts(part.append, state, p)
-            got = turns[key] = kept_part(tuple(part))
-        parts[("priority", p)] = got
+        # (two such parts a player, and two ("priority", p))
+        parts[("player", p)] = _turn_part(turns, ("player", p, state["turn_player"] == p), _player_facts, state, p)
+        parts[("priority", p)] = _turn_part(turns, ("priority", p, state["priority"] == p), _priority_facts, state, p)
         life = side["life_points"]
         key = (p, state["first_player"] == p, life, type(life), bool(side["normal_summon_used"]),
                sum(1 for z in side["monster_zones"] if z is not None), len(hand), len(side["deck"]), aggregates)
