@@ -316,13 +316,12 @@ class NativeEvaluator:
         code, disp, once, facts, checks = (plan[k] for k in ("code", "disp", "once", "facts", "checks"))
         self.preds = plan["preds"]
         self._keys = list(self.preds)
-        self._arity = [key[1] for key in self._keys]
+        self._arity = tuple(key[1] for key in self._keys)  # (a tuple: reader.c reads it as one)
         self._enc = plan["enc"]  # value -> its code (ints: themselves)
         self._dec = {code: v for v, code in self._enc.items() if type(v) is not int}  # code of a symbol -> value
         # the symbols by code - SYM_BASE, as reader.c decodes them (their codes are consecutive; None: not)
         self._values = [self._dec[SYM_BASE + k] for k in range(len(self._dec))] \
             if all(SYM_BASE <= code < SYM_BASE + len(self._dec) for code in self._dec) else None
-        self._arities = tuple(self._arity)
         self._names = plan["names"]  # function names -> ids
         self._syms = list(plan["syms"])  # symbols not yet handed to C
         self._nsyms = 0  # symbols handed to C
@@ -794,9 +793,9 @@ class NativeEvaluator:
         if read is not None:  # (reader.c: the same dicts, model copy and queues as the Python code below)
             at = int(self._ffi.cast("intptr_t", clib.ng_out(engine)))
             if whole or n > self._size:
-                return (*read.read_columns(at, n, self._values, self._keys, self._arities, self._pending,
+                return (*read.read_columns(at, n, self._values, self._keys, self._arity, self._pending,
                                            self._apply, PENDING_CAP), False)
-            return (*read.read_rows(at, n, self._values, self._keys, self._arities, self._model, self._pending,
+            return (*read.read_rows(at, n, self._values, self._keys, self._arity, self._model, self._pending,
                                     self._apply), True)
         # (a memoryview's tolist makes the ints faster than ffi.unpack)
         buf = memoryview(self._ffi.buffer(clib.ng_out(engine), n * 8)).cast("q").tolist()
