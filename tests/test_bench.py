@@ -4,9 +4,10 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from rich.console import Console
 
-from ygo_onto.bench import BENCH_STATES, bench_states, main, puzzle_files, render, run_bench
+from ygo_onto.bench import BENCH_STATES, _median_rounds, bench_states, main, puzzle_files, render, run_bench
 from ygo_onto.game import GameState
 from ygo_onto.resources import example
 
@@ -61,13 +62,36 @@ def test_the_script_prints_json(capsys):
 
 
 def test_a_fast_variant_is_compared_with_fast_in_the_same_run():
-    result = run_bench(reasoners=("fast", "fast@scratch"), repeats=2, duels=("simplified",), max_actions=15)
+    result = run_bench(reasoners=("fast", "fast@scratch"), repeats=2, duels=("simplified",), max_actions=15,
+                       rounds=2)
     sp = result["reasoners"]["fast@scratch"]["speedup_over_fast"]
     assert set(sp["latency_p50"]) == set(result["states"]) and all(r > 0 for r in sp["latency_p50"].values())
-    assert sp["duels"]["simplified"] > 0
+    # two rounds of each duel; the ratio is the median (here the mean) of the two rounds' ratios
+    fast, scratch = (result["reasoners"][r]["duels"][0] for r in ("fast", "fast@scratch"))
+    assert fast["rounds"] == scratch["rounds"] == 2 and len(fast["round_seconds"]) == 2
+    assert fast["seconds"] == min(fast["round_seconds"]) and fast["actions"] == scratch["actions"] > 0
+    by_round = [f / s for f, s in zip(fast["round_seconds"], scratch["round_seconds"])]
+    assert sp["duels"]["simplified"] == pytest.approx(sum(by_round) / 2)
     out = io.StringIO()
     render(result, Console(file=out, width=160))
-    assert "fast variants" in out.getvalue()
+    assert "fast variants" in out.getvalue() and "the median of 2 rounds" in out.getvalue()
+
+
+def test_a_duel_played_in_rounds_is_reported_by_its_median_round():
+    rounds = [[{"ruleset": "official", "seconds": s, "ms_per_action": s * 10}] for s in (0.5, 0.2, 0.9)]
+    (duel,) = _median_rounds(rounds)
+    assert duel["seconds"] == 0.5 and duel["rounds"] == 3
+    assert duel["round_seconds"] == [0.5, 0.2, 0.9] and duel["round_ms_per_action"] == [5.0, 2.0, 9.0]
+    (duel,) = _median_rounds(rounds[:2])  # (an even number: the lower middle one)
+    assert duel["seconds"] == 0.2
+
+
+def test_rounds_below_one_are_refused():
+    with pytest.raises(SystemExit) as exc:
+        main(["--reasoners", "fast", "--rounds", "0", "--no-puzzles"])
+    assert exc.value.code == 2
+    with pytest.raises(ValueError, match="rounds"):
+        run_bench(reasoners=("fast",), rounds=0)
 
 
 def test_the_layer_profile_names_every_layer_it_times(monkeypatch):

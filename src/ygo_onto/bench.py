@@ -11,6 +11,7 @@ state (fast would go on from the model of the same input); the first call of a r
 from __future__ import annotations
 
 import multiprocessing
+import operator
 import os
 import platform
 import resource
@@ -221,13 +222,14 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
         from .reasoning.fast import native
 
         out["evaluator"] = native.describe()
+    # the duels first, as every round's process plays them (_bench_duels): after the first call only
+    for ruleset in duels:
+        out["duels"].append({**measure_duel(ruleset, reasoner, seed, max_actions), "reasoner": spec})
     names = list(states)
     for i, name in enumerate(names):
         # (only fast keeps anything from one call to the next; Pellet's samples take seconds)
         other = states[names[(i + 1) % len(names)]] if reasoner == "fast" and len(names) > 1 else None
         out["latency"][name] = measure_latency(states[name], reasoner, repeats, other)
-    for ruleset in duels:
-        out["duels"].append({**measure_duel(ruleset, reasoner, seed, max_actions), "reasoner": spec})
     if puzzles:
         out["solve"] = measure_puzzles(list(puzzles), reasoner)
     self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -238,16 +240,48 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
     return out
 
 
+def _bench_duels(reasoner: str, states: dict, duels: tuple, seed: int, max_actions: int) -> list:
+    """A later round's duels (run_bench's rounds): in a new process, after the first call, as in the first round."""
+    import warnings
+
+    from .game import GameState
+
+    warnings.simplefilter("ignore")
+    spec, reasoner = reasoner, _use_variant(reasoner)
+    GameState.from_dict(next(iter(states.values()))).allowed_actions(reasoner)
+    return [{**measure_duel(ruleset, reasoner, seed, max_actions), "reasoner": spec} for ruleset in duels]
+
+
+def _median_rounds(rounds: list) -> list:
+    """Each ruleset's duel of the round with the median time (the lower middle one of an even number), with every
+    round's ms per action (`round_ms_per_action`, in the order played) and its seconds (`round_seconds`)."""
+    out = []
+    for i, first in enumerate(rounds[0]):
+        played = [r[i] for r in rounds]
+        middle = sorted(played, key=lambda d: d["seconds"])[(len(played) - 1) // 2]
+        out.append({**middle, "rounds": len(played), "round_seconds": [d["seconds"] for d in played],
+                    "round_ms_per_action": [d["ms_per_action"] for d in played]})
+    return out
+
+
 def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, with_pellet_duel: bool = False,
               duel_seed: int = 1, max_actions: int = 2000, duels: tuple = DUEL_RULESETS,
-              progress=None, puzzles: tuple | None = None) -> dict:
+              progress=None, puzzles: tuple | None = None, rounds: int = 1) -> dict:
     """Measure every reasoner; the result is JSON-able (see render).
 
     repeats: latency samples per state, an int for all reasoners or {reasoner: n}
     (default: fast 30, pellet 3).  Whole duels are timed with fast, and with Pellet only when
     with_pellet_duel (a Pellet duel takes hours).  puzzles: puzzle files that `solve` answers with
     fast (default: examples/puzzles/), reporting nodes per second and the time per puzzle.
+
+    rounds: how many times each reasoner's duels are played, each time as the first duels of a new process
+    (cold, as a user's first duel is), the reasoners taking turns (fast, fast@scratch, fast, ...), so that a
+    slow spell of the machine falls on both sides of a ratio.  A duel is reported by its median round (with
+    every round's time), and a fast variant's ratio is the median of the rounds' ratios, each round's two
+    duels having been played one after the other.  Pellet's duels (hours) are played once.
     """
+    if rounds < 1:
+        raise ValueError(f"rounds: expected at least 1, got {rounds}")
     puzzles = tuple(puzzle_files()) if puzzles is None else tuple(puzzles)
     states, skipped = bench_states()
     result = {"machine": machine_info(), "versions": versions(), "states": list(states), "skipped": skipped,
@@ -264,6 +298,16 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
             result["reasoners"][reasoner] = pool.apply(_bench_reasoner, (reasoner, states, n, rulesets, duel_seed,
                                                                           max_actions,
                                                                           puzzles if reasoner == "fast" else ()))
+    played = {reasoner: [r["duels"]] for reasoner, r in result["reasoners"].items() if r["duels"]}
+    again = [reasoner for reasoner in played if not reasoner.startswith("pellet")]
+    for k in range(2, rounds + 1):
+        for reasoner in again:
+            if progress:
+                progress(f"{reasoner}: duels, round {k} of {rounds}")
+            with ctx.Pool(1) as pool:
+                played[reasoner].append(pool.apply(_bench_duels, (reasoner, states, duels, duel_seed, max_actions)))
+    for reasoner, its_rounds in played.items():
+        result["reasoners"][reasoner]["duels"] = _median_rounds(its_rounds)
     if "fast" in result["reasoners"]:  # how many times faster fast is (p50 over p50, same run)
         fast = result["reasoners"]["fast"]
         for reasoner, r in result["reasoners"].items():
@@ -271,7 +315,8 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
                 r["speedup_over_fast"] = {
                     "latency_p50": {name: fast["latency"][name]["p50_ms"] / x["p50_ms"]
                                     for name, x in r["latency"].items() if name in fast["latency"]},
-                    "duels": {d["ruleset"]: f["seconds"] / d["seconds"]
+                    "duels": {d["ruleset"]: statistics.median(list(map(operator.truediv, f["round_seconds"],
+                                                                       d["round_seconds"])))
                               for d in r["duels"] for f in fast["duels"] if f["ruleset"] == d["ruleset"]}}
             elif reasoner != "fast":
                 fast.setdefault("speedup_over", {})[reasoner] = {
@@ -312,15 +357,18 @@ def render(result: dict, console=None) -> None:
         console.print(f"[yellow]skipped[/] {name}: {why}")
     duels = [d for r in reasoners.values() for d in r["duels"]]
     if duels:
-        t = Table(title="a whole random duel (random vs random)")
-        for col in ("ruleset", "reasoner", "seed", "actions", "turns", "winner", "seconds", "ms/action",
-                    "runs/action", "forced moves"):
+        n = max(d.get("rounds", 1) for d in duels)
+        seeds = ", ".join(sorted({str(d["seed"]) for d in duels}))
+        t = Table(title=f"a whole random duel (random vs random, seed {seeds})" + (
+            f": the median of {n} rounds, each the first duel of a new process" if n > 1 else ""))
+        for col in ("ruleset", "reasoner", "actions", "turns", "winner", "seconds", "ms/action",
+                    "rounds", "runs/action", "forced moves"):
             t.add_column(col, justify="left" if col in ("ruleset", "reasoner") else "right")
         for d in duels:
-            t.add_row(d["ruleset"], d["reasoner"], str(d["seed"]), str(d["actions"]), str(d["turns"]),
+            t.add_row(d["ruleset"], d["reasoner"], str(d["actions"]), str(d["turns"]),
                       str(d["winner"]) if d["finished"] else "- (cap)", f"{d['seconds']:.1f}",
-                      f"{d['ms_per_action']:.1f}", f"{d['reasoner_runs'] / max(d['actions'], 1):.1f}",
-                      str(d["forced_moves"]))
+                      f"{d['ms_per_action']:.2f}", _round_range(d),
+                      f"{d['reasoner_runs'] / max(d['actions'], 1):.1f}", str(d["forced_moves"]))
         console.print(t)
         _render_targets(result, console)
     variants = {name: r["speedup_over_fast"] for name, r in reasoners.items() if "speedup_over_fast" in r}
@@ -353,6 +401,12 @@ def render(result: dict, console=None) -> None:
             t.add_row(row["puzzle"], str(row["expected"]), row["result"], str(row["nodes"]), str(row["states"]),
                       f"{row['seconds']:.2f}", f"{row['nodes_per_s']:.1f}")
         console.print(t)
+
+
+def _round_range(duel: dict) -> str:
+    """The fastest and slowest round's ms per action of a duel played in rounds ("" for one round)."""
+    times = duel.get("round_ms_per_action") or ()
+    return f"{min(times):.2f}-{max(times):.2f}" if len(times) > 1 else ""
 
 
 # issue 10's targets for the fast backend: (measure, how to read it off a result, target, "max"/"min")
@@ -401,9 +455,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--with-pellet-duel", action="store_true", help="also time whole duels with Pellet (hours)")
     ap.add_argument("--duel-seed", type=int, default=1)
     ap.add_argument("--max-actions", type=int, default=2000, help="cap of a whole duel")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="times each reasoner's duels are played, each round in a new process, the reasoners "
+                         "taking turns; the median round is reported (default 3; Pellet's duels once)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON instead of tables")
     ap.add_argument("--no-puzzles", action="store_true", help="skip solve on the example puzzles")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error(f"--rounds: expected at least 1, got {args.rounds}")
     repeats = dict(DEFAULT_REPEATS)
     if args.repeats:
         repeats["fast"] = args.repeats
@@ -412,7 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     reasoners = tuple(r.strip() for r in args.reasoners.split(",") if r.strip())
     say = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
     result = run_bench(reasoners, repeats, with_pellet_duel=args.with_pellet_duel, duel_seed=args.duel_seed,
-                       max_actions=args.max_actions, progress=say, puzzles=() if args.no_puzzles else None)
+                       max_actions=args.max_actions, progress=say, puzzles=() if args.no_puzzles else None,
+                       rounds=args.rounds)
     if args.json:
         print(json.dumps(result, indent=2, default=str))
     else:

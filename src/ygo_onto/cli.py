@@ -446,6 +446,8 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
           repeats: Optional[int] = typer.Option(None, help="latency samples per state for fast (default 30)"),
           pellet_repeats: Optional[int] = typer.Option(None, help="latency samples per state for pellet (default 3)"),
           with_pellet_duel: bool = typer.Option(False, help="also time a whole duel with Pellet (hours)"),
+          rounds: int = typer.Option(3, min=1, help="times each reasoner's duels are played, each in a new process, "
+                                                    "the reasoners taking turns; the median is reported"),
           puzzles: bool = typer.Option(True, help="time solve on the example puzzles (nodes/s, seconds per puzzle)"),
           json_out: bool = typer.Option(False, "--json", help="print JSON instead of tables"),
           ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
@@ -456,7 +458,7 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
         _use_ontology(ontology, "fast" if "fast" in reasoners.split(",") else reasoners.split(",")[0])
     except YgoError as exc:
         _fail(exc)
-    argv = ["--reasoners", reasoners]
+    argv = ["--reasoners", reasoners, "--rounds", str(rounds)]
     if repeats:
         argv += ["--repeats", str(repeats)]
     if pellet_repeats:
