@@ -540,6 +540,71 @@ def test_facts_of_a_class_the_program_does_not_mention_come_and_go_with_their_pa
         comp.evaluators = saved
 
 
+def _read_tiny(facts):
+    """_read_each for the made-up program of the test below: (class, x) and (property, x, value)."""
+    return [((f[0], len(f) - 1), tuple(f[1:])) for f in facts]
+
+
+def _tiny_model(program: str, facts) -> dict:
+    """The Python evaluator's model of the program with these facts (read by _read_tiny)."""
+    sets: dict = {}
+    for key, value in _read_tiny(facts):
+        sets.setdefault(key, set()).add(value)
+    ev = _Evaluator(program)
+    ev.run(sets)
+    return _frozen(ev)
+
+
+def test_a_new_parts_rows_are_the_same_with_and_without_the_reader(monkeypatch):
+    """reader.c's bundle_rows against the Python steps of _bundle, on parts of new and known facts: the
+    same rows in one buffer (predicates padded to 8 bytes, then the values), the indexes of the facts
+    without a code, None for a part it leaves to Python (a value's type not the one the part gives, a
+    predicate the program does not mention); both give the Python evaluator's models, and ng_bundle_buf
+    registers the same rows from a buffer that is not aligned for int64."""
+    import cffi
+
+    program = "r(X) :- q(X). s(X, Y) :- p(X, Y), q(X)."
+    parts = [((("q", "a"), ("p", "a", 1)), (str, int)), ((("q", "b"), ("p", "a", 1), ("p", "b", "c")), (str, int, str)),
+             ((("q", "a"), ("p", "a", 2)), (str, int)), ((), ())]
+    module = native.reader()
+    for c_reader in (True, False):
+        monkeypatch.setattr(native, "C_READER", c_reader)
+        ev = native.NativeEvaluator(program)
+        with ev.lock:
+            for i in range(len(parts)):
+                assert ev.run_bundles({"x": parts[i], "y": parts[i - 1]}, _read_tiny)
+                assert _frozen(ev) == _tiny_model(program, parts[i][0] + parts[i - 1][0])
+        assert {type(key) for key in ev._bundles} == {bytes if c_reader else tuple}  # (the memo by the rows: C's)
+        for facts, types in parts:
+            codes = [ev._code_of_id[id(f)] for f in facts]
+            head = b"".join(code[4] for code in codes)
+            assert module.bundle_rows(facts, types, ev._code_of_id) == \
+                head + bytes(len(head) % 8) + b"".join(code[2] for code in codes)
+            if int in types:
+                assert module.bundle_rows(facts, tuple(bool if t is int else t for t in types), ev._code_of_id) is None
+            new = (tuple(["q", "new"]), parts[1][0][0], tuple(["p", "new", 3]))  # (two facts never coded)
+            assert module.bundle_rows(facts + new, types + (str, str, int), ev._code_of_id) == \
+                [len(facts), len(facts) + 2]
+    ev = native.NativeEvaluator(program)
+    with ev.lock:
+        assert ev.run_bundles({"x": parts[1]}, _read_tiny)
+        assert module.bundle_rows(parts[1][0], parts[1][1] + (int,), ev._code_of_id) is None  # (a type more)
+        assert module.bundle_rows(parts[1][0], (str, bool, str), ev._code_of_id) is None
+        unmentioned = ((("q", "a"), ("t", "a")), (str, str))
+        assert ev.run_bundles({"x": unmentioned}, _read_tiny) and ev._extra_of  # (by the Python steps: kept aside)
+        assert module.bundle_rows(*unmentioned, ev._code_of_id) is None
+        rows = module.bundle_rows(*parts[1], ev._code_of_id)
+        ffi = cffi.FFI()
+        buf = ffi.new("char[]", len(rows) + 4)
+        ffi.memmove(buf + 4, rows, len(rows))
+        bid = ev._lib.ng_bundle_buf(ev._engine, len(parts[1][0]), buf + 4)
+        mode = ev._lib.ng_state(ev._engine, 1, ffi.new("int32_t[]", [bid]))
+        assert bid >= 0 and mode >= 0
+        ev._go(mode == 0)
+        ev._after({})
+        assert _frozen(ev) == _tiny_model(program, parts[1][0])
+
+
 # -- reader.c: C's change read back into Python objects (native.C_READER)
 
 def _typed_groups(facts) -> dict:
@@ -626,6 +691,7 @@ def test_the_c_reader_gives_the_python_codes_model_copy_and_facts(monkeypatch, r
         comp.evaluators = saved
     assert calls.get(("read_rows", False), 0) > len(aboxes) and calls.get(("read_columns", False), 0) > 10
     assert calls.get(("read_change", False), 0) > len(aboxes)
+    assert calls.get(("bundle_rows", False), 0) > 10  # (a new part's rows: the C side coded them)
 
 
 def test_without_the_reader_the_python_code_reads(monkeypatch, tmp_path):

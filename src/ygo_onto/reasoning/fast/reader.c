@@ -1,8 +1,8 @@
 /* The native engine's change read back into Python objects (a CPython extension module).
 
    The same work as native.py's NativeEvaluator._read_out and infer.py's _read_change /
-   _read_columns, done with the C-API: rows, columns, the Python copy of the model, the facts
-   groups.  Generic: it knows no predicate, class, property or rule; the caller hands over the
+   _read_columns (and the rows of a new part, NativeEvaluator._bundle), done with the C-API: rows,
+   columns, the Python copy of the model, the facts groups.  Generic: it knows no predicate, class, property or rule; the caller hands over the
    keys, arities, decoded symbols and read plans.  Any input it does not read as the Python code
    would (an odd row, a data value out of its range, a bad value) gives None, and the caller then
    takes the Python steps (which give the same answer or the same message). */
@@ -636,10 +636,74 @@ fail:
     return NULL;
 }
 
+/* bundle_rows(facts, types, by_id) -> a new part's rows as native.c's ng_bundle_buf takes them: one bytes
+   object, the n facts' predicate numbers (int32, padded to 8 bytes) then their rows' values (int64).  The
+   code of each fact is by_id[id(fact)] (native.py's _code: (type of its value, predicate number, row
+   bytes, the fact, predicate bytes)); a list of the indexes of the facts without one (the caller codes
+   them and asks again); None where a code is not for the rows here (a predicate the program does not
+   mention, a value of another type than `types` gives, an odd code): the caller's Python steps then
+   decide, as without this module. */
+static PyObject *bundle_rows(PyObject *self, PyObject *args) {
+    PyObject *facts, *types, *by_id;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyTuple_Type, &facts, &PyTuple_Type, &types, &PyDict_Type, &by_id))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(facts);
+    if (PyTuple_GET_SIZE(types) != n) Py_RETURN_NONE;
+    PyObject *local[64], **codes = local;   /* (borrowed from by_id, which nothing changes meanwhile) */
+    if (n > 64 && !(codes = PyMem_Malloc(sizeof(PyObject *) * n))) return PyErr_NoMemory();
+    PyObject *out = NULL, *missing = NULL;
+    Py_ssize_t size = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *key = PyLong_FromVoidPtr(PyTuple_GET_ITEM(facts, i));
+        if (!key) goto done;
+        PyObject *code = PyDict_GetItemWithError(by_id, key);
+        Py_DECREF(key);
+        if (!code) {
+            if (PyErr_Occurred()) goto done;
+            if (!missing && !(missing = PyList_New(0))) goto done;
+            PyObject *at = PyLong_FromSsize_t(i);
+            if (!at) goto done;
+            int rc = PyList_Append(missing, at);
+            Py_DECREF(at);
+            if (rc < 0) goto done;
+            continue;
+        }
+        if (!PyTuple_CheckExact(code) || PyTuple_GET_SIZE(code) != 5 || PyTuple_GET_ITEM(code, 0) != PyTuple_GET_ITEM(types, i))
+            goto none;
+        PyObject *row = PyTuple_GET_ITEM(code, 2), *pred = PyTuple_GET_ITEM(code, 4);
+        if (PyTuple_GET_ITEM(code, 1) == Py_None || !PyBytes_CheckExact(row) || PyBytes_GET_SIZE(row) % 8 ||
+            !PyBytes_CheckExact(pred) || PyBytes_GET_SIZE(pred) != 4)
+            goto none;
+        codes[i] = code;
+        size += PyBytes_GET_SIZE(row);
+    }
+    if (missing) { out = missing; missing = NULL; goto done; }
+    Py_ssize_t head = (4 * n + 7) & ~(Py_ssize_t)7;
+    out = PyBytes_FromStringAndSize(NULL, head + size);
+    if (!out) goto done;
+    char *buf = PyBytes_AS_STRING(out), *at = buf + head;
+    memset(buf + 4 * n, 0, head - 4 * n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *row = PyTuple_GET_ITEM(codes[i], 2);
+        memcpy(buf + 4 * i, PyBytes_AS_STRING(PyTuple_GET_ITEM(codes[i], 4)), 4);
+        memcpy(at, PyBytes_AS_STRING(row), PyBytes_GET_SIZE(row));
+        at += PyBytes_GET_SIZE(row);
+    }
+    goto done;
+none:
+    out = Py_None;
+    Py_INCREF(out);
+done:
+    Py_XDECREF(missing);
+    if (codes != local) PyMem_Free(codes);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"read_rows", read_rows, METH_VARARGS, "_read_out of a small change (rows, applied to the model copy)."},
     {"read_columns", read_columns, METH_VARARGS, "_read_out of a large change (columns, queued)."},
     {"read_change", read_change, METH_VARARGS, "infer._read_change / _read_columns of a change, or None."},
+    {"bundle_rows", bundle_rows, METH_VARARGS, "A new part's rows for ng_bundle_buf, the facts without a code, or None."},
     {NULL, NULL, 0, NULL},
 };
 
