@@ -565,11 +565,13 @@ def test_a_new_parts_rows_are_the_same_with_and_without_the_reader(monkeypatch):
 
     program = "r(X) :- q(X). s(X, Y) :- p(X, Y), q(X)."
     parts = [((("q", "a"), ("p", "a", 1)), (str, int)), ((("q", "b"), ("p", "a", 1), ("p", "b", "c")), (str, int, str)),
-             ((("q", "a"), ("p", "a", 2)), (str, int)), ((), ())]
+             ((("q", "a"), ("p", "a", 2)), (str, int)), ((), ()),
+             ((tuple(["q", "a"]), ("p", "a", 2), tuple(["q", "c"])), (str, int, str))]  # (equal facts, other objects)
     module = native.reader()
+    evs = {}
     for c_reader in (True, False):
         monkeypatch.setattr(native, "C_READER", c_reader)
-        ev = native.NativeEvaluator(program)
+        ev = evs[c_reader] = native.NativeEvaluator(program)
         with ev.lock:
             for i in range(len(parts)):
                 assert ev.run_bundles({"x": parts[i], "y": parts[i - 1]}, _read_tiny)
@@ -585,6 +587,9 @@ def test_a_new_parts_rows_are_the_same_with_and_without_the_reader(monkeypatch):
             new = (tuple(["q", "new"]), parts[1][0][0], tuple(["p", "new", 3]))  # (two facts never coded)
             assert module.bundle_rows(facts + new, types + (str, str, int), ev._code_of_id) == \
                 [len(facts), len(facts) + 2]
+    # (reader.c's fill_codes: the codes of _fill and _code, by the fact object and by content)
+    assert evs[True]._codes == evs[False]._codes and evs[True]._code_of_id == evs[False]._code_of_id
+    assert all(code[3] is f for f in (f for part in parts for f in part[0]) for code in [evs[True]._code_of_id[id(f)]])
     ev = native.NativeEvaluator(program)
     with ev.lock:
         assert ev.run_bundles({"x": parts[1]}, _read_tiny)
@@ -863,4 +868,42 @@ def test_the_reader_keeps_no_reference_it_does_not_hand_back():
     before = [sys.getrefcount(v) for v in watched]
     for _ in range(200):
         readings()
+    assert [sys.getrefcount(v) for v in watched] == before
+
+
+def test_the_bundle_functions_keep_no_reference_they_do_not_hand_back():
+    """reader.c's bundle_rows and fill_codes, their results dropped, on every path (facts without a code, a
+    code by content, a new code with a value interned, a predicate the program does not mention, a reading
+    refused or raising): the reference counts of what they read are as they were."""
+    import sys
+
+    module = native.reader()
+    facts = (("q", "a"), ("p", "a", 1), ("t", "b"), ("p", "a", "b"))
+    types = (str, int, str, str)
+    preds = {("q", 1): 0, ("p", 2): 1}
+    same = (tuple(["q", "a"]),)
+
+    def refuse(facts):
+        raise ValueError("no")
+
+    def coding():
+        by_id: dict = {}
+        codes: dict = {}
+        enc = {"a": native.SYM_BASE, 1: 1}
+        assert module.bundle_rows(facts, types, by_id) == [0, 1, 2, 3]
+        assert module.fill_codes(facts, [0, 1, 2, 3], by_id, codes, _read_tiny, preds, enc,
+                                 lambda v: enc.setdefault(v, native.SYM_BASE + len(enc))) is True
+        assert module.bundle_rows(facts, types, by_id) is None  # (t: not the program's)
+        assert type(module.bundle_rows(facts[:2], types[:2], by_id)) is bytes
+        assert module.fill_codes(same, [0], by_id, codes, refuse, preds, enc, None) is True  # (by content)
+        assert module.fill_codes((("q", "z"),), [0], by_id, codes, lambda f: None, preds, enc, None) is False
+        assert module.fill_codes(([1],), [0], by_id, codes, _read_tiny, preds, enc, None) is False
+        with pytest.raises(ValueError):
+            module.fill_codes((("q", "y"),), [0], by_id, codes, refuse, preds, enc, None)
+
+    coding()
+    watched = (*facts, *types, *same, "a", "b", preds[("p", 2)], ("p", 2))
+    before = [sys.getrefcount(v) for v in watched]
+    for _ in range(200):
+        coding()
     assert [sys.getrefcount(v) for v in watched] == before

@@ -658,7 +658,14 @@ class NativeEvaluator:
         if c is not None and type(facts) is tuple and type(types) is tuple:
             got = c.bundle_rows(facts, types, by_id)
             if type(got) is list:  # (the indexes of facts without a code)
-                self._fill(facts, got, read)
+                if len(self._codes) > 100_000:
+                    self._codes.clear()
+                try:
+                    done = c.fill_codes(facts, got, by_id, self._codes, read, self.preds, self._enc, self._intern)
+                except ReasonerError:
+                    raise _Unread from None
+                if not done:
+                    raise _Unread
                 got = c.bundle_rows(facts, types, by_id)
             if type(got) is bytes:
                 bid = self._bundles.get(got)
@@ -705,7 +712,7 @@ class NativeEvaluator:
 
     def _fill(self, facts: tuple, indexes: list, read) -> None:
         """The codes of facts[i] for i in indexes put in _code_of_id: an equal fact's (by content), else new
-        ones (read in one call: a new part has a few new facts)."""
+        ones (read in one call: a new part has a few new facts).  (reader.c's fill_codes gives the same.)"""
         by_id, get = self._code_of_id, self._codes.get
         new = []
         for i in indexes:

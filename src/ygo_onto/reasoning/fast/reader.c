@@ -636,6 +636,141 @@ fail:
     return NULL;
 }
 
+/* A new code tuple (type of the fact's value, p, row bytes, fact, p as int32 bytes) of a fact read as
+   (key, value) of predicate p: native.py's _code, its values encoded by enc (all of them by intern where
+   one is not in enc, as there). NULL with an exception, or *odd set (the caller's _Unread). */
+static PyObject *new_code(PyObject *fact, PyObject *key, PyObject *value, PyObject *p, PyObject *enc,
+                          PyObject *intern, int *odd) {
+    Py_ssize_t n = PyTuple_GET_SIZE(value);
+    long arity = PyLong_AsLong(PyTuple_GET_ITEM(key, 1));
+    if (arity == -1 && PyErr_Occurred()) return NULL;
+    long pn = PyLong_AsLong(p);
+    if (pn == -1 && PyErr_Occurred()) return NULL;
+    if (arity != n || n > 64 || pn < INT32_MIN || pn > INT32_MAX) { *odd = 1; return NULL; }
+    PyObject *got[64];
+    int missing = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        got[k] = PyDict_GetItemWithError(enc, PyTuple_GET_ITEM(value, k));   /* (borrowed) */
+        if (!got[k]) {
+            if (PyErr_Occurred()) return NULL;
+            missing = 1;
+        }
+    }
+    PyObject *row = PyBytes_FromStringAndSize(NULL, 8 * n);
+    if (!row) return NULL;
+    int64_t *vals = (int64_t *)PyBytes_AS_STRING(row);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *c = missing ? PyObject_CallOneArg(intern, PyTuple_GET_ITEM(value, k)) : got[k];
+        if (!c) { Py_DECREF(row); return NULL; }
+        long long v = PyLong_Check(c) ? PyLong_AsLongLong(c) : (PyErr_SetString(PyExc_TypeError, "reader: a code is not an int"), -1);
+        if (missing) Py_DECREF(c);
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(row); return NULL; }
+        int64_t w = v;
+        memcpy(vals + k, &w, 8);
+    }
+    int32_t p32 = (int32_t)pn;
+    PyObject *pb = PyBytes_FromStringAndSize((const char *)&p32, 4);
+    if (!pb) { Py_DECREF(row); return NULL; }
+    PyObject *tp = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(fact, PyTuple_GET_SIZE(fact) - 1));
+    PyObject *code = PyTuple_Pack(5, tp, p, row, fact, pb);
+    Py_DECREF(row);
+    Py_DECREF(pb);
+    return code;
+}
+
+/* fill_codes(facts, indexes, by_id, codes, read, preds, enc, intern) -> True, or False for facts the
+   caller does not read (its _Unread): native.py's _fill and _code with the same codes.  Each facts[i]
+   gets by_id[id(facts[i])]: an equal fact's code from `codes` (with this fact in it), else a new one
+   from `read` (the facts without a code in one call: [(key, value)] or None), remembered in `codes`.
+   An exception of read or intern is the caller's. */
+static PyObject *fill_codes(PyObject *self, PyObject *args) {
+    PyObject *facts, *indexes, *by_id, *codes, *read, *preds, *enc, *intern;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OO!O!O", &PyTuple_Type, &facts, &PyList_Type, &indexes, &PyDict_Type,
+                          &by_id, &PyDict_Type, &codes, &read, &PyDict_Type, &preds, &PyDict_Type, &enc, &intern))
+        return NULL;
+    PyObject *fresh = PyList_New(0), *readings = NULL, *out = NULL;
+    if (!fresh) return NULL;
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(indexes); j++) {
+        Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(indexes, j));
+        if (i == -1 && PyErr_Occurred()) goto done;
+        if (i < 0 || i >= PyTuple_GET_SIZE(facts)) { PyErr_SetString(PyExc_IndexError, "reader: no such fact"); goto done; }
+        PyObject *f = PyTuple_GET_ITEM(facts, i);
+        if (!PyTuple_CheckExact(f)) goto odd;   /* (not a fact of state_facts: the Python steps decide) */
+        PyObject *code = PyDict_GetItemWithError(codes, f);
+        if (!code) {
+            if (PyErr_Occurred()) {
+                if (!PyErr_ExceptionMatches(PyExc_TypeError)) goto done;
+                PyErr_Clear();   /* (an unhashable fact: not a fact) */
+                goto odd;
+            }
+            if (PyList_Append(fresh, f) < 0) goto done;
+            continue;
+        }
+        if (!PyTuple_CheckExact(code) || PyTuple_GET_SIZE(code) != 5 || !PyTuple_GET_SIZE(f) ||
+            PyTuple_GET_ITEM(code, 0) != (PyObject *)Py_TYPE(PyTuple_GET_ITEM(f, PyTuple_GET_SIZE(f) - 1))) {
+            if (PyList_Append(fresh, f) < 0) goto done;
+            continue;
+        }
+        PyObject *key = PyLong_FromVoidPtr(f);
+        if (!key) goto done;
+        int rc;
+        if (PyTuple_GET_ITEM(code, 3) != f) {   /* (the code holds its fact: no other object takes its id) */
+            PyObject *own = PyTuple_Pack(5, PyTuple_GET_ITEM(code, 0), PyTuple_GET_ITEM(code, 1),
+                                         PyTuple_GET_ITEM(code, 2), f, PyTuple_GET_ITEM(code, 4));
+            rc = own ? PyDict_SetItem(by_id, key, own) : -1;
+            Py_XDECREF(own);
+        } else {
+            rc = PyDict_SetItem(by_id, key, code);
+        }
+        Py_DECREF(key);
+        if (rc < 0) goto done;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(fresh);
+    if (n) {
+        readings = PyObject_CallOneArg(read, fresh);
+        if (!readings) goto done;
+        if (!PyList_CheckExact(readings) || PyList_GET_SIZE(readings) != n) goto odd;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            PyObject *fact = PyList_GET_ITEM(fresh, j), *r = PyList_GET_ITEM(readings, j);
+            if (!PyTuple_CheckExact(r) || PyTuple_GET_SIZE(r) != 2) goto odd;
+            PyObject *key = PyTuple_GET_ITEM(r, 0), *value = PyTuple_GET_ITEM(r, 1);
+            if (!PyTuple_CheckExact(key) || PyTuple_GET_SIZE(key) != 2 || !PyTuple_CheckExact(value) ||
+                !PyTuple_GET_SIZE(fact))
+                goto odd;
+            PyObject *p = PyDict_GetItemWithError(preds, key), *code;
+            if (!p) {
+                if (PyErr_Occurred()) goto done;
+                PyObject *tp = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(fact, PyTuple_GET_SIZE(fact) - 1));
+                PyObject *none = PyBytes_FromStringAndSize(NULL, 0);
+                code = none ? PyTuple_Pack(5, tp, Py_None, r, fact, none) : NULL;
+                Py_XDECREF(none);
+            } else {
+                int bad = 0;
+                Py_INCREF(p);   /* (intern runs Python code) */
+                code = new_code(fact, key, value, p, enc, intern, &bad);
+                Py_DECREF(p);
+                if (bad) goto odd;
+            }
+            if (!code) goto done;
+            PyObject *id = PyLong_FromVoidPtr(fact);
+            int rc = id && PyDict_SetItem(codes, fact, code) == 0 ? PyDict_SetItem(by_id, id, code) : -1;
+            Py_XDECREF(id);
+            Py_DECREF(code);
+            if (rc < 0) goto done;
+        }
+    }
+    out = Py_True;
+    Py_INCREF(out);
+    goto done;
+odd:
+    out = Py_False;
+    Py_INCREF(out);
+done:
+    Py_DECREF(fresh);
+    Py_XDECREF(readings);
+    return out;
+}
+
 /* bundle_rows(facts, types, by_id) -> a new part's rows as native.c's ng_bundle_buf takes them: one bytes
    object, the n facts' predicate numbers (int32, padded to 8 bytes) then their rows' values (int64).  The
    code of each fact is by_id[id(fact)] (native.py's _code: (type of its value, predicate number, row
@@ -703,6 +838,7 @@ static PyMethodDef methods[] = {
     {"read_rows", read_rows, METH_VARARGS, "_read_out of a small change (rows, applied to the model copy)."},
     {"read_columns", read_columns, METH_VARARGS, "_read_out of a large change (columns, queued)."},
     {"read_change", read_change, METH_VARARGS, "infer._read_change / _read_columns of a change, or None."},
+    {"fill_codes", fill_codes, METH_VARARGS, "_fill and _code of a new part's facts without a code."},
     {"bundle_rows", bundle_rows, METH_VARARGS, "A new part's rows for ng_bundle_buf, the facts without a code, or None."},
     {NULL, NULL, 0, NULL},
 };
