@@ -1926,3 +1926,15 @@ int ng_state(Engine *E, int64_t n, const int32_t *ids) {
     E->state_known = !anew;
     return extend ? 0 : 1;
 }
+
+/* ng_state of the ids as one buffer (reader.c's part_ids: a Python bytes object, handed over without a copy). */
+int ng_state_buf(Engine *E, int64_t n, const char *buf) {
+    if (!((uintptr_t)buf & 3)) return ng_state(E, n, (const int32_t *)buf);
+    int32_t *ids = malloc(sizeof(int32_t) * (n ? n : 1));   /* (not aligned for int32 reads: copied) */
+    if (!ids) return -ERR_NOMEM;
+    memcpy(ids, buf, sizeof(int32_t) * n);
+    int rc = ng_state(E, n, ids);
+    free(ids);
+    return rc;
+}
+

@@ -95,6 +95,7 @@ void ng_set_prune(Engine *E, int on);
 int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows);
 int64_t ng_bundle_buf(Engine *E, int64_t n, const char *buf);
 int ng_state(Engine *E, int64_t n, const int32_t *ids);
+int ng_state_buf(Engine *E, int64_t n, const char *buf);
 void ng_bundles_reset(Engine *E);
 void ng_clear_inputs(Engine *E);
 """
@@ -601,28 +602,45 @@ class NativeEvaluator:
         values = list(parts.values())
         known = self._ids
         last_values, last_ids = self._last_parts
-        n, n_last = len(values), len(last_values)
-        # (the slots whose part is not the previous run's object: their ids by the part object, most of them
-        # objects of an earlier ABox)
-        differ = list(compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))))
-        if len(differ) > 8:  # (another state than the previous run's: all by the part object)
-            ids = list(map(known.get, map(id, values)))
+        c = reader() if C_READER else None
+        if c is not None:  # (the ids as int32 bytes, handed to ng_state_buf as they are)
+            ids = c.part_ids(values, last_values, last_ids, known)
+            if type(ids) is list:  # (the indexes of parts without a bundle id)
+                alive = self._alive
+                try:
+                    for i in ids:
+                        part = values[i]
+                        known[id(part)] = self._bundle(part, read)
+                        alive.append(part)
+                except _Unread:
+                    return False
+                ids = c.part_ids(values, last_values, last_ids, known)
         else:
-            ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
-            for i in differ:
-                ids[i] = known.get(id(values[i]))
-        if None in ids:
-            alive = self._alive
-            try:
-                for i in [i for i, bid in enumerate(ids) if bid is None]:
-                    part = values[i]
-                    ids[i] = known[id(part)] = self._bundle(part, read)
-                    alive.append(part)
-            except _Unread:
-                return False
+            if type(last_ids) is bytes:  # (the previous run's, by reader.c)
+                last_ids = list(memoryview(last_ids).cast("i"))
+            n, n_last = len(values), len(last_values)
+            # (the slots whose part is not the previous run's object: their ids by the part object, most of them
+            # objects of an earlier ABox)
+            differ = list(compress(range(n), chain(map(operator.is_not, values, last_values),
+                                                   repeat(True, n - n_last))))
+            if len(differ) > 8:  # (another state than the previous run's: all by the part object)
+                ids = list(map(known.get, map(id, values)))
+            else:
+                ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
+                for i in differ:
+                    ids[i] = known.get(id(values[i]))
+            if None in ids:
+                alive = self._alive
+                try:
+                    for i in [i for i, bid in enumerate(ids) if bid is None]:
+                        part = values[i]
+                        ids[i] = known[id(part)] = self._bundle(part, read)
+                        alive.append(part)
+                except _Unread:
+                    return False
         extra: dict = {}
         if self._extra_of:  # (facts of predicates the program does not mention: rare)
-            for bid in ids:
+            for bid in memoryview(ids).cast("i") if type(ids) is bytes else ids:
                 for key, more in self._extra_of.get(bid, {}).items():
                     extra[key] = extra[key] | more if key in extra else more
         ffi, clib, engine = self._ffi, self._lib, self._engine
@@ -631,7 +649,8 @@ class NativeEvaluator:
                 self._flush()
             self._given, self._bundled = {}, True
             self._last_parts = (values, ids)  # (values keeps its parts alive: no other object takes their ids)
-            mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
+            mode = clib.ng_state_buf(engine, len(values), ids) if type(ids) is bytes else \
+                clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
             if mode < 0:
                 raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
                     RuntimeError(f"the native evaluator refused the state (error {-mode})")

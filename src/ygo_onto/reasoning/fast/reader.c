@@ -636,6 +636,64 @@ fail:
     return NULL;
 }
 
+/* part_ids(values, last_values, last_ids, known) -> the bundle id of each part of a state, as native int32
+   bytes (native.c's ng_state_buf): values[i]'s is last_ids[i] where values[i] is the object last_values[i]
+   (the previous run's parts and their ids, as this returned them), else known[id(values[i])]; or a list of
+   the indexes of the parts without one (the caller registers them and asks again).  native.py's
+   run_bundles, whose Python steps give the same ids. */
+static PyObject *part_ids(PyObject *self, PyObject *args) {
+    PyObject *values, *last_values, *last_ids, *known;
+    if (!PyArg_ParseTuple(args, "O!OOO!", &PyList_Type, &values, &last_values, &last_ids, &PyDict_Type, &known))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(values), n_last = 0;
+    if (PyList_CheckExact(last_values) && PyBytes_CheckExact(last_ids)) {
+        n_last = PyList_GET_SIZE(last_values);
+        if (PyBytes_GET_SIZE(last_ids) / 4 < n_last) n_last = PyBytes_GET_SIZE(last_ids) / 4;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 4 * n), *missing = NULL;
+    if (!out) return NULL;
+    char *ids = PyBytes_AS_STRING(out);
+    const char *last = n_last ? PyBytes_AS_STRING(last_ids) : NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *part = PyList_GET_ITEM(values, i);
+        if (i < n_last && part == PyList_GET_ITEM(last_values, i)) {
+            memcpy(ids + 4 * i, last + 4 * i, 4);
+            continue;
+        }
+        PyObject *key = PyLong_FromVoidPtr(part);
+        if (!key) goto fail;
+        PyObject *got = PyDict_GetItemWithError(known, key);
+        Py_DECREF(key);
+        if (!got) {
+            if (PyErr_Occurred()) goto fail;
+            if (!missing && !(missing = PyList_New(0))) goto fail;
+            PyObject *at = PyLong_FromSsize_t(i);
+            if (!at) goto fail;
+            int rc = PyList_Append(missing, at);
+            Py_DECREF(at);
+            if (rc < 0) goto fail;
+            continue;
+        }
+        long b = PyLong_AsLong(got);
+        if (b == -1 && PyErr_Occurred()) goto fail;
+        if (b < 0 || b > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "reader: a bundle id out of range");
+            goto fail;
+        }
+        int32_t b32 = (int32_t)b;
+        memcpy(ids + 4 * i, &b32, 4);
+    }
+    if (missing) {
+        Py_DECREF(out);
+        return missing;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    Py_XDECREF(missing);
+    return NULL;
+}
+
 /* A new code tuple (type of the fact's value, p, row bytes, fact, p as int32 bytes) of a fact read as
    (key, value) of predicate p: native.py's _code, its values encoded by enc (all of them by intern where
    one is not in enc, as there). NULL with an exception, or *odd set (the caller's _Unread). */
@@ -838,6 +896,7 @@ static PyMethodDef methods[] = {
     {"read_rows", read_rows, METH_VARARGS, "_read_out of a small change (rows, applied to the model copy)."},
     {"read_columns", read_columns, METH_VARARGS, "_read_out of a large change (columns, queued)."},
     {"read_change", read_change, METH_VARARGS, "infer._read_change / _read_columns of a change, or None."},
+    {"part_ids", part_ids, METH_VARARGS, "run_bundles: a state's bundle ids as int32 bytes, or the parts without one."},
     {"fill_codes", fill_codes, METH_VARARGS, "_fill and _code of a new part's facts without a code."},
     {"bundle_rows", bundle_rows, METH_VARARGS, "A new part's rows for ng_bundle_buf, the facts without a code, or None."},
     {NULL, NULL, 0, NULL},
