@@ -25,7 +25,8 @@ came and went (ng_bundle, ng_state), so Python does not compare facts or relatio
 
 C's change is read back into Python objects by reader.c, a small CPython extension module built
 like the engine (by source, compiler, Python version and ABI; `reader`): the rows or columns of
-_read_out, the model copy, and infer's facts of the change (_read_change, _read_columns), with the
+_read_out, the model copy, and infer's facts of the change (_read_change, _read_columns); it also finds
+a state's bundle ids (part_ids) and codes a new part's facts and rows (fill_codes, bundle_rows), with the
 same answers as the Python code, which runs where it cannot be built (READER_UNAVAILABLE says why)
 or with C_READER = False.
 
