@@ -540,6 +540,84 @@ def test_facts_of_a_class_the_program_does_not_mention_come_and_go_with_their_pa
         comp.evaluators = saved
 
 
+def _read_tiny(facts):
+    """_read_each for the made-up program of the test below: (class, x) and (property, x, value)."""
+    return [((f[0], len(f) - 1), tuple(f[1:])) for f in facts]
+
+
+def _tiny_model(program: str, facts) -> dict:
+    """The Python evaluator's model of the program with these facts (read by _read_tiny)."""
+    sets: dict = {}
+    for key, value in _read_tiny(facts):
+        sets.setdefault(key, set()).add(value)
+    ev = _Evaluator(program)
+    ev.run(sets)
+    return _frozen(ev)
+
+
+def test_a_new_parts_rows_are_the_same_with_and_without_the_reader(monkeypatch):
+    """reader.c's bundle_rows against the Python steps of _bundle, on parts of new and known facts: the
+    same rows in one buffer (predicates padded to 8 bytes, then the values), the indexes of the facts
+    without a code, None for a part it leaves to Python (a value's type not the one the part gives, a
+    predicate the program does not mention); part_ids the ids of the Python steps; both give the Python
+    evaluator's models, and ng_bundle_buf and ng_state_buf read buffers that are not aligned."""
+    import cffi
+
+    program = "r(X) :- q(X). s(X, Y) :- p(X, Y), q(X)."
+    parts = [((("q", "a"), ("p", "a", 1)), (str, int)), ((("q", "b"), ("p", "a", 1), ("p", "b", "c")), (str, int, str)),
+             ((("q", "a"), ("p", "a", 2)), (str, int)), ((), ()),
+             ((tuple(["q", "a"]), ("p", "a", 2), tuple(["q", "c"])), (str, int, str))]  # (equal facts, other objects)
+    module = native.reader()
+    evs = {}
+    for c_reader in (True, False):
+        monkeypatch.setattr(native, "C_READER", c_reader)
+        ev = evs[c_reader] = native.NativeEvaluator(program)
+        with ev.lock:
+            for i in range(len(parts)):
+                assert ev.run_bundles({"x": parts[i], "y": parts[i - 1]}, _read_tiny)
+                assert _frozen(ev) == _tiny_model(program, parts[i][0] + parts[i - 1][0])
+        assert {type(key) for key in ev._bundles} == {bytes if c_reader else tuple}  # (the memo by the rows: C's)
+        for facts, types in parts:
+            codes = [ev._code_of_id[id(f)] for f in facts]
+            head = b"".join(code[4] for code in codes)
+            assert module.bundle_rows(facts, types, ev._code_of_id) == \
+                head + bytes(len(head) % 8) + b"".join(code[2] for code in codes)
+            if int in types:
+                assert module.bundle_rows(facts, tuple(bool if t is int else t for t in types), ev._code_of_id) is None
+            new = (tuple(["q", "new"]), parts[1][0][0], tuple(["p", "new", 3]))  # (two facts never coded)
+            assert module.bundle_rows(facts + new, types + (str, str, int), ev._code_of_id) == \
+                [len(facts), len(facts) + 2]
+    # (reader.c's fill_codes: the codes of _fill and _code, by the fact object and by content; part_ids: the ids)
+    assert evs[True]._codes == evs[False]._codes and evs[True]._code_of_id == evs[False]._code_of_id
+    assert list(memoryview(evs[True]._last_parts[1]).cast("i")) == evs[False]._last_parts[1]
+    values, ids = evs[True]._last_parts
+    known = evs[True]._ids
+    assert module.part_ids(values, values, ids, known) == module.part_ids(values, [], b"", known) == ids
+    assert module.part_ids([values[0], parts[0][:1] + parts[0][1:]], [], b"", known) == [1]  # (a part object never seen)
+    assert module.part_ids([values[1]], [values[1]], bytes(4), {}) == bytes(4)  # (the same object: the last id)
+    assert all(code[3] is f for f in (f for part in parts for f in part[0]) for code in [evs[True]._code_of_id[id(f)]])
+    ev = native.NativeEvaluator(program)
+    with ev.lock:
+        assert ev.run_bundles({"x": parts[1]}, _read_tiny)
+        assert module.bundle_rows(parts[1][0], parts[1][1] + (int,), ev._code_of_id) is None  # (a type more)
+        assert module.bundle_rows(parts[1][0], (str, bool, str), ev._code_of_id) is None
+        unmentioned = ((("q", "a"), ("t", "a")), (str, str))
+        assert ev.run_bundles({"x": unmentioned}, _read_tiny) and ev._extra_of  # (by the Python steps: kept aside)
+        assert module.bundle_rows(*unmentioned, ev._code_of_id) is None
+        rows = module.bundle_rows(*parts[1], ev._code_of_id)
+        ffi = cffi.FFI()
+        buf = ffi.new("char[]", len(rows) + 4)
+        ffi.memmove(buf + 4, rows, len(rows))
+        bid = ev._lib.ng_bundle_buf(ev._engine, len(parts[1][0]), buf + 4)
+        ids = ffi.new("char[]", 8)
+        ffi.memmove(ids + 1, ffi.new("int32_t[]", [bid]), 4)
+        mode = ev._lib.ng_state_buf(ev._engine, 1, ids + 1)  # (not aligned for int32 either)
+        assert bid >= 0 and mode >= 0
+        ev._go(mode == 0)
+        ev._after({})
+        assert _frozen(ev) == _tiny_model(program, parts[1][0])
+
+
 # -- reader.c: C's change read back into Python objects (native.C_READER)
 
 def _typed_groups(facts) -> dict:
@@ -626,6 +704,8 @@ def test_the_c_reader_gives_the_python_codes_model_copy_and_facts(monkeypatch, r
         comp.evaluators = saved
     assert calls.get(("read_rows", False), 0) > len(aboxes) and calls.get(("read_columns", False), 0) > 10
     assert calls.get(("read_change", False), 0) > len(aboxes)
+    assert calls.get(("bundle_rows", False), 0) > 10  # (a new part's rows: the C side coded them)
+    assert calls.get(("part_ids", False), 0) > len(aboxes)  # (a state's bundle ids: by the C side)
 
 
 def test_without_the_reader_the_python_code_reads(monkeypatch, tmp_path):
@@ -797,4 +877,48 @@ def test_the_reader_keeps_no_reference_it_does_not_hand_back():
     before = [sys.getrefcount(v) for v in watched]
     for _ in range(200):
         readings()
+    assert [sys.getrefcount(v) for v in watched] == before
+
+
+def test_the_bundle_functions_keep_no_reference_they_do_not_hand_back():
+    """reader.c's bundle_rows, fill_codes and part_ids, their results dropped, on every path (facts without a code, a
+    code by content, a new code with a value interned, a predicate the program does not mention, a reading
+    refused or raising; part_ids): the reference counts of what they read are as they were."""
+    import struct
+    import sys
+
+    module = native.reader()
+    facts = (("q", "ref-a"), ("p", "ref-a", 1), ("t", "ref-b"), ("p", "ref-a", "ref-b"))
+    types = (str, int, str, str)
+    preds = {("q", 1): 0, ("p", 2): 1}
+    same = (tuple(["q", "ref-a"]),)
+
+    def refuse(facts):
+        raise ValueError("no")
+
+    def coding():
+        by_id: dict = {}
+        codes: dict = {}
+        enc = {"ref-a": native.SYM_BASE, 1: 1}
+        assert module.bundle_rows(facts, types, by_id) == [0, 1, 2, 3]
+        assert module.fill_codes(facts, [0, 1, 2, 3], by_id, codes, _read_tiny, preds, enc,
+                                 lambda v: enc.setdefault(v, native.SYM_BASE + len(enc))) is True
+        assert module.bundle_rows(facts, types, by_id) is None  # (t: not the program's)
+        assert type(module.bundle_rows(facts[:2], types[:2], by_id)) is bytes
+        assert module.fill_codes(same, [0], by_id, codes, refuse, preds, enc, None) is True  # (by content)
+        assert module.fill_codes((("q", "z"),), [0], by_id, codes, lambda f: None, preds, enc, None) is False
+        assert module.fill_codes(([1],), [0], by_id, codes, _read_tiny, preds, enc, None) is False
+        with pytest.raises(ValueError):
+            module.fill_codes((("q", "y"),), [0], by_id, codes, refuse, preds, enc, None)
+        parts_of = {id(facts): 3, id(same): 5}
+        assert module.part_ids([facts, same], [facts], struct.pack("=i", 7), parts_of) == struct.pack("=2i", 7, 5)
+        assert module.part_ids([facts, same, types], [], b"", parts_of) == [2]
+        with pytest.raises(ValueError):
+            module.part_ids([types], [], b"", {id(types): -1})
+
+    coding()
+    watched = (*facts, *same, "ref-a", "ref-b", ("p", 2))  # (not the types or small ints: shared by everything)
+    before = [sys.getrefcount(v) for v in watched]
+    for _ in range(200):
+        coding()
     assert [sys.getrefcount(v) for v in watched] == before

@@ -235,47 +235,7 @@ def _read_facts(comp: Compiled, knowledge, facts) -> tuple[dict[tuple[str, int],
             else:
                 rel.add(hit[1])
             continue
-        n = len(f)
-        if n == 2:
-            cls, ind = f
-            pred = classes.get(cls)
-            if pred is None:
-                raise ReasonerError(f"fast: fact {f!r}: {cls!r} is not a class of the ontology")
-            if type(ind) is not str:
-                if not isinstance(ind, str):
-                    raise ReasonerError(f"fast: fact {f!r}: expected an individual name")
-                ind = str.__str__(ind)
-            key, value = (pred, 1), (ind,)
-        elif n == 3:
-            p, s, o = f
-            if type(s) is not str:
-                if not isinstance(s, str):
-                    raise ReasonerError(f"fast: fact {f!r}: expected an individual name as subject")
-                s = str.__str__(s)
-            entry = props.get(p)
-            if entry is None:
-                raise ReasonerError(f"fast: fact {f!r}: {p!r} is not a property of the ontology")
-            t = type(o)
-            if entry[1] == "object":
-                if t is not str:
-                    if not isinstance(o, str):
-                        raise ReasonerError(f"fast: fact {f!r}: {p} is an object property, expected an individual")
-                    o = str.__str__(o)
-            elif t is int or t is not bool and t is not str and isinstance(o, int):
-                if not INT_MIN <= o <= INT_MAX:
-                    raise ReasonerError(f"fast: fact {f!r}: fast: the integer {o} is outside clingo's 32-bit range")
-                if t is not int:
-                    o = int(o)
-            elif t is bool:
-                o = _TRUE if o else _FALSE
-            elif isinstance(o, str):
-                o = ("s", str.__str__(o))
-            else:
-                raise ReasonerError(f"fast: fact {f!r}: fast: expected an integer, a boolean or a string as a data "
-                                    f"value, got {o!r}")
-            key, value = (entry[0], 2), (s, o)
-        else:
-            raise ReasonerError(f"fast: expected (Class, individual) or (property, subject, object), got {f!r}")
+        key, value = _reading(f, classes, props)
         if type(f) is tuple:
             memo[f] = (key, value, type(f[-1]))
         else:
@@ -287,6 +247,62 @@ def _read_facts(comp: Compiled, knowledge, facts) -> tuple[dict[tuple[str, int],
             rel.add(value)
     return out, plain
 
+
+def _reading(f, classes: dict, props: dict) -> tuple:
+    """A fact as (key, value) of the evaluator's relations, with the checks (and messages) of facts_program."""
+    n = len(f)
+    if n == 2:
+        cls, ind = f
+        pred = classes.get(cls)
+        if pred is None:
+            raise ReasonerError(f"fast: fact {f!r}: {cls!r} is not a class of the ontology")
+        if type(ind) is not str:
+            if not isinstance(ind, str):
+                raise ReasonerError(f"fast: fact {f!r}: expected an individual name")
+            ind = str.__str__(ind)
+        return (pred, 1), (ind,)
+    if n == 3:
+        p, s, o = f
+        if type(s) is not str:
+            if not isinstance(s, str):
+                raise ReasonerError(f"fast: fact {f!r}: expected an individual name as subject")
+            s = str.__str__(s)
+        entry = props.get(p)
+        if entry is None:
+            raise ReasonerError(f"fast: fact {f!r}: {p!r} is not a property of the ontology")
+        t = type(o)
+        if entry[1] == "object":
+            if t is not str:
+                if not isinstance(o, str):
+                    raise ReasonerError(f"fast: fact {f!r}: {p} is an object property, expected an individual")
+                o = str.__str__(o)
+        elif t is int or t is not bool and t is not str and isinstance(o, int):
+            if not INT_MIN <= o <= INT_MAX:
+                raise ReasonerError(f"fast: fact {f!r}: fast: the integer {o} is outside clingo's 32-bit range")
+            if t is not int:
+                o = int(o)
+        elif t is bool:
+            o = _TRUE if o else _FALSE
+        elif isinstance(o, str):
+            o = ("s", str.__str__(o))
+        else:
+            raise ReasonerError(f"fast: fact {f!r}: fast: expected an integer, a boolean or a string as a data "
+                                f"value, got {o!r}")
+        return (entry[0], 2), (s, o)
+    raise ReasonerError(f"fast: expected (Class, individual) or (property, subject, object), got {f!r}")
+
+
+def _read_each(comp: Compiled, knowledge, facts) -> list | None:
+    """Each fact read as _read_facts reads it: [(key, value)] in the order of `facts`, or None if a
+    fact is not a tuple; raises ReasonerError as _read_facts does.  (native's bundles: a new part's
+    new facts in one call; they keep their own memo, so facts_memo is neither read nor filled.)"""
+    classes, props = _names(comp, knowledge)
+    out = []
+    for f in facts:
+        if type(f) is not tuple:
+            return None
+        out.append(_reading(f, classes, props))
+    return out
 
 
 def _not_individual(pred: str, value):

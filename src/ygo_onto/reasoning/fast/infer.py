@@ -10,7 +10,7 @@ from .. import Facts
 from . import native
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported, code_cache
-from .facts import _CLASS, _KIND_OF, _OBJECT, _abox, _data, _merge_preds, _plan, _read_facts, _read_model, _union_into
+from .facts import _CLASS, _KIND_OF, _OBJECT, _abox, _data, _merge_preds, _plan, _read_each, _read_facts, _read_model, _union_into
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
@@ -46,7 +46,7 @@ def _model(comp: Compiled, knowledge, facts, abox, equality: bool, check_merges:
             try:
                 parts = getattr(facts, "parts", None)
                 if parts is None or not native.BUNDLES or type(ev) is not native.NativeEvaluator or \
-                        not ev.run_bundles(parts, lambda part: _read_facts(comp, knowledge, part)):
+                        not ev.run_bundles(parts, lambda facts: _read_each(comp, knowledge, facts)):
                     ev.run(abox())
             except _NotSupported:
                 pass

@@ -1766,6 +1766,31 @@ int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows) {
     return b;
 }
 
+/* ng_bundle of one buffer (reader.c's bundle_rows: a Python bytes object, handed over without a copy): the
+   n predicate numbers (int32), padded to 8 bytes, then the rows. */
+int64_t ng_bundle_buf(Engine *E, int64_t n, const char *buf) {
+    const char *rows = buf + ((4 * n + 7) & ~(int64_t)7);
+    if (!((uintptr_t)rows & 7)) return ng_bundle(E, n, (const int32_t *)buf, (const val *)rows);
+    int64_t size = 0;   /* (not aligned for int64 reads: copied) */
+    for (int64_t i = 0; i < n; i++) {
+        int32_t p;
+        memcpy(&p, buf + 4 * i, 4);
+        if (p < 0 || p >= E->npred) return -1;
+        size += E->arity[p];
+    }
+    int32_t *preds = malloc(sizeof(int32_t) * (n ? n : 1));
+    val *copy = malloc(sizeof(val) * (size ? size : 1));
+    int64_t b = -1;
+    if (preds && copy) {
+        memcpy(preds, buf, 4 * n);
+        memcpy(copy, rows, sizeof(val) * size);
+        b = ng_bundle(E, n, preds, copy);
+    }
+    free(preds);
+    free(copy);
+    return b;
+}
+
 /* Drop every bundle (their ids are no longer valid); the next ng_state hands its inputs over anew. */
 void ng_bundles_reset(Engine *E) {
     unbundle(E);
@@ -1901,3 +1926,15 @@ int ng_state(Engine *E, int64_t n, const int32_t *ids) {
     E->state_known = !anew;
     return extend ? 0 : 1;
 }
+
+/* ng_state of the ids as one buffer (reader.c's part_ids: a Python bytes object, handed over without a copy). */
+int ng_state_buf(Engine *E, int64_t n, const char *buf) {
+    if (!((uintptr_t)buf & 3)) return ng_state(E, n, (const int32_t *)buf);
+    int32_t *ids = malloc(sizeof(int32_t) * (n ? n : 1));   /* (not aligned for int32 reads: copied) */
+    if (!ids) return -ERR_NOMEM;
+    memcpy(ids, buf, sizeof(int32_t) * n);
+    int rc = ng_state(E, n, ids);
+    free(ids);
+    return rc;
+}
+

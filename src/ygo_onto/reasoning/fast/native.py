@@ -25,7 +25,8 @@ came and went (ng_bundle, ng_state), so Python does not compare facts or relatio
 
 C's change is read back into Python objects by reader.c, a small CPython extension module built
 like the engine (by source, compiler, Python version and ABI; `reader`): the rows or columns of
-_read_out, the model copy, and infer's facts of the change (_read_change, _read_columns), with the
+_read_out, the model copy, and infer's facts of the change (_read_change, _read_columns); it also finds
+a state's bundle ids (part_ids) and codes a new part's facts and rows (fill_codes, bundle_rows), with the
 same answers as the Python code, which runs where it cannot be built (READER_UNAVAILABLE says why)
 or with C_READER = False.
 
@@ -93,7 +94,9 @@ void ng_set_unlike(Engine *E, int64_t unlike);
 void ng_set_rollback(Engine *E, int on);
 void ng_set_prune(Engine *E, int on);
 int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows);
+int64_t ng_bundle_buf(Engine *E, int64_t n, const char *buf);
 int ng_state(Engine *E, int64_t n, const int32_t *ids);
+int ng_state_buf(Engine *E, int64_t n, const char *buf);
 void ng_bundles_reset(Engine *E);
 void ng_clear_inputs(Engine *E);
 """
@@ -270,6 +273,7 @@ def _has(t, kind: str) -> bool:
 
 _FIRST, _SECOND, _THIRD, _FIFTH = (operator.itemgetter(i) for i in (0, 1, 2, 4))
 _INT32 = struct.Struct("=i")
+_PACK = [struct.Struct(f"={a}q").pack for a in range(MAXAR + 1)]  # a row of each arity as native int64 bytes
 _ZERO = bytes(8)  # (C is handed a valid pointer for an empty bundle)
 
 
@@ -356,10 +360,10 @@ class NativeEvaluator:
                               ffi.new("int64_t[]", [x for c in checks for x in c] or [0])):
                 raise MemoryError("the native evaluator")
         self._given: dict = {}  # (name, arity) of the program -> the set object last handed to C
-        # run_bundles: a part of an ABox (by content) -> its bundle id in C; id(part) -> its bundle id for each
-        # part object seen (kept alive in _alive, so no other object can take its id: abox.state_abox gives an
-        # equal part as the same object, found without hashing); a bundle id -> its facts of predicates the
-        # program does not mention (rare)
+        # run_bundles: a part of an ABox by content (its rows as bytes, or the part: see _bundle) -> its bundle
+        # id in C; id(part) -> its bundle id for each part object seen (kept alive in _alive, so no other object
+        # can take its id: abox.state_abox gives an equal part as the same object, found without hashing); a
+        # bundle id -> its facts of predicates the program does not mention (rare)
         self._bundles: dict = {}
         self._ids: dict = {}
         # the previous run_bundles' part objects and their bundle ids: most parts are the same objects in the same
@@ -583,12 +587,12 @@ class NativeEvaluator:
 
     def run_bundles(self, parts: dict, read) -> bool:
         """run() of an ABox given by its parts (abox.ABox.parts: part -> (its facts, the types of their
-        values)); call under `lock`.  Each part is read (`read`: facts -> ({(name, arity): values},
-        whether every fact was a tuple), raising ReasonerError) and registered in C as a bundle of
-        rows once (memoized by the part object, and by its content); C finds which bundles came and
-        went since the previous state and which input rows changed.  False, with nothing run, when a
-        part cannot be read here (the caller hands the facts over to run, which gives the message of
-        the first bad fact in the list's order)."""
+        values)); call under `lock`.  Each part is read (`read`: facts -> [((name, arity), values)] of
+        each fact, or None where a fact is not a tuple, raising ReasonerError: facts._read_each) and
+        registered in C as a bundle of rows once (memoized by the part object, and by its content); C
+        finds which bundles came and went since the previous state and which input rows changed.  False,
+        with nothing run, when a part cannot be read here (the caller hands the facts over to run, which
+        gives the message of the first bad fact in the list's order)."""
         if len(self._bundles) > BUNDLE_CAP:  # (C's bundles dropped: they are registered again as they come)
             self._lib.ng_bundles_reset(self._engine)
             self._bundles, self._extra_of = {}, {}
@@ -599,28 +603,45 @@ class NativeEvaluator:
         values = list(parts.values())
         known = self._ids
         last_values, last_ids = self._last_parts
-        n, n_last = len(values), len(last_values)
-        # (the slots whose part is not the previous run's object: their ids by the part object, most of them
-        # objects of an earlier ABox)
-        differ = list(compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))))
-        if len(differ) > 8:  # (another state than the previous run's: all by the part object)
-            ids = list(map(known.get, map(id, values)))
+        c = reader() if C_READER else None
+        if c is not None:  # (the ids as int32 bytes, handed to ng_state_buf as they are)
+            ids = c.part_ids(values, last_values, last_ids, known)
+            if type(ids) is list:  # (the indexes of parts without a bundle id)
+                alive = self._alive
+                try:
+                    for i in ids:
+                        part = values[i]
+                        known[id(part)] = self._bundle(part, read)
+                        alive.append(part)
+                except _Unread:
+                    return False
+                ids = c.part_ids(values, last_values, last_ids, known)
         else:
-            ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
-            for i in differ:
-                ids[i] = known.get(id(values[i]))
-        if None in ids:
-            alive = self._alive
-            try:
-                for i in [i for i, bid in enumerate(ids) if bid is None]:
-                    part = values[i]
-                    ids[i] = known[id(part)] = self._bundle(part, read)
-                    alive.append(part)
-            except _Unread:
-                return False
+            if type(last_ids) is bytes:  # (the previous run's, by reader.c)
+                last_ids = list(memoryview(last_ids).cast("i"))
+            n, n_last = len(values), len(last_values)
+            # (the slots whose part is not the previous run's object: their ids by the part object, most of them
+            # objects of an earlier ABox)
+            differ = list(compress(range(n), chain(map(operator.is_not, values, last_values),
+                                                   repeat(True, n - n_last))))
+            if len(differ) > 8:  # (another state than the previous run's: all by the part object)
+                ids = list(map(known.get, map(id, values)))
+            else:
+                ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
+                for i in differ:
+                    ids[i] = known.get(id(values[i]))
+            if None in ids:
+                alive = self._alive
+                try:
+                    for i in [i for i, bid in enumerate(ids) if bid is None]:
+                        part = values[i]
+                        ids[i] = known[id(part)] = self._bundle(part, read)
+                        alive.append(part)
+                except _Unread:
+                    return False
         extra: dict = {}
         if self._extra_of:  # (facts of predicates the program does not mention: rare)
-            for bid in ids:
+            for bid in memoryview(ids).cast("i") if type(ids) is bytes else ids:
                 for key, more in self._extra_of.get(bid, {}).items():
                     extra[key] = extra[key] | more if key in extra else more
         ffi, clib, engine = self._ffi, self._lib, self._engine
@@ -629,7 +650,8 @@ class NativeEvaluator:
                 self._flush()
             self._given, self._bundled = {}, True
             self._last_parts = (values, ids)  # (values keeps its parts alive: no other object takes their ids)
-            mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
+            mode = clib.ng_state_buf(engine, len(values), ids) if type(ids) is bytes else \
+                clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
             if mode < 0:
                 raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
                     RuntimeError(f"the native evaluator refused the state (error {-mode})")
@@ -642,32 +664,49 @@ class NativeEvaluator:
 
     def _bundle(self, part: tuple, read) -> int:
         """The bundle id of a part (facts, the types of their values: abox.typed_part), the part
-        registered in C if no equal part was; raises _Unread.  The memo keeps the part itself (_alive
-        keeps it already; its facts are those _code_of_id holds): no new tuple per new part."""
+        registered in C if no equal part was; raises _Unread.  With reader.c the part's rows (one bytes
+        object) are its key in the memo (a bytes object's hash is computed once; equal rows are equal
+        facts with the same types: a fact's code holds the type of its value), else the part itself (_alive
+        keeps it already)."""
+        facts, types = part
+        # each fact's code by the fact object first (abox.kept_part gives an equal fact as the same object): no
+        # tuple hashed
+        by_id = self._code_of_id
+        if len(by_id) > 30_000:
+            by_id.clear()
+        c = reader() if C_READER else None
+        if c is not None and type(facts) is tuple and type(types) is tuple:
+            got = c.bundle_rows(facts, types, by_id)
+            if type(got) is list:  # (the indexes of facts without a code)
+                if len(self._codes) > 100_000:
+                    self._codes.clear()
+                try:
+                    done = c.fill_codes(facts, got, by_id, self._codes, read, self.preds, self._enc, self._intern)
+                except ReasonerError:
+                    raise _Unread from None
+                if not done:
+                    raise _Unread
+                got = c.bundle_rows(facts, types, by_id)
+            if type(got) is bytes:
+                bid = self._bundles.get(got)
+                if bid is None:
+                    bid = self._lib.ng_bundle_buf(self._engine, len(facts), got)
+                    if bid < 0:
+                        raise MemoryError("the native evaluator")
+                    self._bundles[got] = bid
+                return bid
+        # (without reader.c, or a part with facts of predicates the program does not mention)
         try:
             bid = self._bundles.get(part)
         except TypeError:  # (an unhashable fact: not a fact)
             raise _Unread from None
         if bid is not None:
             return bid
-        facts = part[0]
-        # by the fact object first (abox.kept_part gives an equal fact as the same object): no tuple hashed
-        by_id = self._code_of_id
         codes = list(map(by_id.get, map(id, facts)))
         if None in codes:
-            if len(by_id) > 30_000:
-                by_id.clear()
-            get = self._codes.get
-            for i, code in enumerate(codes):
-                if code is None:
-                    f = facts[i]
-                    code = get(f)
-                    if code is None or code[0] is not type(f[-1]):
-                        code = self._code(f, read)
-                    if code[3] is not f:  # (the code holds its fact: no other object takes its id while kept)
-                        code = (*code[:3], f, code[4])
-                    codes[i] = by_id[id(f)] = code
-        if tuple(map(_FIRST, codes)) != part[1]:  # (the types the part gives are not its values': each code holds
+            self._fill(facts, [i for i, code in enumerate(codes) if code is None], read)
+            codes = list(map(by_id.get, map(id, facts)))
+        if tuple(map(_FIRST, codes)) != types:  # (the types the part gives are not its values': each code holds
             raise _Unread  # the type of its fact's value, the fact being that object)
         rows = codes
         if None in map(_SECOND, codes):  # (facts of predicates the program does not mention)
@@ -691,31 +730,55 @@ class NativeEvaluator:
             self._extra_of[bid] = extra
         return bid
 
-    def _code(self, fact, read) -> tuple:
-        """(the type of the fact's value, its predicate's number or None if the program does not mention
-        it, its row's values encoded as native int64 bytes or (key, value) for None, the fact, the
-        predicate's number as native int32 bytes), remembered by the fact; raises _Unread for what `read`
-        does not read as a fact."""
+    def _fill(self, facts: tuple, indexes: list, read) -> None:
+        """The codes of facts[i] for i in indexes put in _code_of_id: an equal fact's (by content), else new
+        ones (read in one call: a new part has a few new facts).  (reader.c's fill_codes gives the same.)"""
+        by_id, get = self._code_of_id, self._codes.get
+        new = []
+        for i in indexes:
+            f = facts[i]
+            try:
+                code = get(f)
+            except TypeError:  # (an unhashable fact: not a fact)
+                raise _Unread from None
+            if code is None or code[0] is not type(f[-1]):
+                new.append(f)
+                continue
+            if code[3] is not f:  # (the code holds its fact: no other object takes its id while kept)
+                code = (*code[:3], f, code[4])
+            by_id[id(f)] = code
+        if new:
+            for code in self._code(new, read):
+                by_id[id(code[3])] = code
+
+    def _code(self, facts: list, read) -> list:
+        """The code of each fact: (the type of its value, its predicate's number or None if the program does
+        not mention it, its row's values encoded as native int64 bytes or (key, value) for None, the fact,
+        the predicate's number as native int32 bytes), remembered by the fact; raises _Unread for what
+        `read` does not read as facts."""
         try:
-            values, plain = read((fact,))
+            readings = read(facts)
         except ReasonerError:
             raise _Unread from None
-        if not plain or len(values) != 1:
+        if readings is None or len(readings) != len(facts):
             raise _Unread
-        (key, rows), = values.items()
-        (value,) = rows
-        p = self.preds.get(key)
-        if p is None:
-            code = (type(fact[-1]), None, (key, value), fact, b"")
-        else:
-            encoded = list(map(self._intern, value))  # (_rows without its KeyError: a new fact's value is often new)
-            if len(encoded) != key[1]:
-                raise _Unread
-            code = (type(fact[-1]), p, struct.pack(f"={len(encoded)}q", *encoded), fact, _INT32.pack(p))
         if len(self._codes) > 100_000:
             self._codes.clear()
-        self._codes[fact] = code
-        return code
+        preds, enc, out = self.preds, self._enc, []
+        for fact, (key, value) in zip(facts, readings):
+            p = preds.get(key)
+            if p is None:
+                code = (type(fact[-1]), None, (key, value), fact, b"")
+            else:
+                if len(value) != key[1]:
+                    raise _Unread
+                encoded = list(map(enc.get, value))  # (no value read is a bool, which _intern tells from 1)
+                if None in encoded:
+                    encoded = list(map(self._intern, value))
+                code = (type(fact[-1]), p, _PACK[len(value)](*encoded), fact, _INT32.pack(p))
+            self._codes[fact] = code
+            out.append(code)
+        return out
 
     def _go(self, extends: bool) -> None:
         """The C run after the inputs were handed over: going on by adding (extends), else delete and

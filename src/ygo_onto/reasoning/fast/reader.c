@@ -1,8 +1,8 @@
 /* The native engine's change read back into Python objects (a CPython extension module).
 
    The same work as native.py's NativeEvaluator._read_out and infer.py's _read_change /
-   _read_columns, done with the C-API: rows, columns, the Python copy of the model, the facts
-   groups.  Generic: it knows no predicate, class, property or rule; the caller hands over the
+   _read_columns (and the rows of a new part, NativeEvaluator._bundle), done with the C-API: rows,
+   columns, the Python copy of the model, the facts groups.  Generic: it knows no predicate, class, property or rule; the caller hands over the
    keys, arities, decoded symbols and read plans.  Any input it does not read as the Python code
    would (an odd row, a data value out of its range, a bad value) gives None, and the caller then
    takes the Python steps (which give the same answer or the same message). */
@@ -636,10 +636,269 @@ fail:
     return NULL;
 }
 
+/* part_ids(values, last_values, last_ids, known) -> the bundle id of each part of a state, as native int32
+   bytes (native.c's ng_state_buf): values[i]'s is last_ids[i] where values[i] is the object last_values[i]
+   (the previous run's parts and their ids, as this returned them), else known[id(values[i])]; or a list of
+   the indexes of the parts without one (the caller registers them and asks again).  native.py's
+   run_bundles, whose Python steps give the same ids. */
+static PyObject *part_ids(PyObject *self, PyObject *args) {
+    PyObject *values, *last_values, *last_ids, *known;
+    if (!PyArg_ParseTuple(args, "O!OOO!", &PyList_Type, &values, &last_values, &last_ids, &PyDict_Type, &known))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(values), n_last = 0;
+    if (PyList_CheckExact(last_values) && PyBytes_CheckExact(last_ids)) {
+        n_last = PyList_GET_SIZE(last_values);
+        if (PyBytes_GET_SIZE(last_ids) / 4 < n_last) n_last = PyBytes_GET_SIZE(last_ids) / 4;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 4 * n), *missing = NULL;
+    if (!out) return NULL;
+    char *ids = PyBytes_AS_STRING(out);
+    const char *last = n_last ? PyBytes_AS_STRING(last_ids) : NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *part = PyList_GET_ITEM(values, i);
+        if (i < n_last && part == PyList_GET_ITEM(last_values, i)) {
+            memcpy(ids + 4 * i, last + 4 * i, 4);
+            continue;
+        }
+        PyObject *key = PyLong_FromVoidPtr(part);
+        if (!key) goto fail;
+        PyObject *got = PyDict_GetItemWithError(known, key);
+        Py_DECREF(key);
+        if (!got) {
+            if (PyErr_Occurred()) goto fail;
+            if (!missing && !(missing = PyList_New(0))) goto fail;
+            PyObject *at = PyLong_FromSsize_t(i);
+            if (!at) goto fail;
+            int rc = PyList_Append(missing, at);
+            Py_DECREF(at);
+            if (rc < 0) goto fail;
+            continue;
+        }
+        long b = PyLong_AsLong(got);
+        if (b == -1 && PyErr_Occurred()) goto fail;
+        if (b < 0 || b > INT32_MAX) {
+            PyErr_SetString(PyExc_ValueError, "reader: a bundle id out of range");
+            goto fail;
+        }
+        int32_t b32 = (int32_t)b;
+        memcpy(ids + 4 * i, &b32, 4);
+    }
+    if (missing) {
+        Py_DECREF(out);
+        return missing;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    Py_XDECREF(missing);
+    return NULL;
+}
+
+/* A new code tuple (type of the fact's value, p, row bytes, fact, p as int32 bytes) of a fact read as
+   (key, value) of predicate p: native.py's _code, its values encoded by enc (all of them by intern where
+   one is not in enc, as there). NULL with an exception, or *odd set (the caller's _Unread). */
+static PyObject *new_code(PyObject *fact, PyObject *key, PyObject *value, PyObject *p, PyObject *enc,
+                          PyObject *intern, int *odd) {
+    Py_ssize_t n = PyTuple_GET_SIZE(value);
+    long arity = PyLong_AsLong(PyTuple_GET_ITEM(key, 1));
+    if (arity == -1 && PyErr_Occurred()) return NULL;
+    long pn = PyLong_AsLong(p);
+    if (pn == -1 && PyErr_Occurred()) return NULL;
+    if (arity != n || n > 64 || pn < INT32_MIN || pn > INT32_MAX) { *odd = 1; return NULL; }
+    PyObject *got[64];
+    int missing = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        got[k] = PyDict_GetItemWithError(enc, PyTuple_GET_ITEM(value, k));   /* (borrowed) */
+        if (!got[k]) {
+            if (PyErr_Occurred()) return NULL;
+            missing = 1;
+        }
+    }
+    PyObject *row = PyBytes_FromStringAndSize(NULL, 8 * n);
+    if (!row) return NULL;
+    int64_t *vals = (int64_t *)PyBytes_AS_STRING(row);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *c = missing ? PyObject_CallOneArg(intern, PyTuple_GET_ITEM(value, k)) : got[k];
+        if (!c) { Py_DECREF(row); return NULL; }
+        long long v = PyLong_Check(c) ? PyLong_AsLongLong(c) : (PyErr_SetString(PyExc_TypeError, "reader: a code is not an int"), -1);
+        if (missing) Py_DECREF(c);
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(row); return NULL; }
+        int64_t w = v;
+        memcpy(vals + k, &w, 8);
+    }
+    int32_t p32 = (int32_t)pn;
+    PyObject *pb = PyBytes_FromStringAndSize((const char *)&p32, 4);
+    if (!pb) { Py_DECREF(row); return NULL; }
+    PyObject *tp = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(fact, PyTuple_GET_SIZE(fact) - 1));
+    PyObject *code = PyTuple_Pack(5, tp, p, row, fact, pb);
+    Py_DECREF(row);
+    Py_DECREF(pb);
+    return code;
+}
+
+/* fill_codes(facts, indexes, by_id, codes, read, preds, enc, intern) -> True, or False for facts the
+   caller does not read (its _Unread): native.py's _fill and _code with the same codes.  Each facts[i]
+   gets by_id[id(facts[i])]: an equal fact's code from `codes` (with this fact in it), else a new one
+   from `read` (the facts without a code in one call: [(key, value)] or None), remembered in `codes`.
+   An exception of read or intern is the caller's. */
+static PyObject *fill_codes(PyObject *self, PyObject *args) {
+    PyObject *facts, *indexes, *by_id, *codes, *read, *preds, *enc, *intern;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!OO!O!O", &PyTuple_Type, &facts, &PyList_Type, &indexes, &PyDict_Type,
+                          &by_id, &PyDict_Type, &codes, &read, &PyDict_Type, &preds, &PyDict_Type, &enc, &intern))
+        return NULL;
+    PyObject *fresh = PyList_New(0), *readings = NULL, *out = NULL;
+    if (!fresh) return NULL;
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(indexes); j++) {
+        Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(indexes, j));
+        if (i == -1 && PyErr_Occurred()) goto done;
+        if (i < 0 || i >= PyTuple_GET_SIZE(facts)) { PyErr_SetString(PyExc_IndexError, "reader: no such fact"); goto done; }
+        PyObject *f = PyTuple_GET_ITEM(facts, i);
+        if (!PyTuple_CheckExact(f)) goto odd;   /* (not a fact of state_facts: the Python steps decide) */
+        PyObject *code = PyDict_GetItemWithError(codes, f);
+        if (!code) {
+            if (PyErr_Occurred()) {
+                if (!PyErr_ExceptionMatches(PyExc_TypeError)) goto done;
+                PyErr_Clear();   /* (an unhashable fact: not a fact) */
+                goto odd;
+            }
+            if (PyList_Append(fresh, f) < 0) goto done;
+            continue;
+        }
+        if (!PyTuple_CheckExact(code) || PyTuple_GET_SIZE(code) != 5 || !PyTuple_GET_SIZE(f) ||
+            PyTuple_GET_ITEM(code, 0) != (PyObject *)Py_TYPE(PyTuple_GET_ITEM(f, PyTuple_GET_SIZE(f) - 1))) {
+            if (PyList_Append(fresh, f) < 0) goto done;
+            continue;
+        }
+        PyObject *key = PyLong_FromVoidPtr(f);
+        if (!key) goto done;
+        int rc;
+        if (PyTuple_GET_ITEM(code, 3) != f) {   /* (the code holds its fact: no other object takes its id) */
+            PyObject *own = PyTuple_Pack(5, PyTuple_GET_ITEM(code, 0), PyTuple_GET_ITEM(code, 1),
+                                         PyTuple_GET_ITEM(code, 2), f, PyTuple_GET_ITEM(code, 4));
+            rc = own ? PyDict_SetItem(by_id, key, own) : -1;
+            Py_XDECREF(own);
+        } else {
+            rc = PyDict_SetItem(by_id, key, code);
+        }
+        Py_DECREF(key);
+        if (rc < 0) goto done;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(fresh);
+    if (n) {
+        readings = PyObject_CallOneArg(read, fresh);
+        if (!readings) goto done;
+        if (!PyList_CheckExact(readings) || PyList_GET_SIZE(readings) != n) goto odd;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            PyObject *fact = PyList_GET_ITEM(fresh, j), *r = PyList_GET_ITEM(readings, j);
+            if (!PyTuple_CheckExact(r) || PyTuple_GET_SIZE(r) != 2) goto odd;
+            PyObject *key = PyTuple_GET_ITEM(r, 0), *value = PyTuple_GET_ITEM(r, 1);
+            if (!PyTuple_CheckExact(key) || PyTuple_GET_SIZE(key) != 2 || !PyTuple_CheckExact(value) ||
+                !PyTuple_GET_SIZE(fact))
+                goto odd;
+            PyObject *p = PyDict_GetItemWithError(preds, key), *code;
+            if (!p) {
+                if (PyErr_Occurred()) goto done;
+                PyObject *tp = (PyObject *)Py_TYPE(PyTuple_GET_ITEM(fact, PyTuple_GET_SIZE(fact) - 1));
+                PyObject *none = PyBytes_FromStringAndSize(NULL, 0);
+                code = none ? PyTuple_Pack(5, tp, Py_None, r, fact, none) : NULL;
+                Py_XDECREF(none);
+            } else {
+                int bad = 0;
+                Py_INCREF(p);   /* (intern runs Python code) */
+                code = new_code(fact, key, value, p, enc, intern, &bad);
+                Py_DECREF(p);
+                if (bad) goto odd;
+            }
+            if (!code) goto done;
+            PyObject *id = PyLong_FromVoidPtr(fact);
+            int rc = id && PyDict_SetItem(codes, fact, code) == 0 ? PyDict_SetItem(by_id, id, code) : -1;
+            Py_XDECREF(id);
+            Py_DECREF(code);
+            if (rc < 0) goto done;
+        }
+    }
+    out = Py_True;
+    Py_INCREF(out);
+    goto done;
+odd:
+    out = Py_False;
+    Py_INCREF(out);
+done:
+    Py_DECREF(fresh);
+    Py_XDECREF(readings);
+    return out;
+}
+
+/* bundle_rows(facts, types, by_id) -> a new part's rows as native.c's ng_bundle_buf takes them: one bytes
+   object, the n facts' predicate numbers (int32, padded to 8 bytes) then their rows' values (int64).  The
+   code of each fact is by_id[id(fact)] (native.py's _code: (type of its value, predicate number, row
+   bytes, the fact, predicate bytes)); a list of the indexes of the facts without one (the caller codes
+   them and asks again); None where a code is not for the rows here (a predicate the program does not
+   mention, a value of another type than `types` gives, an odd code): the caller's Python steps then
+   decide, as without this module. */
+static PyObject *bundle_rows(PyObject *self, PyObject *args) {
+    PyObject *facts, *types, *by_id;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyTuple_Type, &facts, &PyTuple_Type, &types, &PyDict_Type, &by_id))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(facts);
+    if (PyTuple_GET_SIZE(types) != n) Py_RETURN_NONE;
+    PyObject *local[64], **codes = local;   /* (borrowed from by_id, which nothing changes meanwhile) */
+    if (n > 64 && !(codes = PyMem_Malloc(sizeof(PyObject *) * n))) return PyErr_NoMemory();
+    PyObject *out = NULL, *missing = NULL;
+    Py_ssize_t size = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *key = PyLong_FromVoidPtr(PyTuple_GET_ITEM(facts, i));
+        if (!key) goto done;
+        PyObject *code = PyDict_GetItemWithError(by_id, key);
+        Py_DECREF(key);
+        if (!code) {
+            if (PyErr_Occurred()) goto done;
+            if (!missing && !(missing = PyList_New(0))) goto done;
+            PyObject *at = PyLong_FromSsize_t(i);
+            if (!at) goto done;
+            int rc = PyList_Append(missing, at);
+            Py_DECREF(at);
+            if (rc < 0) goto done;
+            continue;
+        }
+        if (!PyTuple_CheckExact(code) || PyTuple_GET_SIZE(code) != 5 || PyTuple_GET_ITEM(code, 0) != PyTuple_GET_ITEM(types, i))
+            goto none;
+        PyObject *row = PyTuple_GET_ITEM(code, 2), *pred = PyTuple_GET_ITEM(code, 4);
+        if (PyTuple_GET_ITEM(code, 1) == Py_None || !PyBytes_CheckExact(row) || PyBytes_GET_SIZE(row) % 8 ||
+            !PyBytes_CheckExact(pred) || PyBytes_GET_SIZE(pred) != 4)
+            goto none;
+        codes[i] = code;
+        size += PyBytes_GET_SIZE(row);
+    }
+    if (missing) { out = missing; missing = NULL; goto done; }
+    Py_ssize_t head = (4 * n + 7) & ~(Py_ssize_t)7;
+    out = PyBytes_FromStringAndSize(NULL, head + size);
+    if (!out) goto done;
+    char *buf = PyBytes_AS_STRING(out), *at = buf + head;
+    memset(buf + 4 * n, 0, head - 4 * n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *row = PyTuple_GET_ITEM(codes[i], 2);
+        memcpy(buf + 4 * i, PyBytes_AS_STRING(PyTuple_GET_ITEM(codes[i], 4)), 4);
+        memcpy(at, PyBytes_AS_STRING(row), PyBytes_GET_SIZE(row));
+        at += PyBytes_GET_SIZE(row);
+    }
+    goto done;
+none:
+    out = Py_None;
+    Py_INCREF(out);
+done:
+    Py_XDECREF(missing);
+    if (codes != local) PyMem_Free(codes);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"read_rows", read_rows, METH_VARARGS, "_read_out of a small change (rows, applied to the model copy)."},
     {"read_columns", read_columns, METH_VARARGS, "_read_out of a large change (columns, queued)."},
     {"read_change", read_change, METH_VARARGS, "infer._read_change / _read_columns of a change, or None."},
+    {"part_ids", part_ids, METH_VARARGS, "run_bundles: a state's bundle ids as int32 bytes, or the parts without one."},
+    {"fill_codes", fill_codes, METH_VARARGS, "_fill and _code of a new part's facts without a code."},
+    {"bundle_rows", bundle_rows, METH_VARARGS, "A new part's rows for ng_bundle_buf, the facts without a code, or None."},
     {NULL, NULL, 0, NULL},
 };
 
