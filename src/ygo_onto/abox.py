@@ -553,6 +553,9 @@ def _catalog(ruleset: str):
     return got[1]
 
 
+_TURN_KEYS = {(p, kind, held): (kind, p, held) for p in PLAYERS for kind in ("player", "priority") for held in (False, True)}
+
+
 def _turn_part(turns: dict, key: tuple, facts, state: dict, p: str) -> tuple:
     """turns[key], or the part facts(add, state, p) adds, kept under key (_Memo.turns: four entries a ruleset)."""
     got = turns.get(key)
@@ -610,8 +613,10 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         cards.update(got)
         # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
         sig = []
-        for slot, fc in zip(_FIELD_SLOTS[p], (*side["monster_zones"], *side["spell_trap_zones"], side["field_zone"]),
-                            strict=True):  # (not five zones: state_facts builds the ABox)
+        monsters, spells_traps = side["monster_zones"], side["spell_trap_zones"]
+        if len(monsters) != 5 or len(spells_traps) != 5:
+            raise ValueError("not five zones")  # (state_facts builds the ABox, or gives the error)
+        for slot, fc in zip(_FIELD_SLOTS[p], (*monsters, *spells_traps, side["field_zone"])):
             if fc is None:
                 sig.append(None)
                 continue
@@ -663,6 +668,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
             _remember(memo.boards, key, board)
     parts = {"duel": duel, "board": board}
     players, turns, zones, official = memo.players, memo.turns, memo.zones, ruleset == "official"
+    turn_player, priority = state["turn_player"], state["priority"]
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
         key = ("aggregates", p, hand, grave, sig)
@@ -670,11 +676,13 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if aggregates is None:
             aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))
         # (two such parts a player, and two ("priority", p))
-        parts[("player", p)] = _turn_part(turns, ("player", p, state["turn_player"] == p), _player_facts, state, p)
-        parts[("priority", p)] = _turn_part(turns, ("priority", p, state["priority"] == p), _priority_facts, state, p)
+        key = _TURN_KEYS[p, "player", turn_player == p]
+        parts[("player", p)] = turns.get(key) or _turn_part(turns, key, _player_facts, state, p)
+        key = _TURN_KEYS[p, "priority", priority == p]
+        parts[("priority", p)] = turns.get(key) or _turn_part(turns, key, _priority_facts, state, p)
         life = side["life_points"]
         key = (p, state["first_player"] == p, life, type(life), bool(side["normal_summon_used"]),
-               sum(1 for z in side["monster_zones"] if z is not None), len(hand), len(side["deck"]), aggregates)
+               5 - sig[:5].count(None), len(hand), len(side["deck"]), aggregates)  # (sig[:5]: the Monster Zones)
         got = players.get(key)
         if got is None:
             part = []
