@@ -553,6 +553,7 @@ def _catalog(ruleset: str):
     return got[1]
 
 
+_HEADER = dict.fromkeys(("duel", "board", *((kind, p) for p in PLAYERS for kind in ("player", "priority", "side", "zones"))))
 _TURN_KEYS = {(p, kind, held): (kind, p, held) for p in PLAYERS for kind in ("player", "priority") for held in (False, True)}
 
 
@@ -582,7 +583,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
     chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else ()
     extra = state.get("extra", {})
     properly = extra.get("properly_summoned", {})
-    cards: dict = {}
+    parts = _HEADER.copy()  # (the parts before the cards' in their order, given below: the cards go in as they come)
     sides = []  # per player: (hand, graveyard, field signature)
     battle = False
     held_lists = memo.held
@@ -610,7 +611,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
             got = tuple(got)
             if not chosen and not ps:
                 _remember(held_lists, key, got)
-        cards.update(got)
+        parts.update(got)
         # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
         sig = []
         monsters, spells_traps = side["monster_zones"], side["spell_trap_zones"]
@@ -637,7 +638,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
                 part: list = []
                 _field_card_facts(part.append, state, cat, counters, *slot, fc, slot in chosen)
                 got = _remember(fields, key, kept_part(tuple(part)))
-            cards[slot] = got
+            parts[slot] = got
             sig.append((values[0], values[2], equipped))
         sides.append((hand, grave, tuple(sig)))
     (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
@@ -666,7 +667,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         board = kept_part(tuple(part))
         if not transient.get("die"):
             _remember(memo.boards, key, board)
-    parts = {"duel": duel, "board": board}
+    parts["duel"], parts["board"] = duel, board
     players, turns, zones, official = memo.players, memo.turns, memo.zones, ruleset == "official"
     turn_player, priority = state["turn_player"], state["priority"]
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
@@ -694,7 +695,6 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if got is None:
             got = zones[key] = _zone_part(state, side, p)
         parts[("zones", p)] = got
-    parts.update(cards)
     if pending:
         part = []
         _pending_facts(part.append, state, pending, cat)
