@@ -468,11 +468,12 @@ MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when 
 class _Memo:
     """state_abox's memos for one catalog and the declarations of the Knowledge in use."""
 
-    __slots__ = ("counters", "counts", "lists", "fields", "players", "turns", "duels", "boards", "sums", "zones")
+    __slots__ = ("counters", "counts", "lists", "held", "fields", "players", "turns", "duels", "boards", "sums", "zones")
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
         self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> ((slot, part), ...)
+        self.held: dict = {}  # (player, the names of its hand, Graveyard, banished, Extra Deck) -> ((slot, part), ...)
         self.fields: dict = {}  # _field_key -> the part of a field card
         self.players: dict = {}  # (player, its facts' values) -> the part ("side", p)
         self.turns: dict = {}  # ("player", p, its turn) or ("priority", p, its priority) -> that part
@@ -534,6 +535,11 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
 
 
+# per player, the slots (player, area, index) of its field zones in state_facts' order (as _memo_parts reads them)
+_FIELD_SLOTS = {p: (*((p, "monster_zones", i) for i in range(5)), *((p, "spell_trap_zones", i) for i in range(5)),
+                    (p, "field_zone", 0)) for p in PLAYERS}
+
+
 _CATALOGS: dict = {}  # ruleset -> (ACTIVE's value, catalog(ruleset) under it)
 
 
@@ -545,6 +551,10 @@ def _catalog(ruleset: str):
     if got is None or got[0] is not active:
         got = _CATALOGS[ruleset] = (active, catalog(ruleset))
     return got[1]
+
+
+_HEADER = dict.fromkeys(("duel", "board", *((kind, p) for p in PLAYERS for kind in ("player", "priority", "side", "zones"))))
+_TURN_KEYS = {(p, kind, held): (kind, p, held) for p in PLAYERS for kind in ("player", "priority") for held in (False, True)}
 
 
 def _turn_part(turns: dict, key: tuple, facts, state: dict, p: str) -> tuple:
@@ -573,46 +583,64 @@ def _memo_parts(state: dict, transient: dict) -> dict:
     chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else ()
     extra = state.get("extra", {})
     properly = extra.get("properly_summoned", {})
-    cards: dict = {}
+    parts = _HEADER.copy()  # (the parts before the cards' in their order, given below: the cards go in as they come)
     sides = []  # per player: (hand, graveyard, field signature)
     battle = False
+    held_lists = memo.held
     for p in PLAYERS:
         side = state["players"][p]
-        held = {}
-        for area in _LEAN_AREAS:
-            names = held[area] = tuple(side[area])
-            if not names:
-                continue
-            ps = properly.get(p, ()) if area == "graveyard" else ()
-            key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
-                   tuple(name in ps for name in names) if ps else ())
-            got = lists.get(key)
-            if got is None:  # ((slot, part) for each card: the slots shared by every list of that length)
-                got = _remember(lists, key, tuple(zip(_slots(p, area, len(names)), [
-                    _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
-                                    area == "graveyard" and name in ps)
-                    for i, name in enumerate(names)])))
-            cards.update(got)
-        sig = []  # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
-        for area, entries in (("monster_zones", side["monster_zones"]), ("spell_trap_zones", side["spell_trap_zones"]),
-                              ("field_zone", (side["field_zone"],))):
-            sig.append(area)
-            for i, fc in enumerate(entries):
-                if fc is None:
-                    sig.append(None)
+        hand, grave = tuple(side["hand"]), tuple(side["graveyard"])
+        ps = properly.get(p, ())
+        key = (p, hand, grave, tuple(side["banished"]), tuple(side["extra_deck"]))
+        got = None if chosen or ps else held_lists.get(key)  # (the cards of all the player's lists at once)
+        if got is None:
+            got = []
+            for area, names in zip(_LEAN_AREAS, key[1:]):
+                if not names:
                     continue
-                key = _field_key(state, p, area, i, fc, (p, area, i) in chosen)
-                got = fields.get(key)
-                if got is None:
-                    part: list = []
-                    _field_card_facts(part.append, state, cat, counters, p, area, i, fc, key[3])
-                    got = _remember(fields, key, kept_part(tuple(part)))
-                cards[(p, area, i)] = got
-                values = key[4]
-                sig.append((values[0], values[2], key[8]))
-                if not battle and fc["extra"] and fc["extra"].get("attack") and area == "monster_zones":
+                area_ps = ps if area == "graveyard" else ()
+                area_key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
+                            tuple(name in area_ps for name in names) if area_ps else ())
+                in_area = lists.get(area_key)
+                if in_area is None:  # ((slot, part) for each card: the slots shared by every list of that length)
+                    in_area = _remember(lists, area_key, tuple(zip(_slots(p, area, len(names)), [
+                        _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
+                                        area == "graveyard" and name in area_ps)
+                        for i, name in enumerate(names)])))
+                got += in_area
+            got = tuple(got)
+            if not chosen and not ps:
+                _remember(held_lists, key, got)
+        parts.update(got)
+        # what card_counts and player_aggregates read of the field: per zone, None or (card, position, equipped_to)
+        sig = []
+        monsters, spells_traps = side["monster_zones"], side["spell_trap_zones"]
+        if len(monsters) != 5 or len(spells_traps) != 5:
+            raise ValueError("not five zones")  # (state_facts builds the ABox, or gives the error)
+        for slot, fc in zip(_FIELD_SLOTS[p], (*monsters, *spells_traps, side["field_zone"])):
+            if fc is None:
+                sig.append(None)
+                continue
+            x, eq, card_counters = _FIELD_DICTS(fc)
+            values = _FIELD_VALUES(fc)
+            if x or eq is not None or card_counters or (chosen and slot in chosen):
+                key = _field_key(state, *slot, fc, slot in chosen)
+                equipped = key[8]
+                if x and x.get("attack") and slot[1] == "monster_zones":
                     battle = True
-        sides.append((held["hand"], held["graveyard"], tuple(sig)))
+                if not key[3] and not key[6] and key[7] == _NO_EXTRA and equipped is None:  # (what `extra` holds
+                    key = (slot, values, key[5])  # gives no fact: the key of the card without it, the same part)
+            else:  # (most field cards: nothing in extra, counters, equipped_to, not chosen; a key of another length)
+                key = (slot, values, tuple(map(type, values)))
+                equipped = None
+            got = fields.get(key)
+            if got is None:
+                part: list = []
+                _field_card_facts(part.append, state, cat, counters, *slot, fc, slot in chosen)
+                got = _remember(fields, key, kept_part(tuple(part)))
+            parts[slot] = got
+            sig.append((values[0], values[2], equipped))
+        sides.append((hand, grave, tuple(sig)))
     (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
     key = ("strongest", grave_a, grave_b)
     strongest = sums.get(key, sums)
@@ -639,8 +667,9 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         board = kept_part(tuple(part))
         if not transient.get("die"):
             _remember(memo.boards, key, board)
-    parts = {"duel": duel, "board": board}
+    parts["duel"], parts["board"] = duel, board
     players, turns, zones, official = memo.players, memo.turns, memo.zones, ruleset == "official"
+    turn_player, priority = state["turn_player"], state["priority"]
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
         key = ("aggregates", p, hand, grave, sig)
@@ -648,11 +677,13 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if aggregates is None:
             aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))
         # (two such parts a player, and two ("priority", p))
-        parts[("player", p)] = _turn_part(turns, ("player", p, state["turn_player"] == p), _player_facts, state, p)
-        parts[("priority", p)] = _turn_part(turns, ("priority", p, state["priority"] == p), _priority_facts, state, p)
+        key = _TURN_KEYS[p, "player", turn_player == p]
+        parts[("player", p)] = turns.get(key) or _turn_part(turns, key, _player_facts, state, p)
+        key = _TURN_KEYS[p, "priority", priority == p]
+        parts[("priority", p)] = turns.get(key) or _turn_part(turns, key, _priority_facts, state, p)
         life = side["life_points"]
         key = (p, state["first_player"] == p, life, type(life), bool(side["normal_summon_used"]),
-               sum(1 for z in side["monster_zones"] if z is not None), len(hand), len(side["deck"]), aggregates)
+               5 - sig[:5].count(None), len(hand), len(side["deck"]), aggregates)  # (sig[:5]: the Monster Zones)
         got = players.get(key)
         if got is None:
             part = []
@@ -664,7 +695,6 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if got is None:
             got = zones[key] = _zone_part(state, side, p)
         parts[("zones", p)] = got
-    parts.update(cards)
     if pending:
         part = []
         _pending_facts(part.append, state, pending, cat)
