@@ -365,6 +365,9 @@ class NativeEvaluator:
         # the previous run_bundles' part objects and their bundle ids: most parts are the same objects in the same
         # slots (an action's run: every part of its state's, and the action), found by identity there
         self._last_parts: tuple = ((), [])
+        # ng_state's argument: C's copy of the previous run_bundles' bundle ids (the list of _last_parts), in which
+        # a run writes only the slots that changed (most runs change a few of ~60)
+        self._id_buf = ffi.new("int32_t[]", 256)
         self._alive: list = []
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
@@ -605,6 +608,7 @@ class NativeEvaluator:
         differ = list(compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))))
         if len(differ) > 8:  # (another state than the previous run's: all by the part object)
             ids = list(map(known.get, map(id, values)))
+            differ = None  # (the whole buffer written)
         else:
             ids = last_ids[:n] if n <= n_last else last_ids + [None] * (n - n_last)
             for i in differ:
@@ -629,7 +633,16 @@ class NativeEvaluator:
                 self._flush()
             self._given, self._bundled = {}, True
             self._last_parts = (values, ids)  # (values keeps its parts alive: no other object takes their ids)
-            mode = clib.ng_state(engine, len(ids), ffi.new("int32_t[]", ids))
+            buf = self._id_buf
+            if n > len(buf):
+                buf = self._id_buf = ffi.new("int32_t[]", 2 * n)
+                differ = None
+            if differ is None:
+                buf[0:n] = ids
+            else:
+                for i in differ:
+                    buf[i] = ids[i]
+            mode = clib.ng_state(engine, n, buf)
             if mode < 0:
                 raise MemoryError("the native evaluator") if -mode == ERR_NOMEM else \
                     RuntimeError(f"the native evaluator refused the state (error {-mode})")
