@@ -219,6 +219,13 @@ def state_abox(state: dict, transient: dict | None = None) -> ABox:
     return out
 
 
+class ActionParts(dict):
+    """The parts of with_action's ABox: `base`'s (the state's parts, a dict not changed after), each in its
+    slot, then the action's; a reader that has just read `base` knows all but the last (NativeEvaluator)."""
+
+    __slots__ = ("base",)
+
+
 def with_action(abox: list, action: dict) -> list:
     """A state's ABox (state_abox without transient facts) with an action's facts after it: what
     state_abox(state, {"action": action}) gives, parts included (the action is the part "action")."""
@@ -226,7 +233,10 @@ def with_action(abox: list, action: dict) -> list:
     parts = getattr(abox, "parts", None)
     if parts is not None and "action" not in parts and hasattr(abox, "_unbuilt"):  # (an ABox _lazy_abox made: its
         # list is its parts' facts, so the list of these parts is abox's and the action's)
-        return _lazy_abox({**parts, "action": _interned(typed_part(tuple(facts)))})
+        out = ActionParts(parts)
+        out["action"] = _interned(typed_part(tuple(facts)))
+        out.base = parts
+        return _lazy_abox(out)
     out = ABox(abox)
     list.extend(out, facts)
     return out

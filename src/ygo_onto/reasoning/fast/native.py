@@ -365,6 +365,7 @@ class NativeEvaluator:
         # the previous run_bundles' part objects and their bundle ids: most parts are the same objects in the same
         # slots (an action's run: every part of its state's, and the action), found by identity there
         self._last_parts: tuple = ((), [])
+        self._last_dict = None  # the previous run_bundles' parts (a dict)
         # ng_state's argument: C's copy of the previous run_bundles' bundle ids (the list of _last_parts), in which
         # a run writes only the slots that changed (most runs change a few of ~60)
         self._id_buf = ffi.new("int32_t[]", 256)
@@ -596,7 +597,7 @@ class NativeEvaluator:
             self._lib.ng_bundles_reset(self._engine)
             self._bundles, self._extra_of = {}, {}
             self._ids, self._alive = {}, []
-            self._last_parts = ((), [])
+            self._last_parts, self._last_dict = ((), []), None
         elif len(self._alive) > BUNDLE_CAP:  # (part objects no longer kept: found by content again)
             self._ids, self._alive = {}, []
         values = list(parts.values())
@@ -605,7 +606,10 @@ class NativeEvaluator:
         n, n_last = len(values), len(last_values)
         # (the slots whose part is not the previous run's object: their ids by the part object, most of them
         # objects of an earlier ABox)
-        differ = list(compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))))
+        if type(parts) is not dict and n == n_last + 1 and getattr(parts, "base", None) is self._last_dict:
+            differ = [n_last]  # (abox.with_action's parts: the previous run's, each in its slot, and the action's)
+        else:
+            differ = list(compress(range(n), chain(map(operator.is_not, values, last_values), repeat(True, n - n_last))))
         if len(differ) > 8:  # (another state than the previous run's: all by the part object)
             ids = list(map(known.get, map(id, values)))
             differ = None  # (the whole buffer written)
@@ -633,6 +637,7 @@ class NativeEvaluator:
                 self._flush()
             self._given, self._bundled = {}, True
             self._last_parts = (values, ids)  # (values keeps its parts alive: no other object takes their ids)
+            self._last_dict = parts
             buf = self._id_buf
             if n > len(buf):
                 buf = self._id_buf = ffi.new("int32_t[]", 2 * n)
