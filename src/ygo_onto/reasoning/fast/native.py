@@ -369,6 +369,7 @@ class NativeEvaluator:
         # ng_state's argument: C's copy of the previous run_bundles' bundle ids (the list of _last_parts), in which
         # a run writes only the slots that changed (most runs change a few of ~60)
         self._id_buf = ffi.new("int32_t[]", 256)
+        self._intptr = ffi.typeof("intptr_t")  # (_read_out casts C's output pointer to it every run)
         self._alive: list = []
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
@@ -803,18 +804,18 @@ class NativeEvaluator:
         if whole:
             self._model, self._pending = {}, {}
         n = clib.ng_nout(engine)
-        removed: dict = {}
-        added: dict = {}
         if not n:
-            return removed, added, 0, 0, True
+            return {}, {}, 0, 0, True
         read = reader() if C_READER and self._values is not None else None
         if read is not None:  # (reader.c: the same dicts, model copy and queues as the Python code below)
-            at = int(self._ffi.cast("intptr_t", clib.ng_out(engine)))
+            at = int(self._ffi.cast(self._intptr, clib.ng_out(engine)))
             if whole or n > self._size:
                 return (*read.read_columns(at, n, self._values, self._keys, self._arity, self._pending,
                                            self._apply, PENDING_CAP), False)
             return (*read.read_rows(at, n, self._values, self._keys, self._arity, self._model, self._pending,
                                     self._apply), True)
+        removed: dict = {}
+        added: dict = {}
         # (a memoryview's tolist makes the ints faster than ffi.unpack)
         buf = memoryview(self._ffi.buffer(clib.ng_out(engine), n * 8)).cast("q").tolist()
         # every value decoded in one pass: the counts between the rows are below SYM_BASE, so they stay
