@@ -369,6 +369,7 @@ class NativeEvaluator:
         # ng_state's argument: C's copy of the previous run_bundles' bundle ids (the list of _last_parts), in which
         # a run writes only the slots that changed (most runs change a few of ~60)
         self._id_buf = ffi.new("int32_t[]", 256)
+        self.keyed = None  # infer._keyed's plan and related keys by this evaluator's key objects
         self._intptr = ffi.typeof("intptr_t")  # (_read_out casts C's output pointer to it every run)
         self._alive: list = []
         self._extra_of: dict = {}
