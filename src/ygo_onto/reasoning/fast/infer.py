@@ -202,10 +202,12 @@ def _keyed(comp: Compiled, knowledge, ev: _Evaluator) -> tuple[dict, dict]:
     """_plan and _related_keys, equal dicts keyed by the native evaluator's own key objects where it has them:
     the keys of its changes are those objects, so a lookup finds its entry by identity, without comparing
     two tuples (a few lookups per changed relation, every run; cached on the evaluator)."""
+    got = ev.keyed if type(ev) is native.NativeEvaluator else None
+    if got is not None and got[0] is comp.plan and got[1] is comp.related:
+        return got[2], got[3]
     plan, related = _plan(comp, knowledge), _related_keys(comp, knowledge)
     if type(ev) is not native.NativeEvaluator:
         return plan, related
-    got = ev.keyed
     if got is None or got[0] is not plan or got[1] is not related:
         own = {key: key for key in ev.preds}
         got = ev.keyed = (plan, related, {own.get(key, key): entry for key, entry in plan.items()},
