@@ -10,7 +10,7 @@ from .. import Facts
 from . import native
 from .compiler import Compiled, compiled
 from .evaluator import _Evaluator, _NotSupported, code_cache
-from .facts import _CLASS, _KIND_OF, _OBJECT, _abox, _data, _merge_preds, _plan, _read_each, _read_facts, _read_model, _union_into
+from .facts import _CLASS, _KIND_OF, _OBJECT, _abox, _data, _merge_preds, _plan, _read_each, _read_model, _union_into
 from .names import cpred, ppred
 
 def _evaluator(comp: Compiled, equality: bool) -> _Evaluator | None:
@@ -119,7 +119,8 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed,
     than the added atoms here: the merge, functional and disjointness checks fail only on a pair
     with an added atom, which _checked's test finds (as in _checked); the type and range checks
     are on single atoms."""
-    plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
+    plan, related = _keyed(comp, knowledge, ev)
+    unnamed = comp.unnamed
     merging = _merging(comp) if check_merges else {}
     read = native.c_reader()
     if read is not None:  # (reader.c: the same steps; None also where they raise, the caller's steps then do)
@@ -150,7 +151,8 @@ def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed
     without the atoms built as rows: the same groups, or None where _read_change gives None.  A
     relation with many atoms is read in bulk (the types of a column as one set, the facts built by
     zip); one with a few, one atom at a time as _read_change does (cheaper there)."""
-    plan, related, unnamed = _plan(comp, knowledge), _related_keys(comp, knowledge), comp.unnamed
+    plan, related = _keyed(comp, knowledge, ev)
+    unnamed = comp.unnamed
     merging = _merging(comp) if check_merges else {}
     read = native.c_reader()
     if read is not None:
@@ -194,6 +196,24 @@ def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed
     except ReasonerError:  # (_data: a value that is not a data value; the steps give the message)
         return None
     return groups
+
+
+def _keyed(comp: Compiled, knowledge, ev: _Evaluator) -> tuple[dict, dict]:
+    """_plan and _related_keys, equal dicts keyed by the native evaluator's own key objects where it has them:
+    the keys of its changes are those objects, so a lookup finds its entry by identity, without comparing
+    two tuples (a few lookups per changed relation, every run; cached on the evaluator)."""
+    got = ev.keyed if type(ev) is native.NativeEvaluator else None
+    if got is not None and got[0] is comp.plan and got[1] is comp.related:
+        return got[2], got[3]
+    plan, related = _plan(comp, knowledge), _related_keys(comp, knowledge)
+    if type(ev) is not native.NativeEvaluator:
+        return plan, related
+    if got is None or got[0] is not plan or got[1] is not related:
+        own = {key: key for key in ev.preds}
+        got = ev.keyed = (plan, related, {own.get(key, key): entry for key, entry in plan.items()},
+                          {own.get(key, key): {own.get(other, other) for other in others}
+                           for key, others in related.items()})
+    return got[2], got[3]
 
 
 def _take_out(groups: dict, entry, rows, unnamed) -> None:

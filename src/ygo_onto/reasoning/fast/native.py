@@ -369,6 +369,8 @@ class NativeEvaluator:
         # the previous run_bundles' part objects and their bundle ids: most parts are the same objects in the same
         # slots (an action's run: every part of its state's, and the action), found by identity there
         self._last_parts: tuple = ((), [])
+        self.keyed = None  # infer._keyed's plan and related keys by this evaluator's key objects
+        self._intptr = ffi.typeof("intptr_t")  # (_read_out casts C's output pointer to it every run)
         self._alive: list = []
         self._extra_of: dict = {}
         self._codes: dict = {}  # a fact -> _code of it
@@ -848,18 +850,18 @@ class NativeEvaluator:
         if whole:
             self._model, self._pending = {}, {}
         n = clib.ng_nout(engine)
-        removed: dict = {}
-        added: dict = {}
         if not n:
-            return removed, added, 0, 0, True
+            return {}, {}, 0, 0, True
         read = reader() if C_READER and self._values is not None else None
         if read is not None:  # (reader.c: the same dicts, model copy and queues as the Python code below)
-            at = int(self._ffi.cast("intptr_t", clib.ng_out(engine)))
+            at = int(self._ffi.cast(self._intptr, clib.ng_out(engine)))
             if whole or n > self._size:
                 return (*read.read_columns(at, n, self._values, self._keys, self._arity, self._pending,
                                            self._apply, PENDING_CAP), False)
             return (*read.read_rows(at, n, self._values, self._keys, self._arity, self._model, self._pending,
                                     self._apply), True)
+        removed: dict = {}
+        added: dict = {}
         # (a memoryview's tolist makes the ints faster than ffi.unpack)
         buf = memoryview(self._ffi.buffer(clib.ng_out(engine), n * 8)).cast("q").tolist()
         # every value decoded in one pass: the counts between the rows are below SYM_BASE, so they stay

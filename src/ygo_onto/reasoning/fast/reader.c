@@ -601,9 +601,9 @@ static PyObject *read_change(PyObject *self, PyObject *args) {
                         if (!truth) got = NULL;
                         else if (!PySet_CheckExact(got)) { Py_DECREF(fact); goto none; }
                     }
-                    if (!got && PyDict_DelItem(owned, name) < 0) {  /* (a fresh set: not one emptied here) */
-                        if (!PyErr_ExceptionMatches(PyExc_KeyError)) { Py_DECREF(fact); goto fail; }
-                        PyErr_Clear();
+                    if (!got) {  /* (a fresh set: not one emptied here; looked up first, as a KeyError costs more) */
+                        int in = PyDict_Contains(owned, name);
+                        if (in < 0 || (in && PyDict_DelItem(owned, name) < 0)) { Py_DECREF(fact); goto fail; }
                     }
                     mine = own_group(groups, owned, name, got);
                     if (!mine) { Py_DECREF(fact); goto fail; }
