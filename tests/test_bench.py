@@ -3,11 +3,16 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from ygo_onto.bench import BENCH_STATES, _median_rounds, bench_states, main, puzzle_files, render, run_bench
+from ygo_onto.bench import (BENCH_STATES, COMMIT_ALIASES, _median_rounds, bench_states, checkout_root, main,
+                             puzzle_files, render, run_bench)
 from ygo_onto.game import GameState
 from ygo_onto.resources import example
 
@@ -123,3 +128,32 @@ def test_the_layer_profile_names_every_layer_it_times(monkeypatch):
         for ev in compiled(knowledge("simplified")).evaluators:
             if isinstance(getattr(ev, "_lib", None), profile._TimedLibrary):
                 ev._lib = ev._lib._lib
+
+
+def test_a_bad_reasoner_spec_or_commit_is_refused_before_anything_runs():
+    with pytest.raises(ValueError, match="fast@issue10 or fast@git:REV"):
+        run_bench(reasoners=("fast", "fast@nothing"), duels=())
+    with pytest.raises(SystemExit) as exc:
+        main(["--reasoners", "fast,fast@git:0000000000000000000000000000000000000000", "--no-puzzles"])
+    assert exc.value.code == 2
+
+
+@pytest.mark.skipif(checkout_root() is None or shutil.which("git") is None,
+                    reason="needs this package's git checkout (an earlier commit's code is read from its history)")
+def test_an_earlier_commit_plays_the_same_duels_in_rounds_and_is_compared_per_action():
+    found = subprocess.run(["git", "-C", str(checkout_root()), "cat-file", "-e", COMMIT_ALIASES["issue10"] + "^{commit}"],
+                           capture_output=True)
+    if found.returncode:
+        pytest.skip("a shallow clone: issue 10's commit is not in the history")
+    before = set(Path(tempfile.gettempdir()).glob("ygo-bench-commit-*"))
+    result = run_bench(reasoners=("fast", "fast@issue10"), repeats=2, duels=("simplified",), max_actions=12,
+                       rounds=2)
+    old = result["reasoners"]["fast@issue10"]
+    duel, fast = old["duels"][0], result["reasoners"]["fast"]["duels"][0]
+    assert old["evaluator"] == "the code of commit 0018414" and duel["rounds"] == 2 and duel["actions"] > 0
+    by_round = [f / o for f, o in zip(fast["round_ms_per_action"], duel["round_ms_per_action"])]
+    assert old["speedup_over_fast"]["duels"]["simplified"] == pytest.approx(sum(by_round) / 2)
+    assert set(Path(tempfile.gettempdir()).glob("ygo-bench-commit-*")) == before  # (its files removed)
+    out = io.StringIO()
+    render(result, Console(file=out, width=160))
+    assert "fast@issue10" in out.getvalue()

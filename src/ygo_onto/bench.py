@@ -156,13 +156,117 @@ FAST_VARIANTS = {"affected": "a run on a new state recomputes the relations a ch
 # the variants that choose the evaluator; the others choose how the Python evaluator goes on
 _EVALUATOR_VARIANTS = ("python", "native")
 
+# `fast@git:REV` plays the duels with this checkout's code at commit REV (its files taken out of the git history
+# into a temporary folder, run in a process of its own); `fast@issue10` is the commit at which issue 10 was filed
+# and measured ("today's code path": session 4's last commit, ~8-20 ms per action then), the code its ratio target
+# compares with.  fast@scratch keeps only that code's way of evaluating (session 3's), with every later layer.
+COMMIT_ALIASES = {"issue10": "0018414"}
+
+
+def _commit_of(spec: str) -> str | None:
+    """The commit a `fast@git:REV` or `fast@issue10` spec names (None for any other spec)."""
+    backend, _, variant = spec.partition("@")
+    if backend != "fast":
+        return None
+    if variant.startswith("git:") and variant[4:]:
+        return variant[4:]
+    return COMMIT_ALIASES.get(variant)
+
+
+def checkout_root():
+    """The git checkout this package runs from (None when it is installed without one)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    return root if (root / ".git").exists() and (root / "src" / "ygo_onto").is_dir() else None
+
+
+def extract_commit(rev: str) -> str:
+    """The src/ folder of commit `rev` of this checkout: the commit's files (~2 MB) written into a new temporary
+    folder (its ontology and rules beside src/, where that code finds them; the caller removes src/'s parent).  ValueError when there is no checkout, no git, or no such commit (a shallow clone)."""
+    import io
+    import shutil
+    import subprocess
+    import tarfile
+    import tempfile
+
+    root = checkout_root()
+    if root is None or shutil.which("git") is None:
+        raise ValueError(f"fast@git:{rev}: needs this package's git checkout and git (the code of an earlier commit "
+                         f"is read from its history)")
+    got = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", f"{rev}^{{commit}}"],
+                         capture_output=True)
+    if got.returncode:
+        raise ValueError(f"fast@git:{rev}: no such commit in {root} (a shallow clone has no history: "
+                         f"git fetch --unshallow): {got.stderr.decode(errors='replace').strip()}")
+    folder = tempfile.mkdtemp(prefix="ygo-bench-commit-")
+    with tarfile.open(fileobj=io.BytesIO(got.stdout)) as tar:
+        tar.extractall(folder, filter="data") if hasattr(tarfile, "data_filter") else tar.extractall(folder)
+    return os.path.join(folder, "src")
+
+
+# what a process of an earlier commit runs (only the API every commit has: new_duel, play_duel, allowed_actions)
+_COMMIT_DUELS = r"""
+import json, resource, sys, time
+args = json.loads(sys.argv[1])
+import ygo_onto
+assert ygo_onto.__file__.startswith(args["src"]), ygo_onto.__file__
+from ygo_onto import game
+from ygo_onto.duel import new_duel, play_duel
+t = time.perf_counter()
+new_duel("official", args["seed"], "fast").allowed_actions("fast")
+first = (time.perf_counter() - t) * 1000
+counts = getattr(game, "COUNTS", None)
+duels = []
+for ruleset in args["duels"]:
+    before = dict(counts or {})
+    t = time.perf_counter()
+    state = new_duel(ruleset, args["seed"], "fast")
+    n, last = 0, state
+    for _, _, nxt in play_duel(state, ("random", "random"), seed=args["seed"], reasoner="fast",
+                               max_actions=args["max_actions"]):
+        n, last = n + 1, nxt
+    seconds = time.perf_counter() - t
+    runs, forced = ((counts[k] - before.get(k, 0)) if counts and k in counts else None for k in ("runs", "forced_moves"))
+    duels.append({"ruleset": ruleset, "seed": args["seed"], "actions": n, "turns": last.data["turn"],
+                  "winner": last.winner, "seconds": seconds, "ms_per_action": seconds * 1000 / max(n, 1),
+                  "finished": last.winner is not None, "reasoner_runs": runs, "forced_moves": forced})
+print(json.dumps({"first_call_ms": first, "duels": duels,
+                  "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
+"""
+
+
+def _commit_duels(spec: str, src: str, duels: tuple, seed: int, max_actions: int) -> dict:
+    """A round of the duels played by the code of an earlier commit (extract_commit's `src`), in a new process."""
+    import json
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    args = json.dumps({"src": src, "duels": list(duels), "seed": seed, "max_actions": max_actions})
+    got = subprocess.run([sys.executable, "-c", _COMMIT_DUELS, args], env=env, capture_output=True, text=True)
+    if got.returncode:
+        raise RuntimeError(f"{spec}: the commit's duels failed:\n{got.stderr[-2000:]}")
+    out = json.loads(got.stdout.strip().splitlines()[-1])
+    for d in out["duels"]:
+        d["reasoner"] = spec
+    return {"reasoner": spec, "evaluator": f"the code of commit {_commit_of(spec)}", "latency": {},
+            "peak_child_rss_mb": None, **out}
+
+
+def _variant(spec: str) -> tuple[str, str]:
+    """(backend, variant) of a reasoner spec (`fast`, `pellet`, `fast@scratch`: variant "" for none); ValueError
+    for a variant that is not one (fast@issue10 and fast@git:REV are played by run_bench, not here)."""
+    backend, _, variant = spec.partition("@")
+    if variant and (backend != "fast" or variant not in FAST_VARIANTS):
+        raise ValueError(f"--reasoners: expected fast@{'|'.join(FAST_VARIANTS)}, fast@issue10 or "
+                         f"fast@git:REV, got {spec!r}")
+    return backend, variant
+
 
 def _use_variant(spec: str) -> str:
     """The backend of a reasoner spec (`fast`, `pellet`, `fast@scratch`), with its variant switched on."""
-    backend, _, variant = spec.partition("@")
+    backend, variant = _variant(spec)
     if variant:
-        if backend != "fast" or variant not in FAST_VARIANTS:
-            raise ValueError(f"--reasoners: expected fast@{'|'.join(FAST_VARIANTS)}, got {spec!r}")
         from .reasoning.fast import evaluator, native
 
         if variant in _EVALUATOR_VARIANTS:
@@ -286,8 +390,34 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
     states, skipped = bench_states()
     result = {"machine": machine_info(), "versions": versions(), "states": list(states), "skipped": skipped,
               "reasoners": {}}
+    commits = {}  # spec -> the src/ folder of its commit (fast@git:REV, fast@issue10)
+    try:
+        for reasoner in reasoners:
+            rev = _commit_of(reasoner)
+            if rev is not None:
+                commits[reasoner] = extract_commit(rev)
+            else:
+                _variant(reasoner)  # (a bad spec is refused before anything runs)
+        _measure_all(result, reasoners, repeats, commits, states, with_pellet_duel, duel_seed, max_actions, duels,
+                     progress, puzzles, rounds)
+    finally:
+        import shutil
+
+        for src in commits.values():
+            shutil.rmtree(os.path.dirname(src), ignore_errors=True)
+    return result
+
+
+def _measure_all(result: dict, reasoners, repeats, commits: dict, states: dict, with_pellet_duel: bool,
+                 duel_seed: int, max_actions: int, duels: tuple, progress, puzzles: tuple, rounds: int) -> None:
+    """run_bench's measuring, into `result`."""
     ctx = multiprocessing.get_context("spawn")
     for reasoner in reasoners:
+        if reasoner in commits:
+            if progress:
+                progress(f"{reasoner}: {len(duels)} duels with the code of commit {_commit_of(reasoner)}")
+            result["reasoners"][reasoner] = _commit_duels(reasoner, commits[reasoner], duels, duel_seed, max_actions)
+            continue
         backend = reasoner.partition("@")[0]
         n = repeats.get(backend, DEFAULT_REPEATS.get(backend, 5)) if isinstance(repeats, dict) else (
             repeats or DEFAULT_REPEATS.get(backend, 5))
@@ -304,6 +434,10 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
         for reasoner in again:
             if progress:
                 progress(f"{reasoner}: duels, round {k} of {rounds}")
+            if reasoner in commits:
+                played[reasoner].append(_commit_duels(reasoner, commits[reasoner], duels, duel_seed,
+                                                      max_actions)["duels"])
+                continue
             with ctx.Pool(1) as pool:
                 played[reasoner].append(pool.apply(_bench_duels, (reasoner, states, duels, duel_seed, max_actions)))
     for reasoner, its_rounds in played.items():
@@ -315,14 +449,14 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
                 r["speedup_over_fast"] = {
                     "latency_p50": {name: fast["latency"][name]["p50_ms"] / x["p50_ms"]
                                     for name, x in r["latency"].items() if name in fast["latency"]},
-                    "duels": {d["ruleset"]: statistics.median(list(map(operator.truediv, f["round_seconds"],
-                                                                       d["round_seconds"])))
+                    # (per action: an earlier commit's duel of the same seed may be another duel)
+                    "duels": {d["ruleset"]: statistics.median(list(map(operator.truediv, f["round_ms_per_action"],
+                                                                       d["round_ms_per_action"])))
                               for d in r["duels"] for f in fast["duels"] if f["ruleset"] == d["ruleset"]}}
             elif reasoner != "fast":
                 fast.setdefault("speedup_over", {})[reasoner] = {
                     name: r["latency"][name]["p50_ms"] / fast["latency"][name]["p50_ms"]
                     for name in fast["latency"] if name in r["latency"]}
-    return result
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,12 +502,13 @@ def render(result: dict, console=None) -> None:
             t.add_row(d["ruleset"], d["reasoner"], str(d["actions"]), str(d["turns"]),
                       str(d["winner"]) if d["finished"] else "- (cap)", f"{d['seconds']:.1f}",
                       f"{d['ms_per_action']:.2f}", _round_range(d),
-                      f"{d['reasoner_runs'] / max(d['actions'], 1):.1f}", str(d["forced_moves"]))
+                      "-" if d["reasoner_runs"] is None else f"{d['reasoner_runs'] / max(d['actions'], 1):.1f}",
+                      "-" if d["forced_moves"] is None else str(d["forced_moves"]))
         console.print(t)
         _render_targets(result, console)
     variants = {name: r["speedup_over_fast"] for name, r in reasoners.items() if "speedup_over_fast" in r}
     if variants:
-        t = Table(title="fast variants: fast's time / the variant's time (> 1: the variant is faster)")
+        t = Table(title="fast variants: fast's time / the variant's (a duel's per action; > 1: the variant is faster)")
         for col in ("variant", "measure", "ratio"):
             t.add_column(col, justify="right" if col == "ratio" else "left")
         for name, sp in variants.items():
@@ -416,11 +551,17 @@ TARGETS = (
         None), 1.0, "max"),
     ("allowed_actions p50 ms, mid-game state", lambda r: r["reasoners"].get("fast", {}).get("latency", {}).get(
         "mid-game (84 cards)", {}).get("p50_ms"), 1.0, "max"),
-    ("official duel, fast@scratch's time / fast's", lambda r: (
-        1 / r["reasoners"]["fast@scratch"]["speedup_over_fast"]["duels"]["official"]
-        if "official" in r["reasoners"].get("fast@scratch", {}).get("speedup_over_fast", {}).get("duels", {})
-        else None), 10.0, "min"),
+    ("official duel per action, issue 10's code (fast@issue10) / fast", lambda r: _duel_ratio(r, "fast@issue10"),
+     10.0, "min"),
+    ("official duel per action, fast@scratch / fast (the evaluator alone)", lambda r: _duel_ratio(r, "fast@scratch"),
+     10.0, "min"),
 )
+
+
+def _duel_ratio(result: dict, variant: str):
+    """How many times longer the variant's official duel took per action than fast's (None if not measured)."""
+    ratio = result["reasoners"].get(variant, {}).get("speedup_over_fast", {}).get("duels", {}).get("official")
+    return None if ratio is None else 1 / ratio
 
 
 def _render_targets(result: dict, console) -> None:
@@ -470,9 +611,12 @@ def main(argv: list[str] | None = None) -> int:
         repeats["pellet"] = args.pellet_repeats
     reasoners = tuple(r.strip() for r in args.reasoners.split(",") if r.strip())
     say = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    result = run_bench(reasoners, repeats, with_pellet_duel=args.with_pellet_duel, duel_seed=args.duel_seed,
-                       max_actions=args.max_actions, progress=say, puzzles=() if args.no_puzzles else None,
-                       rounds=args.rounds)
+    try:
+        result = run_bench(reasoners, repeats, with_pellet_duel=args.with_pellet_duel, duel_seed=args.duel_seed,
+                           max_actions=args.max_actions, progress=say, puzzles=() if args.no_puzzles else None,
+                           rounds=args.rounds)
+    except ValueError as exc:  # (a reasoner spec or commit that is not one: said before anything is measured)
+        ap.error(str(exc))
     if args.json:
         print(json.dumps(result, indent=2, default=str))
     else:
