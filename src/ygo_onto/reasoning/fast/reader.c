@@ -636,6 +636,22 @@ fail:
     return NULL;
 }
 
+/* dict[id(obj)] into *got (borrowed), or *got NULL with i appended to the list *missing (made on the first one):
+   part_ids' and bundle_rows' lookup of an object by its id.  -1 with an exception set on error. */
+static int lookup_by_id(PyObject *dict, PyObject *obj, Py_ssize_t i, PyObject **missing, PyObject **got) {
+    PyObject *key = PyLong_FromVoidPtr(obj);
+    if (!key) return -1;
+    *got = PyDict_GetItemWithError(dict, key);
+    Py_DECREF(key);
+    if (*got || PyErr_Occurred()) return *got ? 0 : -1;
+    if (!*missing && !(*missing = PyList_New(0))) return -1;
+    PyObject *at = PyLong_FromSsize_t(i);
+    if (!at) return -1;
+    int rc = PyList_Append(*missing, at);
+    Py_DECREF(at);
+    return rc;
+}
+
 /* part_ids(values, last_values, last_ids, known) -> the bundle id of each part of a state, as native int32
    bytes (native.c's ng_state_buf): values[i]'s is last_ids[i] where values[i] is the object last_values[i]
    (the previous run's parts and their ids, as this returned them), else known[id(values[i])]; or a list of
@@ -660,20 +676,9 @@ static PyObject *part_ids(PyObject *self, PyObject *args) {
             memcpy(ids + 4 * i, last + 4 * i, 4);
             continue;
         }
-        PyObject *key = PyLong_FromVoidPtr(part);
-        if (!key) goto fail;
-        PyObject *got = PyDict_GetItemWithError(known, key);
-        Py_DECREF(key);
-        if (!got) {
-            if (PyErr_Occurred()) goto fail;
-            if (!missing && !(missing = PyList_New(0))) goto fail;
-            PyObject *at = PyLong_FromSsize_t(i);
-            if (!at) goto fail;
-            int rc = PyList_Append(missing, at);
-            Py_DECREF(at);
-            if (rc < 0) goto fail;
-            continue;
-        }
+        PyObject *got;
+        if (lookup_by_id(known, part, i, &missing, &got) < 0) goto fail;
+        if (!got) continue;
         long b = PyLong_AsLong(got);
         if (b == -1 && PyErr_Occurred()) goto fail;
         if (b < 0 || b > INT32_MAX) {
@@ -847,20 +852,9 @@ static PyObject *bundle_rows(PyObject *self, PyObject *args) {
     PyObject *out = NULL, *missing = NULL;
     Py_ssize_t size = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *key = PyLong_FromVoidPtr(PyTuple_GET_ITEM(facts, i));
-        if (!key) goto done;
-        PyObject *code = PyDict_GetItemWithError(by_id, key);
-        Py_DECREF(key);
-        if (!code) {
-            if (PyErr_Occurred()) goto done;
-            if (!missing && !(missing = PyList_New(0))) goto done;
-            PyObject *at = PyLong_FromSsize_t(i);
-            if (!at) goto done;
-            int rc = PyList_Append(missing, at);
-            Py_DECREF(at);
-            if (rc < 0) goto done;
-            continue;
-        }
+        PyObject *code;
+        if (lookup_by_id(by_id, PyTuple_GET_ITEM(facts, i), i, &missing, &code) < 0) goto done;
+        if (!code) continue;
         if (!PyTuple_CheckExact(code) || PyTuple_GET_SIZE(code) != 5 || PyTuple_GET_ITEM(code, 0) != PyTuple_GET_ITEM(types, i))
             goto none;
         PyObject *row = PyTuple_GET_ITEM(code, 2), *pred = PyTuple_GET_ITEM(code, 4);
