@@ -183,13 +183,16 @@ def checkout_root():
 
 def extract_commit(rev: str) -> str:
     """The src/ folder of commit `rev` of this checkout: the commit's files (~2 MB) written into a new temporary
-    folder (its ontology and rules beside src/, where that code finds them; the caller removes src/'s parent).  ValueError when there is no checkout, no git, or no such commit (a shallow clone)."""
+    folder (its ontology and rules beside src/, where that code finds them; the caller removes src/'s parent).
+    ValueError when there is no checkout, no git, or no such commit (a shallow clone)."""
     import io
     import shutil
     import subprocess
     import tarfile
     import tempfile
 
+    if not rev or rev.startswith("-") or any(c.isspace() for c in rev):  # (never read by git as an option)
+        raise ValueError(f"fast@git:REV: expected a commit (a hash, a tag, a branch), got {rev!r}")
     root = checkout_root()
     if root is None or shutil.which("git") is None:
         raise ValueError(f"fast@git:{rev}: needs this package's git checkout and git (the code of an earlier commit "
@@ -201,7 +204,10 @@ def extract_commit(rev: str) -> str:
                          f"git fetch --unshallow): {got.stderr.decode(errors='replace').strip()}")
     folder = tempfile.mkdtemp(prefix="ygo-bench-commit-")
     with tarfile.open(fileobj=io.BytesIO(got.stdout)) as tar:
-        tar.extractall(folder, filter="data") if hasattr(tarfile, "data_filter") else tar.extractall(folder)
+        if hasattr(tarfile, "data_filter"):  # (Python 3.11.4 and later: nothing written outside the folder)
+            tar.extractall(folder, filter="data")
+        else:
+            tar.extractall(folder)
     return os.path.join(folder, "src")
 
 
