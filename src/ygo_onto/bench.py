@@ -6,7 +6,8 @@ Each reasoner is measured in its own spawned process, so its peak memory (ru_max
 process; for Pellet also of its Java child processes) is its own.  Every latency sample
 loads a fresh GameState (allowed_actions is cached per state), after reasoning about another
 state (fast would go on from the model of the same input); the first call of a reasoner
-(compiling the rules, loading the knowledge) is a warm-up, reported apart.
+(compiling the rules, loading the knowledge) is a warm-up, reported apart.  Whole duels are played in
+rounds (run_bench's `rounds`), and `fast@issue10` / `fast@git:REV` play them with an earlier commit's code.
 """
 from __future__ import annotations
 
