@@ -677,10 +677,9 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if aggregates is None:
             aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))
         # (two such parts a player, and two ("priority", p))
-        key = _TURN_KEYS[p, "player", turn_player == p]
-        parts[("player", p)] = turns.get(key) or _turn_part(turns, key, _player_facts, state, p)
-        key = _TURN_KEYS[p, "priority", priority == p]
-        parts[("priority", p)] = turns.get(key) or _turn_part(turns, key, _priority_facts, state, p)
+        parts[("player", p)] = _turn_part(turns, _TURN_KEYS[p, "player", turn_player == p], _player_facts, state, p)
+        parts[("priority", p)] = _turn_part(turns, _TURN_KEYS[p, "priority", priority == p], _priority_facts, state,
+                                            p)
         life = side["life_points"]
         key = (p, state["first_player"] == p, life, type(life), bool(side["normal_summon_used"]),
                5 - sig[:5].count(None), len(hand), len(side["deck"]), aggregates)  # (sig[:5]: the Monster Zones)

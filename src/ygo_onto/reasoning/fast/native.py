@@ -609,13 +609,7 @@ class NativeEvaluator:
         if c is not None:  # (the ids as int32 bytes, handed to ng_state_buf as they are)
             ids = c.part_ids(values, last_values, last_ids, known)
             if type(ids) is list:  # (the indexes of parts without a bundle id)
-                alive = self._alive
-                try:
-                    for i in ids:
-                        part = values[i]
-                        known[id(part)] = self._bundle(part, read)
-                        alive.append(part)
-                except _Unread:
+                if not self._register(values, ids, read):
                     return False
                 ids = c.part_ids(values, last_values, last_ids, known)
         else:
@@ -633,14 +627,11 @@ class NativeEvaluator:
                 for i in differ:
                     ids[i] = known.get(id(values[i]))
             if None in ids:
-                alive = self._alive
-                try:
-                    for i in [i for i, bid in enumerate(ids) if bid is None]:
-                        part = values[i]
-                        ids[i] = known[id(part)] = self._bundle(part, read)
-                        alive.append(part)
-                except _Unread:
+                missing = [i for i, bid in enumerate(ids) if bid is None]
+                if not self._register(values, missing, read):
                     return False
+                for i in missing:
+                    ids[i] = known[id(values[i])]
         extra: dict = {}
         if self._extra_of:  # (facts of predicates the program does not mention: rare)
             for bid in memoryview(ids).cast("i") if type(ids) is bytes else ids:
@@ -662,6 +653,19 @@ class NativeEvaluator:
             self._forget()
             raise
         self._after(extra)
+        return True
+
+    def _register(self, values: list, indexes: list, read) -> bool:
+        """The bundle id of each part values[i] (i in indexes) put in _ids, the part kept alive (its id then
+        names no other object); False when a part cannot be read here (_bundle's _Unread)."""
+        known, alive = self._ids, self._alive
+        try:
+            for i in indexes:
+                part = values[i]
+                known[id(part)] = self._bundle(part, read)
+                alive.append(part)
+        except _Unread:
+            return False
         return True
 
     def _bundle(self, part: tuple, read) -> int:
