@@ -319,23 +319,14 @@ def measure_puzzles(paths: list, reasoner: str = "fast") -> dict:
 def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, seed: int, max_actions: int,
                     puzzles: tuple = ()) -> dict:
     """Everything measured for one reasoner (run in a process of its own)."""
-    import warnings
-
-    from .game import GameState
-
-    warnings.simplefilter("ignore")
-    spec, reasoner = reasoner, _use_variant(reasoner)
-    out: dict = {"reasoner": spec, "latency": {}, "duels": []}
-    t = time.perf_counter()
-    GameState.from_dict(next(iter(states.values()))).allowed_actions(reasoner)  # compile / load / start
-    out["first_call_ms"] = (time.perf_counter() - t) * 1000
+    spec, reasoner, first_call_ms = _start(reasoner, states)
+    out: dict = {"reasoner": spec, "latency": {}, "first_call_ms": first_call_ms}
     if reasoner == "fast":
         from .reasoning.fast import native
 
         out["evaluator"] = native.describe()
     # the duels first, as every round's process plays them (_bench_duels): after the first call only
-    for ruleset in duels:
-        out["duels"].append({**measure_duel(ruleset, reasoner, seed, max_actions), "reasoner": spec})
+    out["duels"] = _play_duels(spec, reasoner, duels, seed, max_actions)
     names = list(states)
     for i, name in enumerate(names):
         # (only fast keeps anything from one call to the next; Pellet's samples take seconds)
@@ -353,13 +344,25 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
 
 def _bench_duels(reasoner: str, states: dict, duels: tuple, seed: int, max_actions: int) -> list:
     """A later round's duels (run_bench's rounds): in a new process, after the first call, as in the first round."""
+    spec, reasoner, _ = _start(reasoner, states)
+    return _play_duels(spec, reasoner, duels, seed, max_actions)
+
+
+def _start(spec: str, states: dict) -> tuple[str, str, float]:
+    """A bench process's start: the spec's variant switched on, and the first call (compile / load / start) made
+    on the first state. (spec, its backend, the first call's ms)."""
     import warnings
 
     from .game import GameState
 
     warnings.simplefilter("ignore")
-    spec, reasoner = reasoner, _use_variant(reasoner)
+    reasoner = _use_variant(spec)
+    t = time.perf_counter()
     GameState.from_dict(next(iter(states.values()))).allowed_actions(reasoner)
+    return spec, reasoner, (time.perf_counter() - t) * 1000
+
+
+def _play_duels(spec: str, reasoner: str, duels: tuple, seed: int, max_actions: int) -> list:
     return [{**measure_duel(ruleset, reasoner, seed, max_actions), "reasoner": spec} for ruleset in duels]
 
 
