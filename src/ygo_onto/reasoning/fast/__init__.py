@@ -58,7 +58,7 @@ from __future__ import annotations
 from .. import register
 from .clingo_backend import _any_value, _clingo_model, facts_program, solve  # noqa: F401
 from .compiler import Compiled, _Compiler, check_tbox, compile_program, compiled, declared_ranges  # noqa: F401
-from .evaluator import _Evaluator, _NotSupported, _parse_program, _read_program  # noqa: F401
+from .evaluator import _Evaluator, _NotSupported, parse_program  # noqa: F401
 from .facts import _abox, _read_facts, _read_model  # noqa: F401
 from .infer import infer_facts
 from .names import INT_MAX, INT_MIN, cpred, ppred  # noqa: F401

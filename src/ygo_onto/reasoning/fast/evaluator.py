@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 # computes while grounding.  On a mid-game state of the real rulesets that costs clingo
 # 50-150 ms: parsing ~1800 statements (again for every state), then instantiating ~900 rules,
 # a hundred predicates of which form one recursive component, for a model of ~1000 atoms.
-# `_Evaluator` runs the same program text (read once, by `_parse_program`; the tests check it
+# `_Evaluator` runs the same program text (read once, by `parse_program`; the tests check it
 # reads what clingo's parser reads) by semi-naive evaluation: a round hands the atoms each
 # predicate gained in the previous round to the predicate's dispatcher, which calls the rules
 # with that predicate in their body:
@@ -135,87 +135,6 @@ _ORDERINGS = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 # body literals: ("atom", pred, [terms]) | ("cmp", op, left, right), pred = (name, arity)
 
 
-def _read_program(program: str):
-    """The rules of a program as (head atom, body literals); raises _NotSupported on anything
-    but the positive normal rules, #show directives and comments the compiler writes."""
-    import clingo
-    from clingo import ast
-
-    T = ast.ASTType
-    binary = {ast.BinaryOperator.Plus: "_b_add", ast.BinaryOperator.Minus: "_b_sub",
-              ast.BinaryOperator.Multiplication: "_b_mul", ast.BinaryOperator.Division: "_b_div",
-              ast.BinaryOperator.Modulo: "_b_mod"}
-    unary = {ast.UnaryOperator.Minus: "_b_neg", ast.UnaryOperator.Absolute: "_b_abs"}
-    compare = {ast.ComparisonOperator.Equal: "=", ast.ComparisonOperator.NotEqual: "!=",
-               ast.ComparisonOperator.LessThan: "<", ast.ComparisonOperator.LessEqual: "<=",
-               ast.ComparisonOperator.GreaterThan: ">", ast.ComparisonOperator.GreaterEqual: ">="}
-    anonymous = 0
-
-    def term(x):
-        nonlocal anonymous
-        t = x.ast_type
-        if t == T.Variable:
-            if x.name == "_":
-                anonymous += 1
-                return ("v", f"#{anonymous}")  # never a clingo variable's name
-            return ("v", x.name)
-        if t == T.SymbolicTerm:
-            return ("c", _value(x.symbol))
-        if t == T.Function and not x.external and x.name:
-            args = [term(a) for a in x.arguments]
-            if all(a[0] == "c" for a in args):
-                return ("c", (x.name, *(a[1] for a in args)))
-            return ("f", x.name, args)
-        if t == T.BinaryOperation and x.operator_type in binary:
-            return operation(binary[x.operator_type], [term(x.left), term(x.right)])
-        if t == T.UnaryOperation and x.operator_type in unary:
-            return operation(unary[x.operator_type], [term(x.argument)])
-        raise _NotSupported(f"the term {x}")
-
-    def operation(helper, args):
-        if all(a[0] == "c" for a in args):  # a constant such as -1
-            value = _HELPERS[helper](*(a[1] for a in args))
-            if value is None:
-                raise _NotSupported("an undefined constant term")
-            return ("c", value)
-        return ("op", helper, args)
-
-    def atom(lit):
-        if lit.ast_type != T.Literal or lit.sign != ast.Sign.NoSign:
-            raise _NotSupported(f"the literal {lit}")
-        a = lit.atom
-        if a.ast_type == T.SymbolicAtom:
-            s = a.symbol
-            if s.ast_type == T.Function and not s.external and s.name:
-                args = [term(x) for x in s.arguments]
-                return ("atom", (s.name, len(args)), args)
-            if s.ast_type == T.SymbolicTerm and s.symbol.type == clingo.SymbolType.Function and s.symbol.positive \
-                    and s.symbol.name:
-                args = [("c", _value(x)) for x in s.symbol.arguments]
-                return ("atom", (s.symbol.name, len(args)), args)
-        elif a.ast_type == T.Comparison and len(a.guards) == 1:
-            return ("cmp", compare[a.guards[0].comparison], term(a.term), term(a.guards[0].term))
-        raise _NotSupported(f"the literal {lit}")
-
-    rules = []
-
-    def statement(s):
-        t = s.ast_type
-        if t == T.Rule:
-            head = atom(s.head)
-            if head[0] != "atom":
-                raise _NotSupported(f"the head {s.head}")
-            rules.append((head, [atom(b) for b in s.body]))
-        elif t == T.Program:
-            if s.name != "base" or len(s.parameters):
-                raise _NotSupported(f"the program part {s.name}")
-        elif t not in (T.ShowSignature, T.Comment):
-            raise _NotSupported(f"the statement {s}")
-
-    ast.parse_string(program, statement)
-    return rules
-
-
 _ASP_TOKEN = re.compile(r"""
     (?P<skip>\s+|%[^\n]*)
   | (?P<str>"(?:[^"\\\n]|\\["\\n])*")
@@ -230,10 +149,11 @@ _ASP_BINARY = {"+": "_b_add", "-": "_b_sub", "*": "_b_mul", "/": "_b_div", "\\":
 _ASP_COMPARE = {"=", "!=", "<", "<=", ">", ">="}
 
 
-def _parse_program(program: str):
-    """_read_program's result without clingo's AST, which is slow to walk from Python: a parser of
-    the statements the compiler writes (rules, facts, #show, % comments).  Raises _NotSupported
-    on anything else; tests check that both readers agree on the real programs."""
+def parse_program(program: str):
+    """The rules of a program as (head atom, body literals), as the evaluators read them: a parser of the
+    statements the compiler writes (rules, facts, #show, % comments; clingo's AST, the same rules, is slow to
+    walk from Python).  Raises _NotSupported on anything else (then clingo runs the program); tests check
+    that it reads the real programs as clingo's parser does."""
     if "%*" in program:  # a block comment
         raise _NotSupported("a block comment")
     toks: list[tuple[str, str]] = []
@@ -292,6 +212,10 @@ def _parse_program(program: str):
             inner = term()
             take("|")
             return operation("_b_abs", [inner])
+        if text == "(" and kind == "op":  # (a term in parentheses: clingo's `(t)` is t)
+            inner = term()
+            take(")")
+            return inner
         if kind == "num":
             return ("c", int(text))
         if kind == "str":
@@ -351,15 +275,6 @@ def _parse_program(program: str):
         take(".")
         rules.append((head, body))
     return rules
-
-
-def parse_program(program: str):
-    """The rules of a program as the evaluator reads them (_parse_program, or clingo's parser for
-    what it does not read)."""
-    try:
-        return _parse_program(program)
-    except _NotSupported:
-        return _read_program(program)
 
 
 class CodeCache:
