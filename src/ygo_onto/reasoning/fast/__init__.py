@@ -5,8 +5,8 @@ Nothing here is written per rule.  `compile_program` reads the knowledge of a ru
 program; it is positive, so it has exactly one model, the least fixpoint of the rules.
 Each `infer` computes that model with the ABox facts added and reads it back.  The model is
 computed by the native evaluator (`native.py`: a generic semi-naive Datalog engine in C,
-`native.c`, to which the program is data: join plans made from the parsed rules; built once
-with gcc into the disk cache, through cffi), or where it cannot be built (no compiler) or with
+`native.c`, to which the program is data: join plans made from the parsed rules; compiled at
+install by setup.py, opened with cffi), or where it is not compiled (no compiler at install) or with
 YGO_FAST_EVALUATOR=python by `_Evaluator` (semi-naive evaluation of the same program in
 generated Python, ~2-5 ms a mid-game state), or by clingo (grounding: ~50-150 ms) for a
 program or a term neither reproduces exactly; `infer_facts(..., evaluator=False)` always asks
