@@ -131,15 +131,20 @@ def _check_source(name: str, built: str) -> None:
                            f"(rebuild it: `pip install -e .` in a checkout)")
 
 
-def library():
-    """(ffi, lib) of the compiled engine, or None (UNAVAILABLE says why)."""
-    global _LIB, UNAVAILABLE
-    if _LIB is not None or UNAVAILABLE is not None:
-        return _LIB
+def _tried(load) -> tuple:
+    """(load(), None), or (None, the reason it failed): a compiled part, tried once (any failure: the Python
+    code runs instead)."""
     try:
-        _LIB = _load()
-    except Exception as e:  # noqa: BLE001 (any failure: the Python evaluator runs)
-        UNAVAILABLE = f"{type(e).__name__}: {e}".strip()
+        return load(), None
+    except Exception as e:  # noqa: BLE001
+        return None, f"{type(e).__name__}: {e}".strip()
+
+
+def library():
+    """(ffi, lib) of the compiled engine, or None (UNAVAILABLE says why: the Python evaluator runs then)."""
+    global _LIB, UNAVAILABLE
+    if _LIB is None and UNAVAILABLE is None:
+        _LIB, UNAVAILABLE = _tried(_load)
     return _LIB
 
 
@@ -158,16 +163,13 @@ def reader():
     """The C reader of a run's change (reader.c, the extension module _reader), or None (READER_UNAVAILABLE
     says why: the Python code reads it then)."""
     global _READER, READER_UNAVAILABLE
-    if _READER is not None or READER_UNAVAILABLE is not None:
-        return _READER
-    try:
-        _READER = _load_reader()
-    except Exception as e:  # noqa: BLE001 (any failure: the Python code reads)
-        READER_UNAVAILABLE = f"{type(e).__name__}: {e}".strip()
+    if _READER is None and READER_UNAVAILABLE is None:
+        _READER, READER_UNAVAILABLE = _tried(_load_reader)
     return _READER
 
 
 def _load_reader():
+    """reader.c's extension module (_reader)."""
     _compiled("_reader")  # (the message of a module not built)
     module = importlib.import_module(f"{__package__}._reader")
     _check_source("reader.c", module.source)
