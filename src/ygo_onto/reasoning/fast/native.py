@@ -40,6 +40,7 @@ import operator
 import os
 import struct
 import threading
+import warnings
 from itertools import chain, compress, repeat
 from pathlib import Path
 
@@ -127,8 +128,9 @@ def _check_source(name: str, built: str) -> None:
     one its module was built from (`built`: the SHA-256 setup.py gave it): an edit not yet rebuilt."""
     source = Path(__file__).with_name(name)
     if source.is_file() and hashlib.sha256(source.read_bytes()).hexdigest() != built:
-        raise RuntimeError(f"the compiled module is not built from {source} as it is now "
-                           f"(rebuild it: `pip install -e .` in a checkout)")
+        why = f"the compiled module is not built from {source} as it is now (rebuild it: `pip install -e .`)"
+        warnings.warn(f"ygo-onto: {why}; the Python code runs instead", RuntimeWarning, stacklevel=2)
+        raise RuntimeError(why)
 
 
 def _tried(load) -> tuple:
