@@ -37,7 +37,7 @@ LAYERS = [
     ("forced-move check (game._forced_move)", game, "_forced_move"),
     ("state copy (copy_state)", game, "copy_state"),
 ]
-C_CALLS = ("ng_state", "ng_state_buf", "ng_run", "ng_update", "ng_extend")  # the native library's runs and state changes
+C_CALLS = ("ng_state", "ng_state_buf", "ng_update", "ng_extend")  # the native library's runs and state changes
 C_LABEL = "    C: the native engine's runs (and ng_state)"
 
 

@@ -62,34 +62,14 @@ def parse_card_ind(name: str) -> dict:
     return {"player": player, "area": area, "index": int(index)}
 
 
-def iter_cards(state: dict, lean: bool):
-    """(player, area, index, name, field_card_or_None) for every card the ABox shows."""
-    for p in PLAYERS:
-        side = state["players"][p]
-        for area in LIST_AREAS:
-            if lean and area == "deck":
-                continue
-            for i, name in enumerate(side[area]):
-                yield p, area, i, name, None
-        for area in ("monster_zones", "spell_trap_zones"):
-            for i, fc in enumerate(side[area]):
-                if fc is not None:
-                    yield p, area, i, fc["card"], fc
-        if side["field_zone"] is not None:
-            yield p, "field_zone", 0, side["field_zone"]["card"], side["field_zone"]
-
-
-# state_facts memoizes the facts of a player's zones by which zones are free (False: built each time,
-# the code path before, for a side-by-side timing; the facts are the same)
-ZONE_PARTS = True
-_ZONE_PARTS: dict = {}
+_ZONE_PARTS: dict = {}  # the part ("zones", p) by the player, the ruleset and which of its zones are free
 
 
 class ABox(list):
-    """state_facts' list with `parts`: its facts cut into parts, by what they are about (the duel, the duel's
-    facts read off the cards (the board), a player (whose turn, priority, its side), a player's zones, a card
-    where it lies, the pending action, a chain link, the action), a dict part -> (tuple of facts, tuple of the
-    types of their values), for the fast backend to see which parts changed from the previous state
+    """A state's facts (state_facts' list) with `parts`: its facts cut into parts, by what they are about (the
+    duel, the duel's facts read off the cards (the board), a player (whose turn, priority, its side), a player's
+    zones, a card where it lies, the pending action, a chain link, the action), a dict part -> (tuple of facts,
+    tuple of the types of their values), for the fast backend to see which parts changed from the previous state
     (reasoning/fast/facts.py, _abox_parts).  A change to the list drops them."""
 
     __slots__ = ("parts", "_unbuilt")  # (_unbuilt: _LazyABox's; here so that both classes have one layout)
@@ -189,34 +169,11 @@ _SEEN_TYPES: dict = {}  # the types of a part's values -> the equal tuple kept_p
 
 
 def state_abox(state: dict, transient: dict | None = None) -> ABox:
-    """state_facts(state, lean=True, transient) as an ABox (with its parts).
-
-    With MEMO_PARTS each part is memoized by what its facts are made of (_memo_parts), so a part equal
-    to an earlier state's is that same object (the fast backend finds it by id, not by content); a state
-    the memo's keys cannot read (a value missing or unhashable) is built by state_facts, which then
-    gives the same ABox or the same error."""
-    if MEMO_PARTS:
-        try:
-            parts = _memo_parts(state, transient or {})
-        except Exception:  # (state_facts below raises the error, or builds what the keys could not read)
-            parts = None
-        if parts is not None:
-            return _lazy_abox(parts)
-    marks: list = []
-    facts = state_facts(state, True, transient, marks)
-    out = ABox(facts)
-    ends = [mark[1] for mark in marks[1:]] + [len(facts)]
-    parts = {}
-    try:
-        for mark, end in zip(marks, ends):
-            if len(mark) == 3:  # a part as state_facts memoized it
-                parts[mark[0]] = mark[2]
-            else:
-                parts[mark[0]] = typed_part(tuple(facts[mark[1]:end]))
-    except (TypeError, IndexError):  # (not a fact: no parts)
-        return out
-    out.parts = parts
-    return out
+    """The reasoning ABox of a state (lean: no deck card) with the transient facts of an apply step
+    (theAction, a new turn, a resolving chain), as an ABox with its parts (_parts), its list built when
+    first used.  A part equal to an earlier state's is that same object (the fast backend finds it by
+    id, not by content)."""
+    return _lazy_abox(_parts(state, transient or {}, True))
 
 
 def with_action(abox: list, action: dict) -> list:
@@ -232,73 +189,16 @@ def with_action(abox: list, action: dict) -> list:
     return out
 
 
-def state_facts(state: dict, lean: bool = True, transient: dict | None = None, marks: list | None = None) -> list[tuple]:
-    """The ABox of a state (plus the transient facts of an apply step: theAction, a new turn, a resolving chain).
+def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -> list[tuple]:
+    """The facts of a state (plus the transient facts of an apply step): the facts of state_abox's parts in
+    order, with the deck cards' when not `lean` (the full ABox, as export-owl writes it).
 
     The action's facts come last: with transient {"action": a} the ABox is the state's own and
-    action_facts(a) (game.run_reasoner relies on it).  `marks`, if given, gets (part, index of its
-    first fact) for each part of the list (see ABox)."""
-    cat = catalog(state["ruleset"])
-    counters = counter_declarations(state["ruleset"])  # the ontology's counters (ygo:counterKey), once per state
-    transient = transient or {}
-    facts: list[tuple] = []
-    add = facts.append
-    if marks is None:
-        def mark(part):
-            pass
-    else:
-        def mark(part):
-            marks.append((part, len(facts)))
-    mark("duel")
-    _duel_facts(add, state, transient)
-    mark("board")
-    _board_facts(add, transient, strongest_in_graveyards(state, cat), card_counts(state, cat), battle_facts(state))
-    for p in PLAYERS:
-        side = state["players"][p]
-        me = player_ind(p)
-        mark(("player", p))
-        _player_facts(add, state, p)
-        mark(("priority", p))
-        _priority_facts(add, state, p)
-        mark(("side", p))
-        _side_facts(add, state, p, player_aggregates(state, p, cat).items())
-        if ZONE_PARTS:  # the zones of a player: the same facts for the same free zones (memoized)
-            got = _zone_part(state, side, p)
-            if marks is not None:
-                marks.append((("zones", p), len(facts), got))
-            facts.extend(got[0])
-        else:
-            mark(("zones", p))
-            _zone_facts(add, state, side, p, me)
-    pending = state["pending"]
-    chosen = {(r["player"], r["area"], r["index"]) for r in pending["chosen"]} if pending else set()
-    list_parts = _list_card_parts(cat)
-    properly = state.get("extra", {}).get("properly_summoned", {})
-    for p, area, i, name, fc in iter_cards(state, lean):
-        here = (p, area, i)
-        if fc is None:  # a card in a list area (hand, Graveyard, ...): its facts depend on these alone
-            got = _list_card_part(list_parts, cat, name, p, area, i, here in chosen,
-                                  area == "graveyard" and name in properly.get(p, ()))
-            if marks is not None:
-                marks.append((here, len(facts), got))
-            facts.extend(got[0])
-            continue
-        mark(here)
-        _field_card_facts(add, state, cat, counters, p, area, i, fc, here in chosen)
-    mark("pending")
-    if pending:
-        _pending_facts(add, state, pending, cat)
-    for i, link in enumerate(state["chain"], 1):
-        mark(("link", i))
-        facts.extend(link_facts(state, i, link, transient))
-    action = transient.get("action")
-    if action:
-        mark("action")
-        facts.extend(action_facts(action))
-    return facts
+    action_facts(a) (game.run_reasoner relies on it)."""
+    return list(chain.from_iterable(map(_FACTS, _parts(state, transient or {}, lean).values())))
 
 
-# -- the facts of each part (state_facts; _memo_parts on a memo's miss)
+# -- the facts of each part (_parts, on a memo's miss)
 
 def _duel_facts(add, state: dict, transient: dict) -> None:
     """The part "duel": the phase, the turn and the like (most states change one of them)."""
@@ -362,18 +262,6 @@ def _side_facts(add, state: dict, p: str, aggregates) -> None:
     add(("deckCount", me, len(side["deck"])))
     for name, value in aggregates:
         add((name, me, value))
-
-
-def _zone_part(state: dict, side: dict, p: str) -> tuple:
-    """The part ("zones", p), memoized by which zones are free."""
-    key = (p, state["ruleset"] == "official", tuple(map(operator.is_, side["monster_zones"], repeat(None))),
-           tuple(map(operator.is_, side["spell_trap_zones"], repeat(None))), side["field_zone"] is None)
-    got = _ZONE_PARTS.get(key)
-    if got is None:
-        part: list = []
-        _zone_facts(part.append, state, side, p, player_ind(p))
-        got = _ZONE_PARTS[key] = kept_part(tuple(part))
-    return got
 
 
 def _list_card_parts(cat) -> dict:
@@ -457,18 +345,18 @@ def _pending_facts(add, state: dict, pending: dict, cat) -> None:
         add(("pendingFirstChosen", PENDING, card_ind(first["player"], first["area"], first["index"])))
 
 
-# -- state_abox's memoized parts
+# -- a state's parts, memoized
 # Each memo maps a key holding every value its part's facts are made of (with the types of the values a fact
-# takes as they are: True == 1 and 1.0 == 1 as keys) to the part, so an equal part is the same object.
+# takes as they are: True == 1 and 1.0 == 1 as keys) to the part, so an equal part is the same object.  A key
+# that cannot be hashed (a value no valid state holds) is not memoized: its part is built each time.
 
-MEMO_PARTS = True  # False: state_abox slices state_facts' list (the code path before; the same ABox)
 MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when full: ~4 MB at most
 
 
 class _Memo:
-    """state_abox's memos for one catalog and the declarations of the Knowledge in use."""
+    """_parts' memos for one catalog and the declarations of the Knowledge in use."""
 
-    __slots__ = ("counters", "counts", "lists", "held", "fields", "players", "turns", "duels", "boards", "sums", "zones")
+    __slots__ = ("counters", "counts", "lists", "held", "fields", "players", "turns", "duels", "boards", "sums")
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
@@ -480,14 +368,24 @@ class _Memo:
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
         self.boards: dict = {}  # (strongest, counts, battle facts) -> the part "board"
         self.sums: dict = {}  # the closure facts (player_aggregates, strongest_in_graveyards, card_counts) by their inputs
-        self.zones: dict = {}  # (player, official, which of the field signature's entries are None) -> _zone_part
 
 
 def _remember(memo: dict, key, value):
     if len(memo) >= MEMO_CAP:
         memo.clear()
-    memo[key] = value
+    try:
+        memo[key] = value
+    except TypeError:  # (a key that cannot be hashed: not kept)
+        pass
     return value
+
+
+def _get(memo: dict, key, default=None):
+    """memo.get(key, default), and `default` for a key that cannot be hashed."""
+    try:
+        return memo.get(key, default)
+    except TypeError:
+        return default
 
 
 def _interned(part: tuple) -> tuple:
@@ -535,7 +433,7 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
 
 
-# per player, the slots (player, area, index) of its field zones in state_facts' order (as _memo_parts reads them)
+# per player, the slots (player, area, index) of its field zones in the ABox's order (as _parts reads them)
 _FIELD_SLOTS = {p: (*((p, "monster_zones", i) for i in range(5)), *((p, "spell_trap_zones", i) for i in range(5)),
                     (p, "field_zone", 0)) for p in PLAYERS}
 
@@ -567,8 +465,9 @@ def _turn_part(turns: dict, key: tuple, facts, state: dict, p: str) -> tuple:
     return got
 
 
-def _memo_parts(state: dict, transient: dict) -> dict:
-    """state_abox's parts (in state_facts' order, lean), each looked up by its key."""
+def _parts(state: dict, transient: dict, lean: bool) -> dict:
+    """A state's ABox as parts, in order: part -> (its facts, the types of their values) (see ABox), each
+    looked up by its key in the memos (built on a miss); `lean`: without the deck cards."""
     ruleset = state["ruleset"]
     cat = _catalog(ruleset)
     declared = knowledge(ruleset).__dict__  # (counter_declarations and count_declarations, without their import)
@@ -587,21 +486,22 @@ def _memo_parts(state: dict, transient: dict) -> dict:
     sides = []  # per player: (hand, graveyard, field signature)
     battle = False
     held_lists = memo.held
+    areas = _LEAN_AREAS if lean else LIST_AREAS
     for p in PLAYERS:
         side = state["players"][p]
         hand, grave = tuple(side["hand"]), tuple(side["graveyard"])
         ps = properly.get(p, ())
-        key = (p, hand, grave, tuple(side["banished"]), tuple(side["extra_deck"]))
-        got = None if chosen or ps else held_lists.get(key)  # (the cards of all the player's lists at once)
+        key = (p, *(tuple(side[area]) for area in areas))  # (a key of another length with the deck)
+        got = None if chosen or ps else _get(held_lists, key)  # (the cards of all the player's lists at once)
         if got is None:
             got = []
-            for area, names in zip(_LEAN_AREAS, key[1:]):
+            for area, names in zip(areas, key[1:]):
                 if not names:
                     continue
                 area_ps = ps if area == "graveyard" else ()
                 area_key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
                             tuple(name in area_ps for name in names) if area_ps else ())
-                in_area = lists.get(area_key)
+                in_area = _get(lists, area_key)
                 if in_area is None:  # ((slot, part) for each card: the slots shared by every list of that length)
                     in_area = _remember(lists, area_key, tuple(zip(_slots(p, area, len(names)), [
                         _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
@@ -616,7 +516,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         sig = []
         monsters, spells_traps = side["monster_zones"], side["spell_trap_zones"]
         if len(monsters) != 5 or len(spells_traps) != 5:
-            raise ValueError("not five zones")  # (state_facts builds the ABox, or gives the error)
+            raise ValueError(f"players.{p}: expected five Monster Zones and five Spell & Trap Zones")
         for slot, fc in zip(_FIELD_SLOTS[p], (*monsters, *spells_traps, side["field_zone"])):
             if fc is None:
                 sig.append(None)
@@ -633,7 +533,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
             else:  # (most field cards: nothing in extra, counters, equipped_to, not chosen; a key of another length)
                 key = (slot, values, tuple(map(type, values)))
                 equipped = None
-            got = fields.get(key)
+            got = _get(fields, key)
             if got is None:
                 part: list = []
                 _field_card_facts(part.append, state, cat, counters, *slot, fc, slot in chosen)
@@ -643,24 +543,24 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         sides.append((hand, grave, tuple(sig)))
     (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
     key = ("strongest", grave_a, grave_b)
-    strongest = sums.get(key, sums)
+    strongest = _get(sums, key, sums)
     if strongest is sums:
         strongest = _remember(sums, key, strongest_in_graveyards(state, cat))
     key = ("counts", sig_a, sig_b)
-    counts = sums.get(key)
+    counts = _get(sums, key)
     if counts is None:
         counts = _remember(sums, key, tuple(card_counts(state, cat)))
     phase_end = extra.get("phase_end")
     turn = state["turn"]
     key = (state["phase"], turn, type(turn), state["winner"] is not None, len(state["chain"]), pending is not None,
            bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")))
-    duel = memo.duels.get(key)
+    duel = _get(memo.duels, key)
     if duel is None:
         part = []
         _duel_facts(part.append, state, transient)
         duel = _remember(memo.duels, key, kept_part(tuple(part)))
     key = (strongest, counts, tuple(battle_facts(state)) if battle else _NO_BATTLE)
-    board = None if transient.get("die") else memo.boards.get(key)  # (a die result: rare, built each time)
+    board = None if transient.get("die") else _get(memo.boards, key)  # (a die result: rare, built each time)
     if board is None:
         part = []
         _board_facts(part.append, transient, *key)
@@ -668,12 +568,12 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if not transient.get("die"):
             _remember(memo.boards, key, board)
     parts["duel"], parts["board"] = duel, board
-    players, turns, zones, official = memo.players, memo.turns, memo.zones, ruleset == "official"
+    players, turns, official = memo.players, memo.turns, ruleset == "official"
     turn_player, priority = state["turn_player"], state["priority"]
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
         key = ("aggregates", p, hand, grave, sig)
-        aggregates = sums.get(key)
+        aggregates = _get(sums, key)
         if aggregates is None:
             aggregates = _remember(sums, key, tuple(player_aggregates(state, p, cat).items()))
         # (two such parts a player, and two ("priority", p))
@@ -683,16 +583,18 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         life = side["life_points"]
         key = (p, state["first_player"] == p, life, type(life), bool(side["normal_summon_used"]),
                5 - sig[:5].count(None), len(hand), len(side["deck"]), aggregates)  # (sig[:5]: the Monster Zones)
-        got = players.get(key)
+        got = _get(players, key)
         if got is None:
             part = []
             _side_facts(part.append, state, p, aggregates)
             got = _remember(players, key, kept_part(tuple(part)))
         parts[("side", p)] = got
         key = (p, official, tuple(map(operator.is_, sig, repeat(None))))  # (which zones are free, read off sig)
-        got = zones.get(key)
+        got = _ZONE_PARTS.get(key)
         if got is None:
-            got = zones[key] = _zone_part(state, side, p)
+            part = []
+            _zone_facts(part.append, state, side, p, player_ind(p))
+            got = _ZONE_PARTS[key] = kept_part(tuple(part))
         parts[("zones", p)] = got
     if pending:
         part = []
@@ -709,7 +611,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
 
 
 def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
-    """The facts of a player's zones (state_facts' part ("zones", p))."""
+    """The facts of a player's zones (the part ("zones", p))."""
     for area in AREAS:
         cls = ZONE_CLASSES[area]
         if area in ("monster_zones", "spell_trap_zones"):

@@ -87,8 +87,7 @@ def ref_text(ref: dict) -> str:
 
 # Action.from_dict writes a string, an integer, a boolean or a dict of them (a card reference) as
 # json.dumps does, without making an encoder for each (json.dumps with sort_keys does: 2.8 us for a
-# reference); False: json.dumps for every value (the code path before; the same text)
-SCALAR_JSON = True
+# reference)
 _encode_str = json.encoder.encode_basestring_ascii  # (what json.dumps uses for a str, ensure_ascii)
 
 
@@ -114,8 +113,6 @@ class Action:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Action":
-        if not SCALAR_JSON:
-            return cls(tuple(sorted((k, json.dumps(v, sort_keys=True)) for k, v in d.items())))
         return cls(tuple(sorted((k, _json(v)) for k, v in d.items())))
 
     def to_dict(self) -> dict:

@@ -144,23 +144,10 @@ def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 
             "finished": last.winner is not None, "reasoner_runs": runs, "forced_moves": forced}
 
 
-# a reasoner spec `fast@VARIANT` runs fast with an alternative code path switched on, so that one
-# bench run compares the two (the ratio table): VARIANT -> what to switch on in the worker
-FAST_VARIANTS = {"affected": "a run on a new state recomputes the relations a change reaches "
-                             "(YGO_FAST_UPDATE=affected: session 4)",
-                 "dred": "delete and rederive between runs (YGO_FAST_UPDATE=dred: the default)",
-                 "scratch": "a run that removes facts starts from scratch (YGO_FAST_UPDATE=scratch: session 3)",
-                 "python": "the Python evaluator (YGO_FAST_EVALUATOR=python: the code path before the native one)",
-                 "native": "the native (C) evaluator (YGO_FAST_EVALUATOR=native: the default when it builds)",
-                 "sets": "the native evaluator given a state's ABox as sets by predicate (native.BUNDLES = False: "
-                         "the code path before it took the ABox's parts as bundles)"}
-# the variants that choose the evaluator; the others choose how the Python evaluator goes on
-_EVALUATOR_VARIANTS = ("python", "native")
-
 # `fast@git:REV` plays the duels with this checkout's code at commit REV (its files taken out of the git history
 # into a temporary folder, run in a process of its own); `fast@issue10` is the commit at which issue 10 was filed
 # and measured ("today's code path": session 4's last commit, ~8-20 ms per action then), the code its ratio target
-# compares with.  fast@scratch keeps only that code's way of evaluating (session 3's), with every later layer.
+# compares with.
 COMMIT_ALIASES = {"issue10": "0018414"}
 
 
@@ -209,6 +196,11 @@ def extract_commit(rev: str) -> str:
             tar.extractall(folder, filter="data")
         else:
             tar.extractall(folder)
+    setup = os.path.join(folder, "setup.py")
+    if os.path.isfile(setup) and "ext_modules" in open(setup, encoding="utf-8").read():
+        # (a commit whose C parts the packaging builds: built in place, as an editable install does; without a
+        # compiler that code runs its Python evaluator, and its `evaluator` says so)
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=folder, capture_output=True)
     return os.path.join(folder, "src")
 
 
@@ -223,6 +215,11 @@ from ygo_onto.duel import new_duel, play_duel
 t = time.perf_counter()
 new_duel("official", args["seed"], "fast").allowed_actions("fast")
 first = (time.perf_counter() - t) * 1000
+try:
+    from ygo_onto.reasoning.fast.native import describe
+    evaluator = describe()
+except Exception:
+    evaluator = None
 counts = getattr(game, "COUNTS", None)
 duels = []
 for ruleset in args["duels"]:
@@ -238,7 +235,7 @@ for ruleset in args["duels"]:
     duels.append({"ruleset": ruleset, "seed": args["seed"], "actions": n, "turns": last.data["turn"],
                   "winner": last.winner, "seconds": seconds, "ms_per_action": seconds * 1000 / max(n, 1),
                   "finished": last.winner is not None, "reasoner_runs": runs, "forced_moves": forced})
-print(json.dumps({"first_call_ms": first, "duels": duels,
+print(json.dumps({"first_call_ms": first, "duels": duels, "evaluator": evaluator,
                   "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
 """
 
@@ -256,34 +253,16 @@ def _commit_duels(spec: str, src: str, duels: tuple, seed: int, max_actions: int
     out = json.loads(got.stdout.strip().splitlines()[-1])
     for d in out["duels"]:
         d["reasoner"] = spec
-    return {"reasoner": spec, "evaluator": f"the code of commit {_commit_of(spec)}", "latency": {},
-            "peak_child_rss_mb": None, **out}
+    evaluator = out.pop("evaluator")  # (None: a commit before native.describe)
+    described = f"the code of commit {_commit_of(spec)}" + (f": {evaluator}" if evaluator else "")
+    return {"reasoner": spec, "evaluator": described, "latency": {}, "peak_child_rss_mb": None, **out}
 
 
-def _variant(spec: str) -> tuple[str, str]:
-    """(backend, variant) of a reasoner spec (`fast`, `pellet`, `fast@scratch`: variant "" for none); ValueError
-    for a variant that is not one (fast@issue10 and fast@git:REV are played by run_bench, not here)."""
-    backend, _, variant = spec.partition("@")
-    if variant and (backend != "fast" or variant not in FAST_VARIANTS):
-        raise ValueError(f"--reasoners: expected fast@{'|'.join(FAST_VARIANTS)}, fast@issue10 or "
-                         f"fast@git:REV, got {spec!r}")
-    return backend, variant
-
-
-def _use_variant(spec: str) -> str:
-    """The backend of a reasoner spec (`fast`, `pellet`, `fast@scratch`), with its variant switched on."""
-    backend, variant = _variant(spec)
-    if variant:
-        from .reasoning.fast import evaluator, native
-
-        if variant in _EVALUATOR_VARIANTS:
-            native.EVALUATOR = variant
-        elif variant == "sets":
-            native.BUNDLES = False
-        else:  # (fast@dred, fast@affected, fast@scratch: the Python evaluator's ways of going on)
-            native.EVALUATOR = "python"
-            evaluator.UPDATE = variant
-    return backend
+def _check_spec(spec: str) -> None:
+    """ValueError for a reasoner spec that is not a backend (fast, pellet) or an earlier commit's fast
+    (fast@issue10, fast@git:REV: played by run_bench in a process of their own)."""
+    if "@" in spec and _commit_of(spec) is None:
+        raise ValueError(f"--reasoners: expected a backend (fast, pellet), fast@issue10 or fast@git:REV, got {spec!r}")
 
 
 def puzzle_files() -> list:
@@ -349,14 +328,14 @@ def _bench_duels(reasoner: str, states: dict, duels: tuple, seed: int, max_actio
 
 
 def _start(spec: str, states: dict) -> tuple[str, str, float]:
-    """A bench process's start: the spec's variant switched on, and the first call (compile / load / start) made
-    on the first state. (spec, its backend, the first call's ms)."""
+    """A bench process's start: the first call (compile / load / start) made on the first state. (spec, its
+    backend, the first call's ms)."""
     import warnings
 
     from .game import GameState
 
     warnings.simplefilter("ignore")
-    reasoner = _use_variant(spec)
+    reasoner = spec
     t = time.perf_counter()
     GameState.from_dict(next(iter(states.values()))).allowed_actions(reasoner)
     return spec, reasoner, (time.perf_counter() - t) * 1000
@@ -389,10 +368,10 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
     fast (default: examples/puzzles/), reporting nodes per second and the time per puzzle.
 
     rounds: how many times each reasoner's duels are played, each time as the first duels of a new process
-    (cold, as a user's first duel is), the reasoners taking turns (fast, fast@scratch, fast, ...), so that a
+    (cold, as a user's first duel is), the reasoners taking turns (fast, fast@git:REV, fast, ...), so that a
     slow spell of the machine falls on both sides of a ratio.  A duel is reported by its median round (with
-    every round's time), and a fast variant's ratio is the median of the rounds' ratios, each round's two
-    duels having been played one after the other.  Pellet's duels (hours) are played once.
+    every round's time), and an earlier commit's ratio to fast is the median of the rounds' ratios, each
+    round's two duels having been played one after the other.  Pellet's duels (hours) are played once.
     """
     if rounds < 1:
         raise ValueError(f"rounds: expected at least 1, got {rounds}")
@@ -407,7 +386,7 @@ def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, w
             if rev is not None:
                 commits[reasoner] = extract_commit(rev)
             else:
-                _variant(reasoner)  # (a bad spec is refused before anything runs)
+                _check_spec(reasoner)  # (a bad spec is refused before anything runs)
         _measure_all(result, reasoners, repeats, commits, states, with_pellet_duel, duel_seed, max_actions, duels,
                      progress, puzzles, rounds)
     finally:
@@ -455,7 +434,7 @@ def _measure_all(result: dict, reasoners, repeats, commits: dict, states: dict, 
     if "fast" in result["reasoners"]:  # how many times faster fast is (p50 over p50, same run)
         fast = result["reasoners"]["fast"]
         for reasoner, r in result["reasoners"].items():
-            if reasoner.startswith("fast@"):  # a variant: fast's time over the variant's
+            if reasoner.startswith("fast@"):  # an earlier commit's fast: fast's time over that code's
                 r["speedup_over_fast"] = {
                     "latency_p50": {name: fast["latency"][name]["p50_ms"] / x["p50_ms"]
                                     for name, x in r["latency"].items() if name in fast["latency"]},
@@ -518,8 +497,8 @@ def render(result: dict, console=None) -> None:
         _render_targets(result, console)
     variants = {name: r["speedup_over_fast"] for name, r in reasoners.items() if "speedup_over_fast" in r}
     if variants:
-        t = Table(title="fast variants: fast's time / the variant's (a duel's per action; > 1: the variant is faster)")
-        for col in ("variant", "measure", "ratio"):
+        t = Table(title="earlier commits: fast's time / the commit's (a duel's per action; > 1: the commit is faster)")
+        for col in ("commit", "measure", "ratio"):
             t.add_column(col, justify="right" if col == "ratio" else "left")
         for name, sp in variants.items():
             for state, ratio in sp["latency_p50"].items():
@@ -563,14 +542,12 @@ TARGETS = (
         "mid-game (84 cards)", {}).get("p50_ms"), 1.0, "max"),
     ("official duel per action, issue 10's code (fast@issue10) / fast", lambda r: _duel_ratio(r, "fast@issue10"),
      10.0, "min"),
-    ("official duel per action, fast@scratch / fast (the evaluator alone)", lambda r: _duel_ratio(r, "fast@scratch"),
-     10.0, "min"),
 )
 
 
-def _duel_ratio(result: dict, variant: str):
-    """How many times longer the variant's official duel took per action than fast's (None if not measured)."""
-    ratio = result["reasoners"].get(variant, {}).get("speedup_over_fast", {}).get("duels", {}).get("official")
+def _duel_ratio(result: dict, spec: str):
+    """How many times longer a spec's official duel took per action than fast's (None if not measured)."""
+    ratio = result["reasoners"].get(spec, {}).get("speedup_over_fast", {}).get("duels", {}).get("official")
     return None if ratio is None else 1 / ratio
 
 
@@ -597,9 +574,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description="Benchmark the reasoner backends (latency, whole duels, memory).")
     ap.add_argument("--reasoners", default="fast,pellet",
-                    help="comma-separated backends (default: fast,pellet); fast@python: fast with the Python "
-                         "evaluator instead of the native one; fast@scratch, fast@affected, fast@dred: the Python "
-                         "evaluator with another way of going on from the previous model (see FAST_VARIANTS); each "
+                    help="comma-separated backends (default: fast,pellet); fast@git:REV: the duels played by "
+                         "this checkout's code at commit REV (fast@issue10: the commit issue 10 was measured on), "
                          "compared with fast in the same run")
     ap.add_argument("--repeats", type=int, default=None, help="latency samples per state for fast (default 30)")
     ap.add_argument("--pellet-repeats", type=int, default=None, help="latency samples per state for pellet (default 3)")

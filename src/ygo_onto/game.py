@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import reasoning, script_input
-from .abox import PHASE_INDIVIDUALS, state_abox, state_facts, with_action
+from .abox import PHASE_INDIVIDUALS, state_abox, with_action
 from .actions import (Action, action_id, allowed_from_facts, check_action_object, engine_choice, parse_action_id,
                       with_type_from_id)
 from .errors import IllegalActionError, StateError, YgoError
@@ -27,9 +27,6 @@ MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal seque
 
 # what the apply loop did, for `bench` (where a duel's time goes): reasoner runs, forced moves
 COUNTS: collections.Counter = collections.Counter()
-# the ABox of a state with its parts (abox.ABox: the fast backend reads only the parts that changed);
-# False: a plain list (the code path before, for a side-by-side timing)
-ABOX_PARTS = True
 
 
 @dataclass
@@ -282,13 +279,13 @@ def _using(rules):
 def run_reasoner(data: dict, reasoner: str, transient: dict | None = None, base: Inference | None = None) -> Inference:
     """The reasoner on the state with the transient facts.  `base`: a run on the same state without
     transient facts; when the transient facts are an action alone, the ABox is base's and the
-    action's (state_facts adds an action's facts last), not built again."""
+    action's (state_abox adds an action's facts last), not built again."""
     k = knowledge(data["ruleset"])
     backend = reasoning.get(reasoner)
     if base is not None and transient is not None and len(transient) == 1 and "action" in transient:
         abox = with_action(base.abox, transient["action"])
     else:
-        abox = state_abox(data, transient) if ABOX_PARTS else state_facts(data, lean=True, transient=transient)
+        abox = state_abox(data, transient)
     start = time.perf_counter()
     facts = backend.infer(k, abox)
     elapsed_ms = (time.perf_counter() - start) * 1000

@@ -5,8 +5,8 @@ Nothing here is written per rule.  `compile_program` reads the knowledge of a ru
 program; it is positive, so it has exactly one model, the least fixpoint of the rules.
 Each `infer` computes that model with the ABox facts added and reads it back.  The model is
 computed by the native evaluator (`native.py`: a generic semi-naive Datalog engine in C,
-`native.c`, to which the program is data: join plans made from the parsed rules; built once
-with gcc into the disk cache, through cffi), or where it cannot be built (no compiler) or with
+`native.c`, to which the program is data: join plans made from the parsed rules; compiled at
+install by setup.py, opened with cffi), or where it is not compiled (no compiler at install) or with
 YGO_FAST_EVALUATOR=python by `_Evaluator` (semi-naive evaluation of the same program in
 generated Python, ~2-5 ms a mid-game state), or by clingo (grounding: ~50-150 ms) for a
 program or a term neither reproduces exactly; `infer_facts(..., evaluator=False)` always asks
@@ -58,7 +58,7 @@ from __future__ import annotations
 from .. import register
 from .clingo_backend import _any_value, _clingo_model, facts_program, solve  # noqa: F401
 from .compiler import Compiled, _Compiler, check_tbox, compile_program, compiled, declared_ranges  # noqa: F401
-from .evaluator import _Evaluator, _NotSupported, _parse_program, _read_program  # noqa: F401
+from .evaluator import _Evaluator, _NotSupported, parse_program  # noqa: F401
 from .facts import _abox, _read_facts, _read_model  # noqa: F401
 from .infer import infer_facts
 from .names import INT_MAX, INT_MIN, cpred, ppred  # noqa: F401

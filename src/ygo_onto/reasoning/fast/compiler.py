@@ -109,7 +109,6 @@ class Compiled:
     last_abox: tuple | None = field(default=None, repr=False, compare=False)  # see _abox
     last_parts: tuple | None = field(default=None, repr=False, compare=False)  # see _abox_parts
     read_memo: dict = field(default_factory=dict, repr=False, compare=False)  # see _read_model
-    fact_names: dict = field(default_factory=dict, repr=False, compare=False)  # see infer._fact_names
 
 
 class _Compiler:

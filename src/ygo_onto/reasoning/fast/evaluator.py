@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import marshal
 import operator
-import os
 import re
 import types
 from typing import TYPE_CHECKING
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
 # computes while grounding.  On a mid-game state of the real rulesets that costs clingo
 # 50-150 ms: parsing ~1800 statements (again for every state), then instantiating ~900 rules,
 # a hundred predicates of which form one recursive component, for a model of ~1000 atoms.
-# `_Evaluator` runs the same program text (read once, by `_parse_program`; the tests check it
+# `_Evaluator` runs the same program text (read once, by `parse_program`; the tests check it
 # reads what clingo's parser reads) by semi-naive evaluation: a round hands the atoms each
 # predicate gained in the previous round to the predicate's dispatcher, which calls the rules
 # with that predicate in their body:
@@ -43,26 +42,6 @@ if TYPE_CHECKING:
 # kills clingo with SIGFPE.)  What the evaluator does not reproduce (a construct the compiler
 # never writes; the negation of a function term at run time) raises _NotSupported, and the call
 # goes to clingo.
-
-
-# How a run whose facts remove some of the previous run's goes on from the previous model
-# (YGO_FAST_UPDATE, or bench's `fast@VARIANT`):
-# * "dred" (default): delete and rederive (_Evaluator._update); an atom that is a fact of the new
-#   run is never over-deleted, which keeps the over-deletion near the real change (a median of 22
-#   atoms per state of a duel, against 272 without that cut and ~480 recomputed by "affected");
-# * "affected": the relations that a changed fact can reach through the rules are computed again
-#   (_Evaluator._recompute); the others are kept as they are;
-# * "scratch": every such run starts from the program's facts (the code path of session 3).
-# All three give the same models (tests/test_fast_backend.py, on the inputs of whole duels).
-UPDATES = ("dred", "affected", "scratch")
-UPDATE = os.environ.get("YGO_FAST_UPDATE", "dred")
-if UPDATE not in UPDATES:
-    raise ValueError(f"YGO_FAST_UPDATE: expected one of {', '.join(UPDATES)}, got {UPDATE!r}")
-
-
-# a run after one that only added atoms takes them out first (see run); False: the code path
-# before (delete and rederive from the extended model), for a side-by-side timing
-ROLLBACK = True
 
 
 class _NotSupported(Exception):
@@ -156,87 +135,6 @@ _ORDERINGS = {"<": "_lt", "<=": "_le", ">": "_gt", ">=": "_ge"}
 # body literals: ("atom", pred, [terms]) | ("cmp", op, left, right), pred = (name, arity)
 
 
-def _read_program(program: str):
-    """The rules of a program as (head atom, body literals); raises _NotSupported on anything
-    but the positive normal rules, #show directives and comments the compiler writes."""
-    import clingo
-    from clingo import ast
-
-    T = ast.ASTType
-    binary = {ast.BinaryOperator.Plus: "_b_add", ast.BinaryOperator.Minus: "_b_sub",
-              ast.BinaryOperator.Multiplication: "_b_mul", ast.BinaryOperator.Division: "_b_div",
-              ast.BinaryOperator.Modulo: "_b_mod"}
-    unary = {ast.UnaryOperator.Minus: "_b_neg", ast.UnaryOperator.Absolute: "_b_abs"}
-    compare = {ast.ComparisonOperator.Equal: "=", ast.ComparisonOperator.NotEqual: "!=",
-               ast.ComparisonOperator.LessThan: "<", ast.ComparisonOperator.LessEqual: "<=",
-               ast.ComparisonOperator.GreaterThan: ">", ast.ComparisonOperator.GreaterEqual: ">="}
-    anonymous = 0
-
-    def term(x):
-        nonlocal anonymous
-        t = x.ast_type
-        if t == T.Variable:
-            if x.name == "_":
-                anonymous += 1
-                return ("v", f"#{anonymous}")  # never a clingo variable's name
-            return ("v", x.name)
-        if t == T.SymbolicTerm:
-            return ("c", _value(x.symbol))
-        if t == T.Function and not x.external and x.name:
-            args = [term(a) for a in x.arguments]
-            if all(a[0] == "c" for a in args):
-                return ("c", (x.name, *(a[1] for a in args)))
-            return ("f", x.name, args)
-        if t == T.BinaryOperation and x.operator_type in binary:
-            return operation(binary[x.operator_type], [term(x.left), term(x.right)])
-        if t == T.UnaryOperation and x.operator_type in unary:
-            return operation(unary[x.operator_type], [term(x.argument)])
-        raise _NotSupported(f"the term {x}")
-
-    def operation(helper, args):
-        if all(a[0] == "c" for a in args):  # a constant such as -1
-            value = _HELPERS[helper](*(a[1] for a in args))
-            if value is None:
-                raise _NotSupported("an undefined constant term")
-            return ("c", value)
-        return ("op", helper, args)
-
-    def atom(lit):
-        if lit.ast_type != T.Literal or lit.sign != ast.Sign.NoSign:
-            raise _NotSupported(f"the literal {lit}")
-        a = lit.atom
-        if a.ast_type == T.SymbolicAtom:
-            s = a.symbol
-            if s.ast_type == T.Function and not s.external and s.name:
-                args = [term(x) for x in s.arguments]
-                return ("atom", (s.name, len(args)), args)
-            if s.ast_type == T.SymbolicTerm and s.symbol.type == clingo.SymbolType.Function and s.symbol.positive \
-                    and s.symbol.name:
-                args = [("c", _value(x)) for x in s.symbol.arguments]
-                return ("atom", (s.symbol.name, len(args)), args)
-        elif a.ast_type == T.Comparison and len(a.guards) == 1:
-            return ("cmp", compare[a.guards[0].comparison], term(a.term), term(a.guards[0].term))
-        raise _NotSupported(f"the literal {lit}")
-
-    rules = []
-
-    def statement(s):
-        t = s.ast_type
-        if t == T.Rule:
-            head = atom(s.head)
-            if head[0] != "atom":
-                raise _NotSupported(f"the head {s.head}")
-            rules.append((head, [atom(b) for b in s.body]))
-        elif t == T.Program:
-            if s.name != "base" or len(s.parameters):
-                raise _NotSupported(f"the program part {s.name}")
-        elif t not in (T.ShowSignature, T.Comment):
-            raise _NotSupported(f"the statement {s}")
-
-    ast.parse_string(program, statement)
-    return rules
-
-
 _ASP_TOKEN = re.compile(r"""
     (?P<skip>\s+|%[^\n]*)
   | (?P<str>"(?:[^"\\\n]|\\["\\n])*")
@@ -251,10 +149,11 @@ _ASP_BINARY = {"+": "_b_add", "-": "_b_sub", "*": "_b_mul", "/": "_b_div", "\\":
 _ASP_COMPARE = {"=", "!=", "<", "<=", ">", ">="}
 
 
-def _parse_program(program: str):
-    """_read_program's result without clingo's AST, which is slow to walk from Python: a parser of
-    the statements the compiler writes (rules, facts, #show, % comments).  Raises _NotSupported
-    on anything else; tests check that both readers agree on the real programs."""
+def parse_program(program: str):
+    """The rules of a program as (head atom, body literals), as the evaluators read them: a parser of the
+    statements the compiler writes (rules, facts, #show, % comments; clingo's AST, the same rules, is slow to
+    walk from Python).  Raises _NotSupported on anything else (then clingo runs the program); tests check
+    that it reads the real programs as clingo's parser does."""
     if "%*" in program:  # a block comment
         raise _NotSupported("a block comment")
     toks: list[tuple[str, str]] = []
@@ -313,6 +212,10 @@ def _parse_program(program: str):
             inner = term()
             take("|")
             return operation("_b_abs", [inner])
+        if text == "(" and kind == "op":  # (a term in parentheses: clingo's `(t)` is t)
+            inner = term()
+            take(")")
+            return inner
         if kind == "num":
             return ("c", int(text))
         if kind == "str":
@@ -372,15 +275,6 @@ def _parse_program(program: str):
         take(".")
         rules.append((head, body))
     return rules
-
-
-def parse_program(program: str):
-    """The rules of a program as the evaluator reads them (_parse_program, or clingo's parser for
-    what it does not read)."""
-    try:
-        return _parse_program(program)
-    except _NotSupported:
-        return _read_program(program)
 
 
 class CodeCache:
@@ -575,13 +469,6 @@ class _Evaluator:
         self._once_heads = tuple(sorted(once_heads))
         self._once_atoms: dict[int, set] | None = None  # what the rules without atoms derive (constant)
         self._checks: dict[int, object] = {}  # head predicate -> its rules' check function (see _update)
-        # what a run does when its facts remove some of the previous run's (see UPDATE)
-        self.update = UPDATE
-        # _recompute runs from scratch when the affected relations hold more of the model than this (on
-        # the inputs of two random duels, 0.5 took 5.9 s, 1.0 6.4 s, every run from scratch 8.2 s)
-        self.recompute_share = 0.5
-        self._affected_memo: dict = {}  # changed predicates -> (affected predicates, full rule functions)
-        self._full: dict[int, object] = {}  # id of a rule body -> its function joining whole relations
         self._touched: set[int] = set()  # the predicates that hold atoms (to clear before the next run)
         self._dirty = False  # a run stopped half-way: clear everything
         self._input: dict | None = None  # the facts of the last run, if it completed
@@ -589,7 +476,6 @@ class _Evaluator:
         # (None after a run from the program's facts); see added_model
         self._added: dict[int, set] | None = None
         self._extra_added: dict = {}
-        self._recomputed: frozenset | None = None  # after a _recompute: the relations it computed again
         self._change: tuple | None = None  # after an _update: the atoms it removed and added (changed_model)
         # after a run that went on from the previous model by adding atoms (and was not itself such a
         # run after another): (the previous run's facts, its facts of predicates the program does not
@@ -838,14 +724,14 @@ class _Evaluator:
         evaluation from a model of some facts reaches the least model of more facts."""
         previous, self._input = self._input, None
         rollback, self._rollback = self._rollback, None
-        self._recomputed = self._change = None
+        self._change = None
         if previous is not None and not self._dirty and self._extends(previous, facts):
             self._dirty = True
             self._added = {}
             extra = dict(self._extra)
             self._loop(self._insert_new(previous, facts), set())
             self._input = facts
-            if rollback is None and self.update == "dred" and ROLLBACK:
+            if rollback is None:
                 self._rollback = (previous, extra, self.added_model())
             return
         if rollback is not None and not self._dirty:
@@ -873,9 +759,9 @@ class _Evaluator:
                 self._input = facts
                 self._change = self._after_rollback(taken, *self._change)
                 return
-        elif previous is not None and not self._dirty and self.update != "scratch":
+        elif previous is not None and not self._dirty:
             try:
-                done = (self._recompute if self.update == "affected" else self._update)(previous, facts)
+                done = self._update(previous, facts)
             except _NotSupported:
                 done = False
             if done:
@@ -966,78 +852,6 @@ class _Evaluator:
                 if more:
                     into_added[at] = more
         return removed, added, extra, (extra_removed, extra_added)
-
-    def _affected(self, changed: frozenset) -> tuple[frozenset, list]:
-        """The predicates whose atoms may depend on a changed predicate (it and every head its
-        atoms reach through the rules), and the full functions of the rules that derive an
-        affected predicate from unaffected ones only (memoized: a duel repeats its kinds of change)."""
-        got = self._affected_memo.get(changed)
-        if got is None:
-            affected, todo = set(changed), list(changed)
-            while todo:
-                for h in self._reach[todo.pop()]:
-                    if h not in affected:
-                        affected.add(h)
-                        todo.append(h)
-            full = []
-            for h in sorted(affected):
-                for head, body in self._by_head.get(h, ()):
-                    atoms = {self.pred(lit[1]) for lit in body if lit[0] == "atom"}
-                    if atoms and not atoms & affected:
-                        fn = self._full.get(id(body))
-                        if fn is None:
-                            fn = self._full[id(body)] = self.function(head, body, None)
-                        full.append(fn)
-            if len(self._affected_memo) > 4096:
-                self._affected_memo.clear()
-            got = self._affected_memo[changed] = (frozenset(affected), full)
-        return got
-
-    def _recompute(self, previous: dict, facts: dict) -> bool:
-        """The least model of `facts` from the model of `previous` when facts were also removed:
-        the relations a changed predicate can reach through the rules ("affected") are emptied
-        and computed again; every other relation is the same in both models, since none of its
-        atoms has a derivation that uses an affected atom.
-
-        1. Empty the affected relations; insert their program facts, constant rule heads and
-           input facts.
-        2. Run once, in full, the rules that derive an affected predicate from unaffected ones
-           (their instances never see an affected atom, so no delta would fire them).
-        3. Semi-naive rounds from what 1 and 2 inserted: every other rule instance deriving an
-           affected atom has an affected body atom, and fires when the last of those arrives.
-
-        The program is positive and the unaffected relations are closed under the rules, so the
-        result is the least model of `facts` (tests compare it with runs from scratch on the
-        inputs of whole duels).  Returns False (the caller runs from scratch) when the affected
-        relations hold most of the model."""
-        relations, keys = self.relations, self._keys
-        removed, added, extra, _ = self._changes(previous, facts)
-        affected, full = self._affected(frozenset(removed.keys() | added.keys()))
-        if sum(len(relations[p]) for p in affected) > self.recompute_share * sum(map(len, relations)):
-            return False
-        self._dirty = True
-        self._added = None
-        self._extra_added = {}
-        self._extra = extra
-        self._recomputed = affected  # (the caller's reading stays: only these relations changed)
-        indexes, pendings, insert = self._indexes, self._pending, self.insert
-        once = self._once_atoms or {}
-        delta: dict[int, set] = {}
-        for p in affected:  # 1.
-            relations[p].clear()
-            for _, index in indexes[p]:
-                index.clear()
-            pendings[p].clear()
-            seed = [s for s in (self._facts.get(p), once.get(p), facts.get(keys[p])) if s]
-            if seed:
-                atoms = set().union(*seed)
-                insert(p, atoms)
-                delta[p] = atoms
-        for fn in full:  # 2.
-            fn()
-        self._take_pending(affected, delta)
-        self._loop(delta, set())  # 3.
-        return True
 
     UNLIKE = 8  # _update starts from scratch when more than 1/UNLIKE of the input facts changed
 
@@ -1275,17 +1089,6 @@ class _Evaluator:
         if p is not None and p in self._touched:
             return self.relations[p]
         return self._extra.get(key)
-
-    def recomputed_model(self) -> dict[tuple[str, int], set] | None:
-        """After a run that recomputed some relations of the previous model (_recompute): those
-        relations, empty ones included, and the facts of predicates the program does not mention,
-        as `model` gives them; every other relation is as it was.  None after any other run."""
-        if self._recomputed is None:
-            return None
-        keys, relations = self._keys, self.relations
-        out = {keys[p]: relations[p] for p in self._recomputed}
-        out.update(self._extra)
-        return out
 
     def changed_model(self) -> tuple[dict, dict] | None:
         """After a run that deleted and rederived (_update): the atoms it took out of the previous

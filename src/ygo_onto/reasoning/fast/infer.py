@@ -45,7 +45,7 @@ def _model(comp: Compiled, knowledge, facts, abox, equality: bool, check_merges:
         with ev.lock:
             try:
                 parts = getattr(facts, "parts", None)
-                if parts is None or not native.BUNDLES or type(ev) is not native.NativeEvaluator or \
+                if parts is None or type(ev) is not native.NativeEvaluator or \
                         not ev.run_bundles(parts, lambda facts: _read_each(comp, knowledge, facts)):
                     ev.run(abox())
             except _NotSupported:
@@ -62,9 +62,7 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
     could fail on it, the relations the merge and consistency checks compare it to (_checked,
     _related): after a run that only added
     atoms, the added atoms (the facts are those of the previous reading and of the new atoms);
-    after a run that recomputed some relations, those relations (the facts are the previous
-    reading's, less those of the recomputed relations, and the new reading of them); after a run
-    that deleted and rederived, the atoms it added (the facts are the previous reading's, less those
+    after a run that deleted and rederived, the atoms it added (the facts are the previous reading's, less those
     of the atoms it took out, and those of the added atoms).  A check fails on the whole model
     exactly when it fails on that part, with the same message (the previous model passed every
     check).  The facts are built by name (Facts' groups): the names that did not change share the
@@ -84,7 +82,6 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
         if groups is not None:
             ev.reading = groups
             return False, Facts(groups)
-    recomputed = ev.recomputed_model() if added is None and change is None else None
     if base is not None and change is not None:
         removed, added = change
         merges, result = _read_model(knowledge, comp, check_merges, _checked(comp, knowledge, ev, added, check_merges))
@@ -94,13 +91,6 @@ def _read_evaluator(knowledge, comp: Compiled, check_merges: bool, ev: _Evaluato
         merges, result = _read_model(knowledge, comp, check_merges, _checked(comp, knowledge, ev, added, check_merges))
         if not merges:
             result = Facts(_groups_after(base, result.groups))
-    elif base is not None and recomputed is not None:
-        merges, result = _read_model(knowledge, comp, check_merges,
-                                     _related(comp, knowledge, ev, recomputed))
-        if not merges:
-            names = _fact_names(comp, recomputed)
-            kept = {name: group for name, group in base.items() if name not in names}
-            result = Facts(_groups_after(kept, result.groups))
     else:
         merges, result = _read_model(knowledge, comp, check_merges, ev.model())
     if not merges:
@@ -122,7 +112,7 @@ def _read_change(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed,
     plan, related = _keyed(comp, knowledge, ev)
     unnamed = comp.unnamed
     merging = _merging(comp) if check_merges else {}
-    read = native.c_reader()
+    read = native.reader()
     if read is not None:  # (reader.c: the same steps; None also where they raise, the caller's steps then do)
         return read.read_change(base, plan, removed or None, added, unnamed, related, merging, ev.atoms, False)
     groups = dict(base)
@@ -154,7 +144,7 @@ def _read_columns(comp: Compiled, knowledge, ev: _Evaluator, base: dict, removed
     plan, related = _keyed(comp, knowledge, ev)
     unnamed = comp.unnamed
     merging = _merging(comp) if check_merges else {}
-    read = native.c_reader()
+    read = native.reader()
     if read is not None:
         return read.read_change(base, plan, removed, added, unnamed, related, merging, ev.atoms, True)
     groups = dict(base)
@@ -325,17 +315,6 @@ def _facts_of(comp: Compiled, knowledge, atoms: dict) -> set:
         else:
             out.update((name, s, _data(v) if type(v) is tuple else v) for s, v in rel if s not in unnamed)
     return out
-
-
-def _fact_names(comp: Compiled, model: dict) -> frozenset:
-    """The names (class or property) of the facts that the relations of `model` answer (memoized)."""
-    keys = frozenset(model)
-    got = comp.fact_names.get(keys)
-    if got is None:
-        if len(comp.fact_names) > 4096:
-            comp.fact_names.clear()
-        got = comp.fact_names[keys] = frozenset(comp.out[pred][1] for pred, _ in keys if pred in comp.out)
-    return got
 
 
 def _checked(comp: Compiled, knowledge, ev: _Evaluator, added: dict, check_merges: bool) -> dict:

@@ -43,6 +43,13 @@ typedef int64_t val;
 
 enum { ERR_NONE = 0, ERR_NEGFUN = 1, ERR_NOMEM = 2, ERR_CODE = 3 };
 
+/* The SHA-256 of this source, given at build time by setup.py (native.py checks it against the source
+   it can see: a module built from an older source is not used). */
+#ifndef YGO_SOURCE
+#define YGO_SOURCE ""
+#endif
+const char *ng_source(void) { return YGO_SOURCE; }
+
 /* step opcodes (each step: [op, length, ...]) */
 enum { S_REQ = 1, S_DELTA, S_SCAN, S_LOOKUP, S_MEMBER, S_CMP, S_MATCH, S_NMATCH, S_EMIT, S_HEAD, S_FOUND,
        /* not a step: the predicate lists that S_REQ steps share (one, anywhere in the code) */

@@ -3,11 +3,10 @@
 native.c is one fixed, generic semi-naive Datalog engine; the program is data handed to it: the
 rules that `_Evaluator` reads (parse_program) become join plans here (`_Planner`, the same
 greedy order as the Python evaluator's generated functions), so a new card never needs a C
-compiler run.  The shared library is built once per C source (and compiler, platform) into the
-disk cache folder (`native-<key>.so`; with YGO_NO_CACHE=1 into a temporary folder), with
-`gcc -O2 -shared -fPIC`, written to a temporary file and renamed (two test workers may build it
-at once).  No compiler or a failed build: `UNAVAILABLE` says why, and infer uses the Python
-`_Evaluator` (YGO_FAST_EVALUATOR=python chooses it too).
+compiler run.  setup.py compiles native.c at install into the plain shared library `_native`
+next to this file (an editable install: in place), opened here with cffi.  No compiled module (no
+compiler at install), or one built from another native.c than the one here: `UNAVAILABLE` says
+why, and infer uses the Python `_Evaluator` (YGO_FAST_EVALUATOR=python chooses it too).
 
 A run goes on from the previous model in C: by adding, when the input only grew (an action
 declared in the state just reasoned about: semi-naive rounds from the new rows); by deleting and
@@ -23,12 +22,11 @@ ABox with parts (abox.ABox) goes by bundles instead (run_bundles): each part is 
 registered in C once, a state is the list of its parts' bundle ids, and C finds which input rows
 came and went (ng_bundle, ng_state), so Python does not compare facts or relations.
 
-C's change is read back into Python objects by reader.c, a small CPython extension module built
-like the engine (by source, compiler, Python version and ABI; `reader`): the rows or columns of
-_read_out, the model copy, and infer's facts of the change (_read_change, _read_columns); it also finds
-a state's bundle ids (part_ids) and codes a new part's facts and rows (fill_codes, bundle_rows), with the
-same answers as the Python code, which runs where it cannot be built (READER_UNAVAILABLE says why)
-or with C_READER = False.
+C's change is read back into Python objects by reader.c, the CPython extension module `_reader` that
+setup.py builds with the engine: the rows or columns of _read_out, the model copy, and infer's facts of
+the change (_read_change, _read_columns); it also finds a state's bundle ids (part_ids) and codes a new
+part's facts and rows (fill_codes, bundle_rows), with the same answers as the Python code, which runs
+where the module is not there (READER_UNAVAILABLE says why) and is the tests' reference for it.
 
 Values cross as 64-bit integers: an int is itself; a str or a tuple (a constant, a function
 term) is SYM_BASE + its id, interned here with its structure handed to C (for the order of
@@ -36,15 +34,13 @@ values of different kinds and the matching of function terms)."""
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.machinery
 import operator
 import os
-import platform
-import shutil
 import struct
-import subprocess
-import sys
-import tempfile
 import threading
+import warnings
 from itertools import chain, compress, repeat
 from pathlib import Path
 
@@ -58,8 +54,6 @@ EVALUATOR = os.environ.get("YGO_FAST_EVALUATOR", "native")
 if EVALUATOR not in EVALUATORS:
     raise ValueError(f"YGO_FAST_EVALUATOR: expected one of {', '.join(EVALUATORS)}, got {EVALUATOR!r}")
 
-# infer hands an ABox with parts (abox.ABox) to run_bundles (False: to run, as sets by predicate)
-BUNDLES = True
 # the bundles an evaluator keeps registered (then C's are dropped and registered again as they come)
 BUNDLE_CAP = 5_000
 # the changes a relation's queue holds before they are applied to the Python copy of the model
@@ -79,7 +73,6 @@ int ng_program(Engine *E, const int64_t *code, int64_t ncode, const int64_t *dis
                const int64_t *once, int64_t nonce, const int64_t *nfacts, const val *facts);
 int ng_input(Engine *E, int p, const val *rows, int64_t n);
 void ng_forget(Engine *E);
-int ng_run(Engine *E);
 int ng_update(Engine *E);
 int ng_checks(Engine *E, const int64_t *start, const int64_t *plans);
 int ng_add(Engine *E, int p, const val *rows, int64_t n);
@@ -99,6 +92,7 @@ int ng_state(Engine *E, int64_t n, const int32_t *ids);
 int ng_state_buf(Engine *E, int64_t n, const char *buf);
 void ng_bundles_reset(Engine *E);
 void ng_clear_inputs(Engine *E);
+const char *ng_source(void);
 """
 
 # native.c's opcodes
@@ -114,124 +108,73 @@ _UNARY = {"_b_neg": E_NEG, "_b_abs": E_ABS}
 
 UNAVAILABLE: str | None = None  # why the native engine cannot be used (None: not tried yet, or it can)
 _LIB = None
-_TMPDIR = None
-# read C's change back into Python objects with reader.c (False: with the Python code, as tests compare)
-C_READER = True
 READER_UNAVAILABLE: str | None = None  # why reader.c cannot be used (None: not tried yet, or it can)
 _READER = None
 
 
-def _source() -> bytes:
-    return Path(__file__).with_name("native.c").read_bytes()
+def _compiled(name: str) -> Path:
+    """The compiled module `name` (_native, _reader) that the packaging built next to this file (setup.py);
+    raises RuntimeError when there is none."""
+    here = Path(__file__).parent
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        if (here / f"{name}{suffix}").is_file():
+            return here / f"{name}{suffix}"
+    raise RuntimeError(f"no compiled {name} module in {here} (setup.py builds it at install, with a C compiler: "
+                       f"`pip install .`, or `pip install -e .` in a checkout)")
 
 
-def _compiler() -> str | None:
-    cc = os.environ.get("CC")
-    return shutil.which(cc) if cc else (shutil.which("gcc") or shutil.which("cc"))
+def _check_source(name: str, built: str) -> None:
+    """Raise RuntimeError when the C source `name` is here (a checkout, an editable install) and is not the
+    one its module was built from (`built`: the SHA-256 setup.py gave it): an edit not yet rebuilt."""
+    source = Path(__file__).with_name(name)
+    if source.is_file() and hashlib.sha256(source.read_bytes()).hexdigest() != built:
+        why = f"the compiled module is not built from {source} as it is now (rebuild it: `pip install -e .`)"
+        warnings.warn(f"ygo-onto: {why}; the Python code runs instead", RuntimeWarning, stacklevel=2)
+        raise RuntimeError(why)
+
+
+def _tried(load) -> tuple:
+    """(load(), None), or (None, the reason it failed): a compiled part, tried once (any failure: the Python
+    code runs instead)."""
+    try:
+        return load(), None
+    except Exception as e:  # noqa: BLE001
+        return None, f"{type(e).__name__}: {e}".strip()
 
 
 def library():
-    """(ffi, lib) of the built engine, or None (UNAVAILABLE says why)."""
+    """(ffi, lib) of the compiled engine, or None (UNAVAILABLE says why: the Python evaluator runs then)."""
     global _LIB, UNAVAILABLE
-    if _LIB is not None or UNAVAILABLE is not None:
-        return _LIB
-    try:
-        _LIB = _load()
-    except Exception as e:  # noqa: BLE001 (any failure: the Python evaluator runs)
-        UNAVAILABLE = f"{type(e).__name__}: {e}".strip()
+    if _LIB is None and UNAVAILABLE is None:
+        _LIB, UNAVAILABLE = _tried(_load)
     return _LIB
 
 
 def _load():
+    """native.c's shared library (the module _native, which has no Python module init), opened with cffi."""
     import cffi
 
     ffi = cffi.FFI()
     ffi.cdef(_CDEF)
-    cc = _compiler()
-    if cc is None:
-        raise RuntimeError("no C compiler (gcc, cc or $CC) on PATH")
-    path = _built("native-", _source(), cc, ["-O2", "-shared", "-fPIC", "-std=c99"], ".so")
-    try:
-        return ffi, ffi.dlopen(str(path))
-    except OSError:  # a broken file: built again
-        path.unlink(missing_ok=True)
-        return ffi, ffi.dlopen(str(_built("native-", _source(), cc, ["-O2", "-shared", "-fPIC", "-std=c99"], ".so")))
-
-
-def _built(prefix: str, source: bytes, cc: str, flags: list, suffix: str, key_extra: bytes = b"") -> Path:
-    """The shared library of a C source, built once (by source, compiler, flags, platform and
-    `key_extra`) into the disk cache folder (a temporary folder without it): written to a temporary
-    file and renamed (two test workers may build it at once)."""
-    global _TMPDIR
-    key = hashlib.sha256(b"\0".join([source, cc.encode(), " ".join(flags).encode(), platform.machine().encode(),
-                                     sys.platform.encode(), platform.python_implementation().encode(), key_extra]))
-    name = f"{prefix}{key.hexdigest()[:24]}{suffix}"
-    if diskcache.enabled() and diskcache.cache_dir() is not None:
-        folder = diskcache.cache_dir()
-    else:
-        if _TMPDIR is None:
-            _TMPDIR = tempfile.mkdtemp(prefix="ygo-onto-native-")
-        folder = Path(_TMPDIR)
-    path = folder / name
-    if path.exists():
-        return path
-    folder.mkdir(parents=True, exist_ok=True)
-    csrc = folder / f"{name}.{os.getpid()}.c"
-    tmp = folder / f"{name}.{os.getpid()}.tmp"
-    try:
-        csrc.write_bytes(source)
-        done = subprocess.run([cc, *flags, "-o", str(tmp), str(csrc)], capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            raise RuntimeError(f"{Path(cc).name} failed: {done.stderr.strip()[:500]}")
-        os.replace(tmp, path)
-    finally:
-        for f in (csrc, tmp):
-            try:
-                f.unlink()
-            except OSError:
-                pass
-    diskcache.prune(prefix, keep=4)
-    return path
+    lib = ffi.dlopen(str(_compiled("_native")))
+    _check_source("native.c", ffi.string(lib.ng_source()).decode())
+    return ffi, lib
 
 
 def reader():
-    """The C reader of a run's change (reader.c, a CPython extension module), or None (READER_UNAVAILABLE
+    """The C reader of a run's change (reader.c, the extension module _reader), or None (READER_UNAVAILABLE
     says why: the Python code reads it then)."""
     global _READER, READER_UNAVAILABLE
-    if _READER is not None or READER_UNAVAILABLE is not None:
-        return _READER
-    try:
-        _READER = _load_reader()
-    except Exception as e:  # noqa: BLE001 (any failure: the Python code reads)
-        READER_UNAVAILABLE = f"{type(e).__name__}: {e}".strip()
+    if _READER is None and READER_UNAVAILABLE is None:
+        _READER, READER_UNAVAILABLE = _tried(_load_reader)
     return _READER
 
 
-def c_reader():
-    """reader() if C_READER is on, else None."""
-    return reader() if C_READER else None
-
-
 def _load_reader():
-    import importlib.machinery
-    import importlib.util
-    import sysconfig
-
-    cc = _compiler()
-    if cc is None:
-        raise RuntimeError("no C compiler (gcc, cc or $CC) on PATH")
-    include = sysconfig.get_paths().get("include") or ""
-    if not (Path(include) / "Python.h").exists():
-        raise RuntimeError(f"no Python.h in {include!r}")
-    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    # (an extension module is bound to the Python version and ABI it was built for)
-    abi = f"{sys.version}|{getattr(sys, 'abiflags', '')}|{suffix}|{include}".encode()
-    path = _built("reader-", Path(__file__).with_name("reader.c").read_bytes(), cc,
-                  ["-O2", "-shared", "-fPIC", f"-I{include}"], suffix, abi)
-    loader = importlib.machinery.ExtensionFileLoader("ygo_reader", str(path))
-    spec = importlib.util.spec_from_file_location("ygo_reader", str(path), loader=loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
+    """reader.c's extension module (_reader)."""
+    _compiled("_reader")  # (the message of a module not built)
+    module = importlib.import_module(f"{__package__}._reader")
+    _check_source("reader.c", module.source)
     return module
 
 
@@ -242,8 +185,8 @@ def describe() -> str:
         return "python (YGO_FAST_EVALUATOR=python)"
     if library() is None:
         return f"python (native unavailable: {UNAVAILABLE})"
-    if c_reader() is None:  # (the engine runs; its changes are read back by the slower Python code)
-        return f"native, read by Python ({'C_READER = False' if not C_READER else READER_UNAVAILABLE})"
+    if reader() is None:  # (the engine runs; its changes are read back by the slower Python code)
+        return f"native, read by Python ({READER_UNAVAILABLE})"
     return "native"
 
 
@@ -251,8 +194,9 @@ def _plan_entry(program: str) -> str:
     """The disk cache entry of a program's plan (by the program and the code that plans and runs it:
     the join order and the parser are evaluator.py's)."""
     h = hashlib.sha256(program.encode())
-    h.update(diskcache.modules_digest("reasoning/fast/native.py", "reasoning/fast/native.c",
-                                      "reasoning/fast/evaluator.py").encode())
+    ffi, lib = library()
+    h.update(diskcache.modules_digest("reasoning/fast/native.py", "reasoning/fast/evaluator.py").encode())
+    h.update(ffi.string(lib.ng_source()))  # (native.c's SHA-256, as its module was built from it)
     return f"nativeplan-{h.hexdigest()[:24]}.pickle"
 
 
@@ -298,7 +242,7 @@ class _Unread(Exception):
 class NativeEvaluator:
     """The least model of a positive program, computed by native.c (see above); the interface of
     `_Evaluator` that infer uses: run, model, atoms, added_model, changed_model,
-    recomputed_model, reading, lock.  Raises _NotSupported (at construction, or from run) for what
+    reading, lock.  Raises _NotSupported (at construction, or from run) for what
     it does not reproduce; the caller then uses the Python evaluator (or clingo)."""
 
     def __init__(self, program: str, rules=None):
@@ -308,9 +252,6 @@ class NativeEvaluator:
         self._ffi, self._lib = lib
         self.lock = threading.Lock()
         self.reading = None
-        # how a run whose facts remove some of the previous run's goes on: "dred" (delete and rederive
-        # in C, falling back to scratch where it would cost more) or "scratch"
-        self.update = "dred"
         plan = _cached_plan(program)
         if plan is None:
             plan = self._plan(program, rules)
@@ -605,7 +546,7 @@ class NativeEvaluator:
         values = list(parts.values())
         known = self._ids
         last_values, last_ids = self._last_parts
-        c = reader() if C_READER else None
+        c = reader()
         if c is not None:  # (the ids as int32 bytes, handed to ng_state_buf as they are)
             ids = c.part_ids(values, last_values, last_ids, known)
             if type(ids) is list:  # (the indexes of parts without a bundle id)
@@ -680,7 +621,7 @@ class NativeEvaluator:
         by_id = self._code_of_id
         if len(by_id) > 30_000:
             by_id.clear()
-        c = reader() if C_READER else None
+        c = reader()
         if c is not None and type(facts) is tuple and type(types) is tuple:
             got = c.bundle_rows(facts, types, by_id)
             if type(got) is list:  # (the indexes of facts without a code)
@@ -793,7 +734,7 @@ class NativeEvaluator:
         clib, engine = self._lib, self._engine
         if self._syms:
             self._flush()
-        rc = clib.ng_extend(engine) if extends else (clib.ng_update if self.update == "dred" else clib.ng_run)(engine)
+        rc = clib.ng_extend(engine) if extends else clib.ng_update(engine)
         if rc:
             raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
                 RuntimeError(f"the native evaluator failed (error {rc})")
@@ -856,7 +797,7 @@ class NativeEvaluator:
         n = clib.ng_nout(engine)
         if not n:
             return {}, {}, 0, 0, True
-        read = reader() if C_READER and self._values is not None else None
+        read = reader() if self._values is not None else None
         if read is not None:  # (reader.c: the same dicts, model copy and queues as the Python code below)
             at = int(self._ffi.cast(self._intptr, clib.ng_out(engine)))
             if whole or n > self._size:
@@ -980,9 +921,6 @@ class NativeEvaluator:
         relation's atoms as columns (_columns), as infer._read_columns reads them (added_model and
         changed_model build their rows when asked); else None."""
         return self._cols
-
-    def recomputed_model(self) -> None:
-        return None
 
     def size(self) -> int:
         """The number of atoms of the last model (of the program's predicates)."""

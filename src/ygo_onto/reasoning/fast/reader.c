@@ -896,9 +896,15 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "ygo_reader", NULL, -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_reader", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit_ygo_reader(void) {
+/* The SHA-256 of this source, given at build time by setup.py (the module's `source`: native.py checks
+   it against the source it can see, so a module built from an older source is not used). */
+#ifndef YGO_SOURCE
+#define YGO_SOURCE ""
+#endif
+
+PyMODINIT_FUNC PyInit__reader(void) {
     s_true = PyUnicode_InternFromString("true");
     s_false = PyUnicode_InternFromString("false");
     s_any = PyUnicode_InternFromString("any");
@@ -906,5 +912,10 @@ PyMODINIT_FUNC PyInit_ygo_reader(void) {
     s_bool = PyUnicode_InternFromString("bool");
     s_str = PyUnicode_InternFromString("str");
     if (!s_true || !s_false || !s_any || !s_int || !s_bool || !s_str) return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddStringConstant(m, "source", YGO_SOURCE) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }
