@@ -16,7 +16,7 @@ import operator
 import threading
 from itertools import chain, repeat
 
-from .cards import catalog
+from .cards import catalog, official_based
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
@@ -366,7 +366,7 @@ def _side_facts(add, state: dict, p: str, aggregates) -> None:
 
 def _zone_part(state: dict, side: dict, p: str) -> tuple:
     """The part ("zones", p), memoized by which zones are free."""
-    key = (p, state["ruleset"] == "official", tuple(map(operator.is_, side["monster_zones"], repeat(None))),
+    key = (p, official_based(state["ruleset"]), tuple(map(operator.is_, side["monster_zones"], repeat(None))),
            tuple(map(operator.is_, side["spell_trap_zones"], repeat(None))), side["field_zone"] is None)
     got = _ZONE_PARTS.get(key)
     if got is None:
@@ -668,7 +668,7 @@ def _memo_parts(state: dict, transient: dict) -> dict:
         if not transient.get("die"):
             _remember(memo.boards, key, board)
     parts["duel"], parts["board"] = duel, board
-    players, turns, zones, official = memo.players, memo.turns, memo.zones, ruleset == "official"
+    players, turns, zones, official = memo.players, memo.turns, memo.zones, official_based(ruleset)
     turn_player, priority = state["turn_player"], state["priority"]
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
@@ -720,7 +720,7 @@ def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
                 add(("zoneIndex", z, i))
                 add(("free", z, side[area][i] is None))
         elif area == "field_zone":
-            if state["ruleset"] == "official":
+            if official_based(state["ruleset"]):
                 z = zone_ind(p, area)
                 add((cls, z))
                 add(("ownedBy", z, me))
