@@ -52,6 +52,7 @@ KINDS = {  # cards.csv `kind` -> (card_type, subtype, flip)
 # what the official rules read of a card the official catalog has too
 PLAY_FIELDS = ("activation", "phases", "stays_on_field", "optional_effect", "special_summon_only", "italian_name")
 SPECIAL_ONLY = "cannot be Normal Summoned or Set"
+EFFECT_BIT = 0x20  # cards.csv edopro_type: TYPE_EFFECT (a monster without it has no effect: a Fusion of materials alone)
 
 
 def _entries(md: str) -> dict[int, str]:
@@ -112,7 +113,8 @@ def goat_cards(pack: Path) -> list[Card]:
                           defense=_int(row["def"], where), attribute=row["attribute"],
                           monster_type=row["monster_type"],
                           materials=_materials(row["fusion_materials"], where),
-                          special_summon_only=SPECIAL_ONLY in description)
+                          special_summon_only=SPECIAL_ONLY in description,
+                          no_effect=not int(row["edopro_type"], 16) & EFFECT_BIT)
         if row["name"] in official and official.get(row["name"]).class_name == class_name(row["name"]):
             same = official.get(row["name"])
             fields.update({f: getattr(same, f) for f in PLAY_FIELDS if getattr(same, f)})

@@ -63,6 +63,7 @@ class Card:
     stays_on_field: bool = False  # a spell or trap that stays after resolving (Continuous, Equip, Field; Swords)
     activation: tuple[str, ...] = ()  # its activation's requirements: ActivationRequirement individuals of the ontology
     optional_effect: bool = False  # a monster effect its player may decline ("you can")
+    no_effect: bool = False  # a card other than a Normal Monster that has no effect (a Fusion Monster of materials alone)
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
     # the card's OWL class when an ontology file names it otherwise than class_name(name) would

@@ -218,3 +218,52 @@ def duel_decks(ruleset: str, spec: str | None) -> tuple[Deck, Deck] | None:
     if len(paths) != 2 or not all(paths):
         raise StateError(f"--decks: expected two deck files A.ydk,B.ydk, got {spec!r}")
     return tuple(read_ydk(p, ruleset) for p in paths)
+
+
+def deck_from_file(path, ruleset: str | None, player: str = "A") -> tuple[Deck, str]:
+    """(a deck, its ruleset) from a .ydk file, a deck JSON ({"main": [names], "extra": [...], "side": [...]})
+    or a state file (the cards `player` owns: Main Deck cards wherever they are, and the Extra Deck)."""
+    from .state import PLAYERS, check_json, decode_json_bytes, loads
+
+    path = Path(path)
+    if path.suffix.lower() == ".ydk":
+        ruleset = ruleset or "goat"
+        return read_ydk(path, ruleset), ruleset
+    try:
+        data = loads(decode_json_bytes(path.read_bytes(), str(path)), str(path))
+    except OSError as exc:
+        raise StateError(f"{path}: expected a .ydk, deck JSON or state file, got {exc.strerror}") from None
+    if not isinstance(data, dict):
+        raise StateError(f"{path}: expected a JSON object (a deck or a state), got {type(data).__name__}")
+    if "players" in data:
+        from .state import normalize
+
+        state = normalize(data, str(path))
+        ruleset = ruleset or state["ruleset"]
+        if ruleset != state["ruleset"]:
+            raise StateError(f"--ruleset: expected {state['ruleset']!r} (the state's), got {ruleset!r}")
+        if player not in PLAYERS:
+            raise StateError(f"--player: expected A or B, got {player!r}")
+        side = state["players"][player]
+        cat = catalog(ruleset)
+        owned = [n for area in ("deck", "hand", "graveyard", "banished") for n in side[area]]
+        owned += [fc["card"] for q in PLAYERS for fc in [*state["players"][q]["monster_zones"],
+                  *state["players"][q]["spell_trap_zones"], state["players"][q]["field_zone"]]
+                  if fc is not None and fc["owner"] == player]
+        main = [n for n in owned if not cat.get(n).extra_deck]
+        extra = list(side["extra_deck"]) + [n for n in owned if cat.get(n).extra_deck]
+        return Deck(name=f"{path.stem}-{player}", main=main, extra=extra, source=str(path)), ruleset
+    check_json(data, source=str(path))
+    ruleset = ruleset or "goat"
+    unknown = set(data) - {"main", "extra", "side", "name"}
+    if unknown or "main" not in data:
+        raise StateError(f"{path}: expected a deck object with the keys main, extra, side (lists of card names), "
+                         f"got {', '.join(sorted(data)) or 'none'}")
+    cat = catalog(ruleset)
+    lists = {}
+    for key in ("main", "extra", "side"):
+        names = data.get(key, [])
+        if not isinstance(names, list):
+            raise StateError(f"{path}: {key}: expected a list of card names, got {type(names).__name__}")
+        lists[key] = [cat.get(n, f"{path}: {key}[{i}]").name for i, n in enumerate(names)]
+    return Deck(name=str(data.get("name", path.stem)), source=str(path), **lists), ruleset
