@@ -208,4 +208,5 @@ def test_a_card_outside_the_pool_is_refused_by_a_goat_state_too():
     from ygo_onto import GameState
 
     with pytest.raises(StateError, match="expected a card name of the goat catalog"):
-        GameState.from_dict({"format": "ygo-onto.state/1", "ruleset": "goat", "players": {"A": {"hand": ["Raigeki"]}}})
+        GameState.from_dict({"format": "ygo-onto.state/1", "ruleset": "goat",
+                             "players": {"A": {"hand": ["Raigeki"]}, "B": {}}})
