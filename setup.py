@@ -11,10 +11,10 @@ setup(
     package_dir={"": "src", **MAPPED},
     packages=find_packages("src") + list(MAPPED),
     package_data={
-        "ygo_onto": ["data/*"],
+        "ygo_onto": ["data/*", "data/goat/*"],
         "ygo_onto.reasoning.fast": ["native.c", "reader.c"],
         "ygo_onto.ontology": ["*.owl", "*.xml"],
         "ygo_onto.rules": ["**/*.swrl"],
-        "ygo_onto.examples": ["*.json", "puzzles/*.json"],
+        "ygo_onto.examples": ["*.json", "puzzles/*.json", "decks/*/*.ydk"],
     },
 )
