@@ -70,7 +70,8 @@ def _by_code(cat: Catalog) -> dict[int, Card]:
 def _read(path, ruleset: str) -> _Read:
     path = Path(path)
     try:
-        data = path.read_bytes()[:MAX_YDK_BYTES + 1]
+        with path.open("rb") as f:
+            data = f.read(MAX_YDK_BYTES + 1)
     except OSError as exc:
         raise StateError(f"{path}: expected a .ydk deck file, got {exc.strerror}") from None
     if len(data) > MAX_YDK_BYTES:
@@ -95,16 +96,12 @@ def _read(path, ruleset: str) -> _Read:
         if line.lower() in SECTIONS:
             section = SECTIONS[line.lower()]
             continue
-        if line.startswith("#") or line.startswith("!"):  # a comment (`#created by ...`) or a section we do not read
-            if line.startswith("!") and section is not None:
-                section = "ignored"
+        if line.startswith(("#", "!")):  # a comment (`#created by ...`)
             continue
         if not line.isdigit() or len(line) > 12:
             raise StateError(f"{where}: expected a passcode (digits), got {line[:40]!r}")
         if section is None:
             raise StateError(f"{where}: expected #main before the first passcode, got {line}")
-        if section == "ignored":
-            continue
         card = codes.get(int(line))
         if card is None:
             unknown.append(f"{where}: passcode {line} is not a card of the {ruleset} catalog ({len(cat)} cards)")
