@@ -102,13 +102,14 @@ def test_goat_plays_the_official_rules_and_its_own_folder():
     assert [r.text for r in k.rules] == [r.text for r in kept]
     assert len(kept) < len(every)  # the official card rules about cards goat lacks are left out
     assert [r.text for r in official.rules if not names(r) & absent] == \
-           [r.text for r in k.rules if r.where.split("/")[0] != "goat"]
+           [r.text for r in k.rules if not r.name.startswith("goat/")]
+    assert {r.name.split("#")[0] for r in k.rules if r.name.startswith("goat/")} == {"goat/positions.swrl"}
     k.check_rules()  # every name a goat rule uses is in goat's vocabulary
 
 
 def test_the_official_ruleset_reads_nothing_of_goat():
     k = knowledge("official")
-    assert not any(r.where.startswith("goat/") for r in k.rules)
+    assert not any(r.name.startswith("goat/") for r in k.rules)
     assert "Sangan" not in k.catalog and len(k.catalog) == 82
 
 
