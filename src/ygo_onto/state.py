@@ -61,11 +61,6 @@ MAX_OWNED = 75  # the cards one player owns (Main Deck and Extra Deck), wherever
 # `goat`'s Fusion Deck has no size limit of its own (the GOAT pack README, "Decks": the format predates the
 # 15-card Extra Deck limit; its Fusion toolbox has 22 cards): only the bound on the cards a player owns holds
 RULESET_AREA_LIMITS = {"goat": {**AREA_LIMITS, "extra_deck": MAX_OWNED}}
-
-
-def area_limits(ruleset) -> dict:
-    """The most cards each list area of a player may hold in a state of this ruleset."""
-    return RULESET_AREA_LIMITS.get(ruleset, AREA_LIMITS) if isinstance(ruleset, str) else AREA_LIMITS
 MAX_CHAIN = 150  # chain links and pending selections: no more than the cards of a duel
 MAX_NAME = 200  # characters of a card name
 MAX_DEPTH = 32  # nesting of JSON objects and lists (a state needs 8; `extra` contents get the rest)
@@ -184,8 +179,14 @@ class _Checker:
         return value
 
 
+def area_limits(ruleset) -> dict:
+    """The most cards each list area of a player may hold in a state of this ruleset."""
+    return RULESET_AREA_LIMITS.get(ruleset, AREA_LIMITS) if isinstance(ruleset, str) else AREA_LIMITS
+
+
 def area_size(area: str) -> int:
-    """How many places an area has: the index of a card reference is below it."""
+    """How many places an area has: the index of a card reference is below it (in any ruleset: a reference is
+    read before its state's ruleset is known; the state then says whether a card is there)."""
     if area in ZONE_AREAS:
         return 5
     return 1 if area == "field_zone" else max(limits[area] for limits in (AREA_LIMITS, *RULESET_AREA_LIMITS.values()))
