@@ -32,10 +32,10 @@ setup(
     package_dir={"": "src", **MAPPED},
     packages=find_packages("src") + list(MAPPED),
     package_data={
-        "ygo_onto": ["data/*"],
+        "ygo_onto": ["data/*", "data/goat/*"],
         "ygo_onto.ontology": ["*.owl", "*.xml"],
         "ygo_onto.rules": ["**/*.swrl"],
-        "ygo_onto.examples": ["*.json", "puzzles/*.json"],
+        "ygo_onto.examples": ["*.json", "puzzles/*.json", "decks/*/*.ydk"],
     },
     ext_modules=[c_module("_native", "native.c"), c_module("_reader", "reader.c")],
 )

@@ -11,7 +11,8 @@ import pytest
 # these modules stay together on one process: they share a module fixture that costs seconds to
 # minutes (Pellet runs, a warm JVM, 96 duels, a local Ray, repo copies), or start servers.
 KEEP_TOGETHER = {"test_differential", "test_pellet_jvm", "test_playouts", "test_protege", "test_fuzz",
-                 "test_quality", "test_wheel", "test_selfplay", "test_notebooks", "test_bench", "test_env"}
+                 "test_quality", "test_wheel", "test_selfplay", "test_notebooks", "test_bench", "test_env",
+                 "test_goat_duels", "test_goat_reasoners"}
 
 
 @pytest.hookimpl(wrapper=True)

@@ -81,14 +81,15 @@ def digest(data: dict) -> str:
 
 
 def play_checked(ruleset: str, seed: int, agents: tuple[str, str], max_actions: int, reasoner: str = "fast",
-                 check_log: bool = False) -> dict:
+                 check_log: bool = False, decks: tuple | None = None) -> dict:
     """Play one duel, checking every reached state; with check_log, also write its log and
-    replay it.  Returns {'problems', 'actions', 'winner', 'digests', 'seconds'}."""
+    replay it.  `decks`: A's and B's decks.Deck (default: the ruleset's).  Returns {'problems',
+    'actions', 'winner', 'digests', 'seconds'}."""
     t0 = time.perf_counter()
     problems: list[str] = []
     digests: list[str] = []
-    where = f"{ruleset} seed {seed} {'/'.join(agents)}"
-    start = new_duel(ruleset, seed, reasoner)
+    where = f"{ruleset} seed {seed} {'/'.join(agents)}" + (f" {decks[0].name}/{decks[1].name}" if decks else "")
+    start = new_duel(ruleset, seed, reasoner, decks)
     start_cards = cards_by_owner(start.data)
     problems += [f"start: {p}" for p in state_problems(start.data)]
     digests.append(digest(start.data))
@@ -144,9 +145,10 @@ def play_checked(ruleset: str, seed: int, agents: tuple[str, str], max_actions: 
             "digests": digests, "seconds": time.perf_counter() - t0, "crashed": False}
 
 
-def replay_digests(ruleset: str, seed: int, agents: tuple[str, str], max_actions: int, reasoner: str = "fast") -> list[str]:
+def replay_digests(ruleset: str, seed: int, agents: tuple[str, str], max_actions: int, reasoner: str = "fast",
+                   decks: tuple | None = None) -> list[str]:
     """The states of the duel played again from its seed (for the determinism check)."""
-    start = new_duel(ruleset, seed, reasoner)
+    start = new_duel(ruleset, seed, reasoner, decks)
     out = [digest(start.data)]
     try:
         for _, _, after in play_duel(start, agents, seed=seed, reasoner=reasoner, max_actions=max_actions):

@@ -16,7 +16,7 @@ from rdflib.namespace import OWL, RDF, RDFS
 REPO = Path(__file__).resolve().parent.parent
 ONTOLOGY = REPO / "ontology" / "ygo-onto.owl"
 CATALOG = REPO / "ontology" / "catalog-v001.xml"
-CARD_FILES = {r: REPO / "ontology" / f"cards-{r}.owl" for r in ("official", "simplified")}
+CARD_FILES = {r: REPO / "ontology" / f"cards-{r}.owl" for r in ("official", "simplified", "goat")}
 QUALITY = Path(__file__).resolve().parent / "quality"
 QUERIES = sorted(QUALITY.glob("*-violation.sparql"))
 BASE = "http://ygo-onto.org/ontology"

@@ -58,8 +58,13 @@ def test_wheel_carries_ontology_rules_data_and_examples(wheel):
     wanted = {f"ygo_onto/ontology/{p.name}" for p in (REPO / "ontology").iterdir() if p.suffix in (".owl", ".xml")}
     wanted |= {f"ygo_onto/rules/{p.relative_to(REPO / 'rules').as_posix()}" for p in (REPO / "rules").rglob("*.swrl")}
     wanted |= {f"ygo_onto/examples/{p.name}" for p in (REPO / "examples").glob("*.json")}
-    wanted |= {f"ygo_onto/data/{p.name}" for p in (REPO / "src/ygo_onto/data").iterdir() if p.is_file()}
+    wanted |= {f"ygo_onto/data/{p.relative_to(REPO / 'src/ygo_onto/data').as_posix()}"
+               for p in (REPO / "src/ygo_onto/data").rglob("*") if p.is_file()}
+    wanted |= {f"ygo_onto/examples/{p.relative_to(REPO / 'examples').as_posix()}"
+               for p in (REPO / "examples" / "decks").rglob("*.ydk")}
     assert "ygo_onto/ontology/ygo-onto.owl" in wanted and len(wanted) > 20
+    assert {"ygo_onto/ontology/cards-goat.owl", "ygo_onto/data/goat/forbidden-and-limited.json",
+            "ygo_onto/examples/decks/goat/chaos-control.ydk"} <= wanted
     assert wanted - names == set()
     # the C parts compiled by the build (the native engine, the reader of its change)
     if native_compiler():
@@ -114,3 +119,9 @@ def test_unpacked_wheel_runs_outside_the_checkout(wheel, tmp_path):
     solved = run("-m", "ygo_onto", "solve", "puzzle.json")
     assert solved.returncode == 0, solved.stderr
     assert "winning line" in solved.stdout
+    # the goat ruleset: its catalog, format list and reference decks come from the wheel
+    deck = site / "ygo_onto" / "examples" / "decks" / "goat" / "warrior.ydk"
+    checked = run("-m", "ygo_onto", "deck", "check", str(deck), "--ruleset", "goat")
+    assert checked.returncode == 0 and "legal in goat" in checked.stdout, checked.stderr
+    duel = run("-m", "ygo_onto", "duel", "--ruleset", "goat", "--max-actions", "20")
+    assert duel.returncode == 0 and "Result:" in duel.stdout, duel.stderr

@@ -16,7 +16,7 @@ import operator
 import threading
 from itertools import chain, repeat
 
-from .cards import catalog
+from .cards import catalog, official_based
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
@@ -568,7 +568,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         if not transient.get("die"):
             _remember(memo.boards, key, board)
     parts["duel"], parts["board"] = duel, board
-    players, turns, official = memo.players, memo.turns, ruleset == "official"
+    players, turns, official = memo.players, memo.turns, official_based(ruleset)
     turn_player, priority = state["turn_player"], state["priority"]
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
@@ -622,7 +622,7 @@ def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
                 add(("zoneIndex", z, i))
                 add(("free", z, side[area][i] is None))
         elif area == "field_zone":
-            if state["ruleset"] == "official":
+            if official_based(state["ruleset"]):
                 z = zone_ind(p, area)
                 add((cls, z))
                 add(("ownedBy", z, me))

@@ -1,6 +1,8 @@
-"""The card catalogs: the official catalog and the simplified ruleset's 40-card collection.
+"""The card catalogs: the official catalog, the simplified ruleset's 40-card collection and the goat
+ruleset's 110 cards (the GOAT format pack's pool).
 
-The cards are ontology data: ontology/cards-official.owl and ontology/cards-simplified.owl
+The cards are ontology data: ontology/cards-official.owl, ontology/cards-simplified.owl and
+ontology/cards-goat.owl (written by tools/goat_catalog.py from the pack)
 (RDF/XML, edited in Protégé), each card a class under its kind with its facts as annotations
 (ygo:cardLevel, ygo:cardAtk, ...; ontofile.card_triples and cards_from_graph).  This module
 reads them (cached on disk by content hash) and writes them back (`ygo-onto import-owl`).
@@ -17,7 +19,17 @@ from functools import lru_cache
 from . import resources
 from .errors import StateError
 
-RULESETS = ("official", "simplified")
+RULESETS = ("official", "simplified", "goat")
+
+# ruleset -> the folders of rules/ it plays, in order: `goat` is the official rules plus its own
+# differences (rules/goat/; the GOAT pack README, "What the GOAT mode adds" and "MR1 base")
+RULE_FOLDERS = {"official": ("common", "official"), "simplified": ("common", "simplified"),
+                "goat": ("common", "official", "goat")}
+
+
+def official_based(ruleset: str) -> bool:
+    """True for a ruleset that plays the official rules (its turn structure, Field Zone, Extra Deck)."""
+    return "official" in RULE_FOLDERS.get(ruleset, ())
 
 # kind (card_type, subtype) -> ontology class of the card
 MONSTER_CLASSES = {"normal": "NormalMonster", "effect": "EffectMonster", "ritual": "RitualMonster",
@@ -51,6 +63,7 @@ class Card:
     stays_on_field: bool = False  # a spell or trap that stays after resolving (Continuous, Equip, Field; Swords)
     activation: tuple[str, ...] = ()  # its activation's requirements: ActivationRequirement individuals of the ontology
     optional_effect: bool = False  # a monster effect its player may decline ("you can")
+    no_effect: bool = False  # a card other than a Normal Monster that has no effect (a Fusion Monster of materials alone)
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
     # the card's OWL class when an ontology file names it otherwise than class_name(name) would
@@ -182,7 +195,7 @@ CACHE_VERSION = 1  # bump when what the disk cache holds changes shape
 
 
 def catalog_file(ruleset: str):
-    """ontology/cards-official.owl, ontology/cards-simplified.owl: the cards as OWL classes (the source)."""
+    """ontology/cards-RULESET.owl (official, simplified, goat): the cards as OWL classes (the source)."""
     return resources.ontology_dir() / f"cards-{ruleset}.owl"
 
 
@@ -293,7 +306,8 @@ def catalog_owl_text(ruleset: str, cards: list[Card]) -> str:
 
     iri = CATALOG_BASE + ruleset
     ns = Namespace(iri + "#")
-    title = {"official": "the official ruleset's cards", "simplified": "the simplified ruleset's 40 cards"}[ruleset]
+    title = {"official": "the official ruleset's cards", "simplified": "the simplified ruleset's 40 cards",
+             "goat": "the goat ruleset's cards (the GOAT format pack's 110)"}[ruleset]
     out = ['<?xml version="1.0"?>',
            f'<rdf:RDF xmlns="{iri}#"', f'     xml:base="{iri}"',
            *(f'     xmlns:{p}="{n}"' for n, p in _PREFIXES.items()), '>', "",

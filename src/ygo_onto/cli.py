@@ -41,6 +41,8 @@ class _Console:
 out = _Console(soft_wrap=True)
 err = _Console(stderr=True, soft_wrap=True)
 
+DECKS_HELP = ("two .ydk deck files A.ydk,B.ydk, A's first (official, goat; default: official's sample decks, "
+              "goat's chaos-control and warrior of examples/decks/goat/)")
 REASONER_HELP = ("pellet (the reference: Pellet through owlready2), fast (the same rules compiled to Python functions, clingo where they cannot run), "
                  "pellet-jvm (Pellet in one JVM kept alive), hermit (TBox only: refuses SWRL builtins)")
 
@@ -146,7 +148,7 @@ def _how_it_ended(data: dict) -> str:
 def allowed(state: Path = typer.Argument(..., help="a state file (state-format.md)"),
             json_out: bool = typer.Option(False, "--json", help="print JSON instead of a table"),
             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+            ruleset: Optional[str] = typer.Option(None, help="official, simplified or goat (default: the state's)"),
             ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """The actions the player holding priority may take now."""
     try:
@@ -184,7 +186,7 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
           action: str = typer.Argument(..., help="an action id from `allowed`, or an action object as JSON"),
           output: Optional[Path] = typer.Option(None, "-o", "--output", help="write the new state here (default stdout)"),
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+          ruleset: Optional[str] = typer.Option(None, help="official, simplified or goat (default: the state's)"),
           ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Apply one action and write the next decision-point state."""
     try:
@@ -205,7 +207,7 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
 def explain(state: Path = typer.Argument(..., help="a state file"),
             action: str = typer.Argument(..., help="an action id or an action object as JSON"),
             reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-            ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+            ruleset: Optional[str] = typer.Option(None, help="official, simplified or goat (default: the state's)"),
             ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Why an action is allowed (the rules that fired and the facts they matched), or why not."""
     from .explain import explain_action
@@ -221,12 +223,13 @@ def explain(state: Path = typer.Argument(..., help="a state file"),
 
 
 @app.command()
-def duel(ruleset: str = typer.Option("official", help="official or simplified"),
+def duel(ruleset: str = typer.Option("official", help="official, simplified or goat"),
          seed: int = typer.Option(0, help="the seed of shuffles, dice and random agents"),
          agents: str = typer.Option("aggressive,random", help="two of: " + ", ".join(["random", "first", "aggressive", "greedy", "search"])),
          log: Optional[Path] = typer.Option(None, help="write a JSON-lines log that `replay` checks"),
          reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
          max_actions: int = typer.Option(2000, help="stop after this many actions"),
+         decks: Optional[str] = typer.Option(None, help=DECKS_HELP),
          ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """A whole duel between two agents, narrated turn by turn.  The log is written as the duel goes:
     a duel an error stops leaves its log up to the error, and the error as its last line."""
@@ -243,7 +246,9 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
         rules = _use_ontology(ontology, reasoner)
         if rules is not None and rules.ruleset != ruleset:
             raise StateError(f"--ruleset: expected {rules.ruleset!r} (the ruleset of {ontology}), got {ruleset!r}")
-        start = new_duel(ruleset, seed, reasoner)
+        from .decks import duel_decks
+
+        start = new_duel(ruleset, seed, reasoner, duel_decks(ruleset, decks))
     except YgoError as exc:
         _fail(exc)
     try:
@@ -284,7 +289,7 @@ def duel(ruleset: str = typer.Option("official", help="official or simplified"),
 def selfplay(games: int = typer.Option(100, help="how many duels"),
              agents: str = typer.Option("random,random", help="two of: random, first, aggressive, greedy, search "
                                         "(they swap seats every game)"),
-             ruleset: str = typer.Option("official", help="official or simplified"),
+             ruleset: str = typer.Option("official", help="official, simplified or goat"),
              workers: int = typer.Option(2, help="processes (or Ray CPUs) playing at once; 1 plays in this process"),
              out_path: Optional[Path] = typer.Option(None, "--out", help="write one JSON record per duel here (JSON lines)"),
              seed: int = typer.Option(0, help="the batch's seed: game i's seed is derived from it"),
@@ -293,14 +298,15 @@ def selfplay(games: int = typer.Option(100, help="how many duels"),
              reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
              max_actions: int = typer.Option(2000, help="a duel still going after this many actions is unfinished"),
              json_out: bool = typer.Option(False, "--json", help="print the summary as JSON instead of tables"),
-             progress: bool = typer.Option(True, help="show a progress bar (on stderr)")):
+             progress: bool = typer.Option(True, help="show a progress bar (on stderr)"),
+             decks: Optional[str] = typer.Option(None, help=DECKS_HELP)):
     """Many seeded duels in parallel: one record per duel, win rates with 95% intervals, actions per second."""
     from .selfplay import run_batch, summary_tables
 
     names = tuple(a.strip() for a in agents.split(","))
     try:
         batch = run_batch(games, names, ruleset, workers, seed, out_path, use_ray, ray_address, reasoner, max_actions,
-                          progress=progress)
+                          progress=progress, decks=decks)
     except YgoError as exc:
         _fail(exc)
     summary = batch.summary()
@@ -316,7 +322,7 @@ def selfplay(games: int = typer.Option(100, help="how many duels"),
 @app.command()
 def replay(log: Path = typer.Argument(..., help="a log written by `duel --log`"),
            reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
-           ruleset: Optional[str] = typer.Option(None, help="official or simplified: checked against the log's (default: the log's)")):
+           ruleset: Optional[str] = typer.Option(None, help="official, simplified or goat: checked against the log's (default: the log's)")):
     """Replay a logged duel, checking every step against the log."""
     from .duel import replay_log
     from .state import show
@@ -352,7 +358,7 @@ def solve(puzzle: Path = typer.Argument(..., help="a state file: find a line of 
           reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP),
           max_nodes: int = typer.Option(20000, "--max-nodes", help="answer unknown after expanding this many states"),
           timeout: float = typer.Option(60.0, "--timeout", help="answer unknown after this many seconds"),
-          ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's)"),
+          ruleset: Optional[str] = typer.Option(None, help="official, simplified or goat (default: the state's)"),
           ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Search (AND-OR proof-number search) for a line that wins this turn whatever the opponent answers.
 
@@ -378,7 +384,7 @@ def solve(puzzle: Path = typer.Argument(..., help="a state file: find a line of 
 @app.command("export-owl")
 def export_owl(output: Path = typer.Argument(..., help="the RDF/XML file to write"),
                state: Optional[Path] = typer.Option(None, "--state", help="also write this state's individuals"),
-               ruleset: Optional[str] = typer.Option(None, help="official or simplified (default: the state's, else official)")):
+               ruleset: Optional[str] = typer.Option(None, help="official, simplified or goat (default: the state's, else official)")):
     """The ontology with its rules (and a state's individuals) as one RDF/XML file for Protégé."""
     from .export import export
 
@@ -412,10 +418,12 @@ def import_owl_cmd(source: Path = typer.Argument(..., help="an ontology saved by
 
 @app.command()
 def cards(query: str = typer.Argument("", help="a part of a name, kind, type, attribute or description"),
-          ruleset: str = typer.Option("official", help="official or simplified"),
+          ruleset: str = typer.Option("official", help="official, simplified or goat"),
           json_out: bool = typer.Option(False, "--json", help="print JSON"),
           ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
-    """The card catalog, searchable."""
+    """The card catalog, searchable.  `effect` says whether the card's effect is played: "played" (rules
+    name the card), "none" (a Normal Monster: it has none), "not yet" (no rule names it yet: it plays as
+    its facts alone, a monster without its effect, a Spell or Trap that can be Set but not activated)."""
     from .cards import catalog
 
     try:
@@ -423,22 +431,73 @@ def cards(query: str = typer.Argument("", help="a part of a name, kind, type, at
         if rules is not None:
             ruleset = rules.ruleset
         found = catalog(ruleset).search(query)
+        from .knowledge import effect_status
+
+        status = effect_status(ruleset)
     except YgoError as exc:
         _fail(exc)
     if json_out:
         print(json.dumps([{"name": c.name, "kind": c.kind_label, "level": c.level, "atk": c.atk, "def": c.defense,
-                           "attribute": c.attribute, "type": c.monster_type, "description": c.description}
+                           "attribute": c.attribute, "type": c.monster_type, "passcode": c.passcode,
+                           "effect": status[c.name], "description": c.description}
                           for c in found], indent=2))
         return
     from rich.table import Table
 
     table = Table(title=f"{ruleset} catalog: {len(found)} cards" + (f" matching {query!r}" if query else ""))
-    for col in ("name", "kind", "facts", "description"):
+    for col in ("name", "kind", "facts", "effect", "description"):
         table.add_column(col)
     for c in found:
         facts = f"L{c.level} {c.attribute or ''} {c.monster_type or ''} {c.atk}/{c.defense}".replace("  ", " ") if c.is_monster else ""
-        table.add_row(c.name, c.kind_label, facts, c.description)
+        table.add_row(c.name, c.kind_label, facts, status[c.name], c.description)
     out.print(table)
+
+
+deck_app = typer.Typer(no_args_is_help=True, help="Decks as .ydk files (YGOPro/EDOPro): check one against a format, export one.")
+app.add_typer(deck_app, name="deck")
+
+
+@deck_app.command("check")
+def deck_check(deck: Path = typer.Argument(..., help="a .ydk deck file"),
+               ruleset: str = typer.Option("goat", help="goat or official: the format to check against")):
+    """Check a deck against the ruleset's format: Main Deck size, Side Deck size, Extra Deck size (official),
+    the Forbidden & Limited list over Main, Side and Extra Decks, cards outside the pool.  Exit 0 with a
+    summary, or exit 2 naming each problem."""
+    from .decks import check_deck, deck_summary
+
+    try:
+        got, problems = check_deck(deck, ruleset)
+    except YgoError as exc:
+        _fail(exc)
+    if problems:
+        for p in problems:
+            err.print(f"error: {p}", markup=False, highlight=False)
+        err.print(f"{deck}: {len(problems)} problem{'s' if len(problems) != 1 else ''} ({ruleset})", markup=False,
+                  highlight=False)
+        raise typer.Exit(2)
+    out.print(f"{deck_summary(got)}: legal in {ruleset}", markup=False, highlight=False)
+
+
+@deck_app.command("export")
+def deck_export(source: Path = typer.Argument(..., help="a state file (the --player's cards: Main Deck, hand, "
+                                              "Graveyard, banished and field cards they own; their Extra Deck), "
+                                              "a deck JSON ({\"main\": [names], \"extra\": [...], \"side\": [...]}) "
+                                              "or a .ydk file (written again with the real passcodes)"),
+                output: Path = typer.Option(..., "-o", "--output", help="the .ydk file to write"),
+                player: str = typer.Option("A", help="A or B: whose cards, for a state file"),
+                ruleset: Optional[str] = typer.Option(None, help="official or goat (default: the state's, else goat)")):
+    """Write a deck as a .ydk file (one passcode per copy under #main, #extra and !side)."""
+    from .decks import deck_from_file, ydk_text
+
+    try:
+        _check_output(output, "--output")
+        deck, ruleset = deck_from_file(source, ruleset, player)
+        text = ydk_text(deck, ruleset)
+    except YgoError as exc:
+        _fail(exc)
+    _write_text(output, text, "--output")
+    out.print(f"wrote {output}: Main Deck {len(deck.main)}, Extra Deck {len(deck.extra)}, Side Deck {len(deck.side)} "
+              f"cards ({ruleset})", markup=False, highlight=False)
 
 
 @app.command()
@@ -473,7 +532,7 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
 
 
 @app.command()
-def check(ruleset: str = typer.Option("official", help="official or simplified"),
+def check(ruleset: str = typer.Option("official", help="official, simplified or goat"),
           ontology: Optional[Path] = typer.Option(None, "--ontology", help=ONTOLOGY_HELP)):
     """Check the TBox with HermiT (consistency, classification) and every rule's vocabulary."""
     from .export import hermit_check

@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from .actions import AREA_SHORT, ref_text
-from .cards import catalog
+from .cards import catalog, official_based
 from .errors import YgoError
 
 POSITION_LABELS = {"attack": "ATK position", "defense": "DEF position", "face_down_defense": "face-down DEF",
@@ -104,7 +104,7 @@ def _player_html(d: dict, p: str, chosen: set) -> str:
     rows = [spells, monsters] if p == "B" else [monsters, spells]  # the back row lies farthest from the middle
     table = f'<table style="{_TABLE}">{"".join(rows)}</table>'
     extra = []
-    if d["ruleset"] == "official":
+    if official_based(d["ruleset"]):
         fz = side["field_zone"]
         fz_text = "empty" if fz is None else f"{escape(fz['card'])} ({escape(POSITION_LABELS.get(fz['position'], fz['position']))})"
         extra.append(f"<div>Field Zone: {fz_text}</div>")

@@ -20,16 +20,28 @@ def sample_decks() -> dict:
     return json.loads(resources.read_data("decks_official.json"))
 
 
-def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast") -> GameState:
+def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast", decks=None) -> GameState:
     """A duel at its first decision point: decks shuffled by the seed, 5 cards each, turn 1 begun.
 
     official: the two sample decks (rulebook p. 23: shuffle, draw 5; A goes first).
+    goat: two decks (`decks`: A's and B's, decks.Deck; by default decks.DEFAULT_DECKS), set up as official.
+    official with `decks`: those decks instead of the sample decks.
     simplified: 20 random cards each, 15 monsters and 5 spells; a random first player draws 1 extra (spec 2).
+    The Side Decks are not played (a duel is one game of a match).
     """
+    from .decks import duel_decks
+
     rng = random.Random(seed)
     players = {}
     first = "A"
-    if ruleset == "official":
+    if decks is None and ruleset != "simplified":
+        decks = duel_decks(ruleset, None)
+    if decks is not None and ruleset != "simplified":
+        for p, deck in zip("AB", decks):
+            main = list(deck.main)
+            rng.shuffle(main)
+            players[p] = {"deck": main[5:], "hand": main[:5], "extra_deck": list(deck.extra)}
+    elif ruleset == "official":
         decks = sample_decks()
         for p, deck_name in zip("AB", ("Dragons", "Warriors")):
             deck = list(decks[deck_name])
@@ -46,9 +58,9 @@ def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast") -
             n = 6 if p == first else 5
             players[p] = {"deck": deck[n:], "hand": deck[:n]}
     else:
-        raise StateError(f"ruleset: expected official or simplified, got {ruleset!r}")
+        raise StateError(f"ruleset: expected one of official, simplified, goat, got {ruleset!r}")
     raw = {"format": FORMAT, "ruleset": ruleset, "turn": 1, "turn_player": first, "first_player": first,
-           "phase": "draw" if ruleset == "official" else "main1", "rng_seed": rng.randrange(2**31),
+           "phase": "main1" if ruleset == "simplified" else "draw", "rng_seed": rng.randrange(2**31),
            "players": players}
     state = normalize(raw)
     if ruleset == "simplified":

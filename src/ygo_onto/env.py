@@ -259,8 +259,9 @@ def env(ruleset: str = "official", seed: int | None = None, **kwargs):
 
 
 def raw_env(ruleset: str = "official", seed: int | None = None, reasoner: str = "fast", max_actions: int = 2000,
-            render_mode: str | None = None):
-    return _env_class()(ruleset, seed, reasoner, max_actions, render_mode)
+            render_mode: str | None = None, decks: str | None = None):
+    """`decks`: two .ydk files "A.ydk,B.ydk" (official, goat), as `ygo-onto duel --decks`."""
+    return _env_class()(ruleset, seed, reasoner, max_actions, render_mode, decks)
 
 
 @lru_cache(maxsize=None)
@@ -274,10 +275,14 @@ def _env_class():
 
         metadata = {"name": "ygo_onto_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-        def __init__(self, ruleset, seed, reasoner, max_actions, render_mode):
+        def __init__(self, ruleset, seed, reasoner, max_actions, render_mode, decks=None):
             super().__init__()
-            if ruleset not in ("official", "simplified"):
-                raise StateError(f"ruleset: expected official or simplified, got {ruleset!r}")
+            from .cards import RULESETS
+            from .decks import duel_decks
+
+            if ruleset not in RULESETS:
+                raise StateError(f"ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")
+            self.decks = duel_decks(ruleset, decks) if decks else None
             if render_mode not in (None, "ansi"):
                 raise StateError(f"render_mode: expected None or 'ansi', got {render_mode!r}")
             self.ruleset = ruleset
@@ -313,7 +318,7 @@ def _env_class():
             self._next_seed = None
             self.duel_seed = duel_seed
             start = (options or {}).get("state")
-            self.state_ = new_duel(self.ruleset, duel_seed, self.reasoner) if start is None \
+            self.state_ = new_duel(self.ruleset, duel_seed, self.reasoner, self.decks) if start is None \
                 else self._start_state(start)
             self.n_actions = 0
             self.agents = list(self.possible_agents)
@@ -410,7 +415,7 @@ def _env_class():
 
 # ---------------------------------------------------------------- the Gymnasium single-agent wrapper
 def single_agent_env(ruleset: str = "official", opponent: str = "random", seat: str = "A", seed: int | None = None,
-                     reasoner: str = "fast", max_actions: int = 2000, illegal: str = "lose"):
+                     reasoner: str = "fast", max_actions: int = 2000, illegal: str = "lose", decks: str | None = None):
     """A Gymnasium environment: the learner plays ``seat`` against ``opponent`` (a name of ``duel.AGENTS``, or an
     agent function ``(state, actions, rng) -> one of actions`` as those are, e.g. a frozen copy of a policy).
 
@@ -420,7 +425,7 @@ def single_agent_env(ruleset: str = "official", opponent: str = "random", seat: 
     """
     if illegal not in ("lose", "raise"):
         raise StateError(f"illegal: expected 'lose' or 'raise', got {illegal!r}")
-    return _gym_class()(ruleset, opponent, seat, seed, reasoner, max_actions, illegal)
+    return _gym_class()(ruleset, opponent, seat, seed, reasoner, max_actions, illegal, decks)
 
 
 @lru_cache(maxsize=None)
@@ -437,7 +442,7 @@ def _gym_class():
 
         metadata = {"render_modes": ["ansi"]}
 
-        def __init__(self, ruleset, opponent, seat, seed, reasoner, max_actions, illegal):
+        def __init__(self, ruleset, opponent, seat, seed, reasoner, max_actions, illegal, decks=None):
             from .duel import AGENTS
 
             if not callable(opponent) and opponent not in AGENTS:
@@ -445,7 +450,7 @@ def _gym_class():
                                  f"(state, actions, rng) -> action, got {opponent!r}")
             if seat not in ("A", "B"):
                 raise StateError(f"seat: expected 'A' or 'B', got {seat!r}")
-            self.aec = raw_env(ruleset, seed, reasoner, max_actions)
+            self.aec = raw_env(ruleset, seed, reasoner, max_actions, decks=decks)
             self.seat = seat
             self.opponent = opponent if callable(opponent) else AGENTS[opponent]
             self.illegal = illegal

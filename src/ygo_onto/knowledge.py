@@ -15,7 +15,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
 from . import diskcache, resources
-from .cards import RULESETS, Catalog, catalog
+from .cards import RULE_FOLDERS, RULESETS, Catalog, catalog
 from .swrl import BUILTIN_NAMES, Rule, RuleSyntaxError, parse_rule_file, parse_rule_text  # noqa: F401  (Rule: re-exported)
 
 # Where the files live (a source checkout or an installed wheel): resources.py.
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 BASE = "http://ygo-onto.org/ontology"
 _NAMESPACES = {"YGO": BASE + "#", "ABOX": "http://ygo-onto.org/state#"}
-_CARDS_NS = {r: f"http://ygo-onto.org/cards/{r}#" for r in ("official", "simplified")}
+_CARDS_NS = {r: f"http://ygo-onto.org/cards/{r}#" for r in RULESETS}
 
 
 def __getattr__(name: str):
@@ -131,9 +131,10 @@ class Knowledge:
             self.rules = rules
             return
         self.rules = []
-        for folder in ("common", ruleset):
+        for folder in RULE_FOLDERS.get(ruleset, ("common", ruleset)):
             for path in sorted((RULES_DIR / folder).rglob("*.swrl")):
                 self.rules.extend(parse_rule_file(path, path.relative_to(RULES_DIR).as_posix()))
+        self.rules = _rules_of_catalog(self.rules, ruleset, self.catalog)
 
     @property
     def cards_ns(self):
@@ -239,6 +240,49 @@ class Knowledge:
                             v.check(arg.value)
                 except VocabularyError as exc:
                     raise VocabularyError(f"{where}: {exc.args[0]}") from None
+
+
+def _rules_of_catalog(rules: list[Rule], ruleset: str, cat) -> list[Rule]:
+    """The rules a ruleset plays of those it borrows: a ruleset that plays another's folders (`goat`
+    plays rules/official/) leaves out the lender's card rules about a card its own catalog lacks
+    (a rule naming JunkWarrior has nothing to apply to in `goat`, and the class is not in its
+    vocabulary).  A card is the same card in both catalogs when its OWL class name is the same."""
+    lenders = [r for r in RULE_FOLDERS.get(ruleset, ()) if r in RULESETS and r != ruleset]
+    if not lenders:
+        return rules
+    own = {c.class_name for c in cat}
+    absent = {c.class_name for lender in lenders for c in catalog(lender)} - own
+    if not absent:
+        return rules
+    kept = []
+    for rule in rules:
+        body, head = parse_rule_text(rule.text)
+        if not any(atom.pred in absent for atom in body + head):
+            kept.append(rule)
+    return kept
+
+
+def card_classes_with_rules(k: Knowledge) -> set[str]:
+    """The card classes some rule of the ruleset names: the cards whose effects are played (a card
+    no rule names plays without its effect: `ygo-onto cards` and docs/cards.md say so)."""
+    own = {c.class_name for c in k.catalog}
+    named = set()
+    for rule in k.rules:
+        body, head = parse_rule_text(rule.text)
+        named.update(atom.pred for atom in body + head if atom.pred in own)
+        named.update(arg.value for atom in body + head for arg in atom.args
+                     if arg.kind == "name" and arg.value in own)
+    return named
+
+
+def effect_status(ruleset: str) -> dict[str, str]:
+    """Card name -> whether its effect is played: "played" (some rule names its class), "none" (a Normal
+    Monster, or a card the catalog marks no_effect), "not yet" (no rule names it: it plays as its facts alone)."""
+    k = knowledge(ruleset)
+    named = card_classes_with_rules(k)
+    return {c.name: "played" if c.class_name in named else
+            "none" if (c.card_type == "monster" and c.subtype == "normal") or c.no_effect else "not yet"
+            for c in k.catalog}
 
 
 def knowledge(ruleset: str = "official") -> Knowledge:

@@ -30,7 +30,7 @@ from rdflib.collection import Collection
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from . import diskcache
-from .cards import MONSTER_CLASSES, SPELL_CLASSES, TRAP_CLASSES, Card, Catalog, class_name
+from .cards import MONSTER_CLASSES, SPELL_CLASSES, TRAP_CLASSES, Card, Catalog, class_name, official_based
 from .errors import ReasonerError, StateError
 from .knowledge import ABOX, ACTIVE, BASE, CARDS, RULES_DIR, YGO, Knowledge, Rule, VocabularyError, _LazyGraph
 
@@ -200,7 +200,7 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
             comment = str(g.value(c, RDFS.comment) or "")
             fields["description"] = comment.split(". ", 1)[1] if ". " in comment else comment
         needed = {"cardLevel": "level", "cardAtk": "atk", "cardDef": "defense"} if card_type == "monster" else {}
-        if card_type == "monster" and ruleset == "official":  # the rules read them (currentAtk, a Field Spell's Type bonus, counts)
+        if card_type == "monster" and official_based(ruleset):  # the rules read them (currentAtk, a Field Spell's Type bonus, counts)
             needed.update({"cardAttribute": "attribute", "cardMonsterType": "monster_type"})
         for prop, attr in needed.items():
             if fields.get(attr) in (None, ""):
@@ -385,11 +385,11 @@ def ruleset_of(g: Graph, path) -> str:
     named = g.value(URIRef(BASE), YGO.ruleset)
     if named is not None:
         if str(named) not in CARDS:
-            raise StateError(f"{path}: ygo:ruleset: expected official or simplified, got {str(named)!r}")
+            raise StateError(f"{path}: ygo:ruleset: expected one of {', '.join(CARDS)}, got {str(named)!r}")
         return str(named)
     found = [r for r, ns in CARDS.items() if any(str(s).startswith(str(ns)) for s in g.subjects(RDF.type, OWL.Class))]
     if len(found) != 1:
-        raise StateError(f"{path}: expected the ygo:ruleset annotation on the ontology (official or simplified), got none")
+        raise StateError(f"{path}: expected the ygo:ruleset annotation on the ontology ({', '.join(CARDS)}), got none")
     return found[0]
 
 

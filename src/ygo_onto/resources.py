@@ -55,7 +55,8 @@ def rules_dir() -> Path:
 
 
 def data_dir() -> Path:
-    """The official decks (JSON); the cards themselves are ontology/cards-RULESET.owl."""
+    """The official decks (JSON) and goat/ (the GOAT format pack and its Forbidden & Limited list); the cards
+    themselves are ontology/cards-RULESET.owl."""
     return _dir("data")
 
 

@@ -39,12 +39,13 @@ class Job:
     ruleset: str
     reasoner: str = "fast"
     max_actions: int = MAX_ACTIONS
+    decks: tuple | None = None  # A's and B's decks.Deck (None: the ruleset's own decks)
 
 
 def jobs(games: int, agents: tuple[str, str], ruleset: str, seed: int = 0, reasoner: str = "fast",
-         max_actions: int = MAX_ACTIONS) -> list[Job]:
+         max_actions: int = MAX_ACTIONS, decks: tuple | None = None) -> list[Job]:
     return [Job(i, game_seed(seed, i), agents if i % 2 == 0 else (agents[1], agents[0]), ruleset, reasoner,
-                max_actions) for i in range(games)]
+                max_actions, decks) for i in range(games)]
 
 
 def play_job(job: Job) -> dict:
@@ -54,10 +55,12 @@ def play_job(job: Job) -> dict:
     record = {"game": job.game, "seed": job.seed, "ruleset": job.ruleset,
               "agents": {"A": job.seats[0], "B": job.seats[1]}, "first_player": None, "winner": None,
               "winner_agent": None, "turns": 0, "actions": 0, "seconds": 0.0}
+    if job.decks:
+        record["decks"] = {"A": job.decks[0].name, "B": job.decks[1].name}
     start = time.perf_counter()
     state = None
     try:
-        state = new_duel(job.ruleset, job.seed, job.reasoner)
+        state = new_duel(job.ruleset, job.seed, job.reasoner, job.decks)
         record["first_player"] = state.data["first_player"]
         for _, _, nxt in play_duel(state, job.seats, job.seed, job.reasoner, job.max_actions):
             record["actions"] += 1
@@ -201,7 +204,8 @@ def run_ray(batch: list[Job], workers: int, address: str | None = None, on_recor
 
 def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", workers: int = 1, seed: int = 0,
               out: Path | None = None, use_ray: bool = False, ray_address: str | None = None,
-              reasoner: str = "fast", max_actions: int = MAX_ACTIONS, progress: bool = False) -> "Batch":
+              reasoner: str = "fast", max_actions: int = MAX_ACTIONS, progress: bool = False,
+              decks: str | None = None) -> "Batch":
     """Play a batch and write its records (sorted by game) to ``out``; returns the records and the wall time.
 
     :raises StateError: bad input (an unknown agent or ruleset, ``out`` in a missing directory), before any duel.
@@ -218,7 +222,9 @@ def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", wo
     if ruleset not in RULESETS:
         raise StateError(f"--ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")
     check_out_path(out)
-    batch = jobs(games, agents, ruleset, seed, reasoner, max_actions)
+    from .decks import duel_decks
+
+    batch = jobs(games, agents, ruleset, seed, reasoner, max_actions, duel_decks(ruleset, decks) if decks else None)
     sink = open(out, "w", encoding="utf-8") if out else None  # records as they end, in case the batch is cut short
     bar = _Progress(games, f"{agents[0]} vs {agents[1]} ({ruleset})") if progress else None
 

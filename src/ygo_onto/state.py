@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .cards import RULESETS, Catalog, catalog
+from .cards import RULESETS, Catalog, catalog, official_based
 from .errors import StateError
 
 FORMAT = "ygo-onto.state/1"
@@ -58,6 +58,9 @@ MAX_RNG_SEED = 2**63 - 1  # rng_seed: a signed 64-bit integer
 # Deck, a Graveyard or the banished cards at most all of a player's cards
 AREA_LIMITS = {"deck": 60, "hand": 60, "graveyard": 75, "banished": 75, "extra_deck": 15}
 MAX_OWNED = 75  # the cards one player owns (Main Deck and Extra Deck), wherever they are
+# `goat`'s Fusion Deck has no size limit of its own (the GOAT pack README, "Decks": the format predates the
+# 15-card Extra Deck limit; its Fusion toolbox has 22 cards): only the bound on the cards a player owns holds
+RULESET_AREA_LIMITS = {"goat": {**AREA_LIMITS, "extra_deck": MAX_OWNED}}
 MAX_CHAIN = 150  # chain links and pending selections: no more than the cards of a duel
 MAX_NAME = 200  # characters of a card name
 MAX_DEPTH = 32  # nesting of JSON objects and lists (a state needs 8; `extra` contents get the rest)
@@ -176,11 +179,17 @@ class _Checker:
         return value
 
 
+def area_limits(ruleset) -> dict:
+    """The most cards each list area of a player may hold in a state of this ruleset."""
+    return RULESET_AREA_LIMITS.get(ruleset, AREA_LIMITS) if isinstance(ruleset, str) else AREA_LIMITS
+
+
 def area_size(area: str) -> int:
-    """How many places an area has: the index of a card reference is below it."""
+    """How many places an area has: the index of a card reference is below it (in any ruleset: a reference is
+    read before its state's ruleset is known; the state then says whether a card is there)."""
     if area in ZONE_AREAS:
         return 5
-    return 1 if area == "field_zone" else AREA_LIMITS[area]
+    return 1 if area == "field_zone" else max(limits[area] for limits in (AREA_LIMITS, *RULESET_AREA_LIMITS.values()))
 
 
 def normalize(raw: Any, source: str = "") -> dict:
@@ -233,7 +242,8 @@ def normalize(raw: Any, source: str = "") -> dict:
         owned = sum(len(state["players"][p][area]) for area in LIST_AREAS)
         owned += sum(1 for q in PLAYERS for fc in _field_cards(state["players"][q]) if fc["owner"] == p)
         if owned > MAX_OWNED:
-            ck.fail(f"players.{p}", f"at most {MAX_OWNED} cards owned by {p} (a Main Deck of 60 and an Extra Deck of 15)",
+            deck = "a Main Deck and a Fusion Deck" if state["ruleset"] in RULESET_AREA_LIMITS else "a Main Deck of 60 and an Extra Deck of 15"
+            ck.fail(f"players.{p}", f"at most {MAX_OWNED} cards owned by {p} ({deck})",
                     f"{owned} cards", described=True)
 
     ck.list_(state["chain"], "chain", "chain links", MAX_CHAIN)
@@ -278,7 +288,7 @@ def normalize(raw: Any, source: str = "") -> dict:
 
 def phases_of(ruleset: str) -> tuple:
     """The phases a state of this ruleset may be in (state-format.md `phase`)."""
-    return OFFICIAL_PHASES if ruleset == "official" else SIMPLIFIED_PHASES
+    return OFFICIAL_PHASES if official_based(ruleset) else SIMPLIFIED_PHASES
 
 
 def card_at(state: dict, ref: dict) -> dict | str | None:
@@ -384,7 +394,7 @@ def _check_sizes(ck: _Checker, raw: dict) -> None:
         side = players.get(p)
         if not isinstance(side, dict):
             continue
-        for area, limit in AREA_LIMITS.items():
+        for area, limit in area_limits(raw.get("ruleset", TOP_DEFAULTS["ruleset"])).items():
             if isinstance(side.get(area), list) and len(side[area]) > limit:
                 ck.fail(f"players.{p}.{area}", f"at most {limit} cards", f"{len(side[area]):,} cards", described=True)
         for area in ZONE_AREAS:
@@ -426,7 +436,7 @@ def _player(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, rules
     ck.int_(out["life_points"], f"{where}.life_points", 0, MAX_LIFE_POINTS)
     ck.bool_(out["normal_summon_used"], f"{where}.normal_summon_used")
     for area in LIST_AREAS:
-        ck.list_(out[area], f"{where}.{area}", "card names", AREA_LIMITS[area])
+        ck.list_(out[area], f"{where}.{area}", "card names", area_limits(ruleset)[area])
         names = []
         for i, name in enumerate(out[area]):
             card = _card(ck, cat, name, f"{where}.{area}[{i}]")

@@ -43,7 +43,7 @@ from ..errors import ReasonerError
 from ..knowledge import knowledge
 from ..state import normalize
 
-RULESETS = ("official", "simplified")
+RULESETS = ("official", "simplified", "goat")
 
 
 # ---------------------------------------------------------------------------------------------
