@@ -20,22 +20,31 @@ def sample_decks() -> dict:
     return json.loads(resources.read_data("decks_official.json"))
 
 
-def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast") -> GameState:
+MIN_DECK, MAX_COPIES = 40, 3  # rulebook v6.0 p. 2: a Deck of at least 40 cards, at most 3 copies of a card
+
+
+def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast", decks=None) -> GameState:
     """A duel at its first decision point: decks shuffled by the seed, 5 cards each, turn 1 begun.
 
-    official: the two sample decks (rulebook p. 23: shuffle, draw 5; A goes first).
+    official: the two sample decks (rulebook p. 23: shuffle, draw 5; A goes first), or `decks`: A's and B's,
+    each the name of a sample deck (``sample_decks()``) or a list of card names (the Main Deck and the Extra
+    Deck together: Fusion and Synchro Monsters go to the Extra Deck).
     simplified: 20 random cards each, 15 monsters and 5 spells; a random first player draws 1 extra (spec 2).
+
+    :raises StateError: a bad ruleset or deck (the message names `ruleset` or `decks[i]`).
     """
     rng = random.Random(seed)
     players = {}
     first = "A"
     if ruleset == "official":
-        decks = sample_decks()
-        for p, deck_name in zip("AB", ("Dragons", "Warriors")):
-            deck = list(decks[deck_name])
+        decks = _official_decks(decks)
+        for p, (main, extra) in zip("AB", decks):
+            deck = list(main)
             rng.shuffle(deck)
-            players[p] = {"deck": deck[5:], "hand": deck[:5], "extra_deck": list(decks["extra_decks"][deck_name])}
+            players[p] = {"deck": deck[5:], "hand": deck[:5], "extra_deck": list(extra)}
     elif ruleset == "simplified":
+        if decks is not None:
+            raise StateError(f"decks: expected none (the simplified ruleset deals 20 random cards each), got {show(decks)}")
         cat = catalog("simplified")
         monsters = [c.name for c in cat if c.is_monster]
         spells = [c.name for c in cat if not c.is_monster]
@@ -54,6 +63,44 @@ def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast") -
     if ruleset == "simplified":
         return GameState(state)  # the extra card was the starting player's draw
     return play_from(state, {"turn_started": True}, reasoner)
+
+
+def _official_decks(decks) -> list[tuple[list, list]]:
+    """(Main Deck, Extra Deck) of A and B: `decks` read as new_duel says, the sample decks when it is None."""
+    samples = sample_decks()
+    if decks is None:
+        decks = ("Dragons", "Warriors")
+    if not isinstance(decks, (list, tuple)) or len(decks) != 2:
+        raise StateError(f"decks: expected two decks (A's and B's), got {show(decks)}")
+    names = [k for k in samples if k != "extra_decks"]
+    cat = catalog("official")
+    out = []
+    for i, deck in enumerate(decks):
+        where = f"decks[{i}]"
+        if isinstance(deck, str):
+            if deck not in names:
+                raise StateError(f"{where}: expected a sample deck ({', '.join(names)}) or a list of card names, got {show(deck)}")
+            out.append((list(samples[deck]), list(samples["extra_decks"][deck])))
+            continue
+        if not isinstance(deck, list) or len(deck) > 75:
+            raise StateError(f"{where}: expected a sample deck ({', '.join(names)}) or a list of at most 75 card names, "
+                             f"got {show(deck)}")
+        cards = [cat.get(n, f"{where}[{j}]") if isinstance(n, str) else
+                 _bad_card(f"{where}[{j}]", n) for j, n in enumerate(deck)]
+        main = [c.name for c in cards if not c.extra_deck]
+        extra = [c.name for c in cards if c.extra_deck]
+        if not MIN_DECK <= len(main) <= 60 or len(extra) > 15:
+            raise StateError(f"{where}: expected a Main Deck of {MIN_DECK} to 60 cards and an Extra Deck of at most 15, "
+                             f"got {len(main)} and {len(extra)}")
+        many = sorted({n for n in main + extra if (main + extra).count(n) > MAX_COPIES})
+        if many:
+            raise StateError(f"{where}: expected at most {MAX_COPIES} copies of a card, got more of {', '.join(many)}")
+        out.append((main, extra))
+    return out
+
+
+def _bad_card(where: str, value):
+    raise StateError(f"{where}: expected a card name, got {show(value)}")
 
 
 Agent = Callable[[GameState, list, random.Random], object]
