@@ -16,6 +16,7 @@ from .cards import RULESETS, catalog
 from .duel import Duel, new_duel
 from .errors import IllegalActionError, StateError, YgoError
 from .state import PLAYERS, show
+from .view import action_as_seen
 
 MAX_DUELS = 100  # duels kept at once: a client that never closes one cannot grow the server without bound
 MAX_SOLVE_NODES = 200_000
@@ -70,13 +71,16 @@ class Duels:
         return self._duel(duel).state.view(self._player(player))
 
     def allowed_actions(self, duel: str, player: str | None = None) -> dict:
-        """The actions of the player to act, each an id and a line of text.  With `player`: that player's actions,
-        none while the other one acts (their actions would name the cards in their hand)."""
+        """The actions of the player to act, each an id and a line of text that names only the cards that player
+        can see (an attack on a face-down monster names no monster).  With `player`: that player's actions, none
+        while the other one acts (their actions would name the cards in their hand)."""
         d = self._duel(duel)
         status = self._status(d)
         if player is not None and self._player(player) != status["to_act"]:
             return {**status, "actions": []}
-        return {**status, "actions": [{"id": a.id, "text": _line(a.to_dict())} for a in d.actions]}
+        seen = d.state.view(status["to_act"]) if status["to_act"] else None  # the acting player's own eyes
+        return {**status, "actions": [{"id": a.id, "text": _line(action_as_seen(a.to_dict(), seen))}
+                                      for a in d.actions]}
 
     def apply(self, duel: str, action, player: str | None = None) -> dict:
         d = self._duel(duel)
@@ -125,8 +129,10 @@ class Duels:
 
 
 def _line(action: dict) -> str:
-    """An allowed action as one line: its player, its type, and its card, target, choice or purpose."""
-    return " ".join(x for x in (action["player"] + ":", action["type"].replace("_", " "), describe(action)) if x)
+    """An allowed action as one line: its player, its type, and its card, target, choice or purpose (a hidden
+    card: "a hidden card")."""
+    shown = {k: "a hidden card" if k in ("card", "target") and v is None else v for k, v in action.items()}
+    return " ".join(x for x in (action["player"] + ":", action["type"].replace("_", " "), describe(shown)) if x)
 
 
 def build_server(reasoner: str = reasoning.DEFAULT):

@@ -16,7 +16,7 @@ random draws (`rng_seed`) is left out: it would tell the next shuffle.
 from __future__ import annotations
 
 from .errors import StateError
-from .state import FIELD_CARD_DEFAULTS, PLAYERS, VIEW_FORMAT, copy_state, show
+from .state import FIELD_CARD_DEFAULTS, LIST_AREAS, PLAYERS, VIEW_FORMAT, copy_state, show
 
 # a face-down field card keeps what the table sees of it: where it is, its position, and when it came
 HIDDEN_FIELD_KEYS = ("owner", "position", "summoned_this_turn", "summoned_by", "position_changed_this_turn",
@@ -34,27 +34,46 @@ def player_view(data: dict, player: str) -> dict:
     state = copy_state(data)
     view = {"format": VIEW_FORMAT, "viewer": player}
     view.update((k, v) for k, v in state.items() if k not in ("format", "rng_seed"))
-    hidden = set()  # (side, area, index) of every place hidden to the player: a pending action there is hidden too
     for side, cards in view["players"].items():
         lists = ["deck"] if side == player else ["deck", "hand", "extra_deck"]
         for area in lists:
-            hidden.update((side, area, i) for i in range(len(cards[area])))
             cards[area] = [None] * len(cards[area])
         for area in ("monster_zones", "spell_trap_zones"):
             for i, fc in enumerate(cards[area]):
                 if fc is not None and not _visible(fc, side, player):
                     cards[area][i] = _hidden_field_card(fc)
-                    hidden.add((side, area, i))
         fc = cards["field_zone"]
         if fc is not None and not _visible(fc, side, player):
             cards["field_zone"] = _hidden_field_card(fc)
-            hidden.add((side, "field_zone", 0))
-    pending = view["pending"]
-    if pending is not None and "card" in pending["action"]:
-        place = pending["action"].get("from")
-        if place is not None and (place["player"], place["area"], place["index"]) in hidden:
-            pending["action"]["card"] = None
+    if view["pending"] is not None:  # an action being built names its card: hidden where the card is hidden
+        view["pending"]["action"] = action_as_seen(view["pending"]["action"], view)
     return view
+
+
+NAMED_AT = (("card", "from"), ("card", "ref"), ("target", "target_ref"))  # an action's card names and their places
+
+
+def action_as_seen(action: dict, view: dict) -> dict:
+    """An action object as the player of `view` sees it: a card named at a place hidden in the view is `null`.
+    The player's own Deck is the exception: an action that selects a card from it is one where the player
+    looks through it (a search), so its cards are named."""
+    out = dict(action)
+    for name, place in NAMED_AT:
+        ref = out.get(place)
+        if name in out and isinstance(ref, dict) and _hidden_at(view, ref) \
+                and not (ref["player"] == view["viewer"] and ref["area"] == "deck" and out.get("type") == "select"):
+            out[name] = None
+    return out
+
+
+def _hidden_at(view: dict, ref: dict) -> bool:
+    side = view["players"][ref["player"]]
+    if ref["area"] == "field_zone":
+        entry = side["field_zone"]
+    else:
+        cards = side[ref["area"]]
+        entry = cards[ref["index"]] if ref["index"] < len(cards) else ""  # (no card there: nothing hidden)
+    return entry is None if ref["area"] in LIST_AREAS else isinstance(entry, dict) and entry["card"] is None
 
 
 def _visible(fc: dict, side: str, player: str) -> bool:
