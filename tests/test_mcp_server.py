@@ -227,3 +227,18 @@ def test_the_mcp_command_refuses_a_bad_port():
 
     code, out = cli("mcp", "--http", "70000")
     assert code == 2 and "--http: expected a port" in out
+
+
+def test_the_random_agent_example_plays_a_duel_through_the_server():
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "mcp_random_agent.py"
+    done = subprocess.run([sys.executable, str(example), "--seed", "3"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    result = json.loads(lines[-1])
+    assert result["winner"] in ("A", "B") and result["actions"] > 10
+    # its model proposed an action that is not allowed: refused with the allowed ids, then explained by rule
+    assert result["refused"] == 1
+    assert any("refused" in line and "allowed:" in line for line in lines)
+    assert any(line.strip().startswith("explain: rule ") for line in lines)
