@@ -1,13 +1,15 @@
 """A player's view of a duel (docs/state-format.md "A player's view", `ygo-onto.view/1`).
 
-The state with what that player cannot see taken out, as in a duel at a table (rulebook v6.0 p. 5:
-the Deck is face-down and its order unknown; p. 6: a Set card is face-down, and its controller may
-look at it; the Graveyard and the banished cards are face-up, public):
+The state with what that player cannot see taken out, as in a duel at a table (rulebook v6.0 "Game Mat",
+pp. 4-5: the Deck and the Fusion Deck lie face-down; the Graveyard's cards are face-up and the opponent
+may look at them at any time):
 
 - both Decks: hidden (the owner does not know its own Deck's order either); the count stays;
 - the opponent's hand and Extra Deck: hidden; the counts stay (the player's own are visible);
-- a face-down card on the field: visible to its controller and its owner, hidden to anyone else;
-- Graveyards, banished cards, face-up cards and chain links: public.
+- a face-down card on the field: visible to its controller (who Set it, or took it) and its owner, hidden to
+  the other player;
+- Graveyards, banished cards (banished face-up: this engine banishes no card face-down), face-up cards
+  and chain links: public.
 
 A hidden card is `null` where its name would be.  A view is marked by its own `format`, so that it is
 never read as a full state (state.normalize refuses it, naming `format`).  The seed of the engine's
