@@ -320,7 +320,7 @@ def parse_action_id(text: str) -> dict:
 
 
 def describe(a: dict) -> str:
-    """An action object's card, target, choice and purpose as a few words ("Gemini Elf -> Celtic Guardian"): what
+    """An action object's card, target, choice and purpose as a few words ("CARD -> TARGET to defense"): what
     `ygo-onto allowed` and `duel` print after the action's type."""
     parts = []
     if "card" in a:
