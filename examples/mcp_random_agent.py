@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 
@@ -93,7 +94,10 @@ def main(argv=None) -> int:
     parser.add_argument("--url", help="a streamable HTTP server's URL (default: start `ygo-onto mcp` on stdio)")
     parser.add_argument("--quiet", action="store_true", help="print only the result (JSON)")
     args = parser.parse_args(argv)
-    server = args.url or StdioServerParameters(command=sys.executable, args=["-m", "ygo_onto", "mcp"])
+    # the server gets this process's environment (the SDK passes a few variables alone otherwise): its cache
+    # directory (XDG_CACHE_HOME) and PYTHONPATH stay the harness's
+    server = args.url or StdioServerParameters(command=sys.executable, args=["-m", "ygo_onto", "mcp"],
+                                               env=dict(os.environ))
     say = (lambda _: None) if args.quiet else print
     result = anyio.run(play, server, args.seed, args.ruleset, args.max_actions, say)
     print(json.dumps(result))

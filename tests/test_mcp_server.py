@@ -182,9 +182,8 @@ def _server_command():
 
 
 def test_the_mcp_command_serves_on_stdio():
-    cache = os.environ.get("XDG_CACHE_HOME")  # the SDK passes the server a few variables alone: the cache too
-    params = StdioServerParameters(command=sys.executable, args=_server_command()[1:],
-                                   env={"XDG_CACHE_HOME": cache} if cache else None)
+    # the SDK passes the server a few variables alone: the cache directory (XDG_CACHE_HOME) too
+    params = StdioServerParameters(command=sys.executable, args=_server_command()[1:], env=dict(os.environ))
     async def script(call, client):
         _, d = await call("new_duel", seed=1)
         return await call("allowed_actions", duel=d["duel"]), await call("apply", duel=d["duel"], action="bogus")
