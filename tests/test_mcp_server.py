@@ -241,3 +241,26 @@ def test_the_random_agent_example_plays_a_duel_through_the_server():
     assert result["refused"] == 1
     assert any("refused" in line and "allowed:" in line for line in lines)
     assert any(line.strip().startswith("explain: rule ") for line in lines)
+
+
+def test_calls_at_once_are_served_one_at_a_time():
+    """The SDK runs each call in a worker thread: calls made together still give each duel its own id and state."""
+    async def script(call, client):
+        results = {}
+
+        async def play(seed):
+            _, d = await call("new_duel", seed=seed)
+            _, listed = await call("allowed_actions", duel=d["duel"])
+            error, after = await call("apply", duel=d["duel"], action=listed["actions"][-1]["id"])
+            results[seed] = (d["duel"], error, after, (await call("view", duel=d["duel"], player="A"))[1])
+
+        async with anyio.create_task_group() as group:
+            for seed in range(1, 5):
+                group.start_soon(play, seed)
+        return results
+    results = run(script)
+    assert sorted(r[0] for r in results.values()) == ["d1", "d2", "d3", "d4"]
+    for seed, (_, error, after, view) in results.items():
+        start = new_duel("official", seed, "fast")
+        expected = start.apply(start.allowed_actions()[-1])
+        assert not error and view == expected.view("A")

@@ -8,6 +8,7 @@ tool error (`isError`) whose text names the argument, and goes on serving.
 from __future__ import annotations
 
 import itertools
+import threading
 from typing import Any
 
 from . import reasoning
@@ -35,6 +36,9 @@ class Duels:
         self.reasoner = reasoner
         self.duels: dict[str, Duel] = {}
         self._ids = itertools.count(1)
+        # the SDK runs a tool function in a worker thread, and two clients (HTTP) can call at once: one call at a
+        # time, since the engine's caches and the knowledge in use are the process's
+        self.lock = threading.Lock()
 
     # ------------------------------------------------------------------ arguments
     def _duel(self, duel) -> Duel:
@@ -145,7 +149,8 @@ def build_server(reasoner: str = reasoning.DEFAULT):
 
     def call(method, *args):
         try:
-            return method(*args)
+            with duels.lock:
+                return method(*args)
         except IllegalActionError as exc:
             raise ToolError(f"refused: {exc}") from None
         except YgoError as exc:
