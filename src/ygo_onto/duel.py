@@ -85,8 +85,11 @@ def _official_decks(decks) -> list[tuple[list, list]]:
         if not isinstance(deck, list) or len(deck) > 75:
             raise StateError(f"{where}: expected a sample deck ({', '.join(names)}) or a list of at most 75 card names, "
                              f"got {show(deck)}")
-        cards = [cat.get(n, f"{where}[{j}]") if isinstance(n, str) else
-                 _bad_card(f"{where}[{j}]", n) for j, n in enumerate(deck)]
+        cards = []
+        for j, name in enumerate(deck):
+            if not isinstance(name, str):
+                raise StateError(f"{where}[{j}]: expected a card name, got {show(name)}")
+            cards.append(cat.get(name, f"{where}[{j}]"))
         main = [c.name for c in cards if not c.extra_deck]
         extra = [c.name for c in cards if c.extra_deck]
         if not MIN_DECK <= len(main) <= 60 or len(extra) > 15:
@@ -97,10 +100,6 @@ def _official_decks(decks) -> list[tuple[list, list]]:
             raise StateError(f"{where}: expected at most {MAX_COPIES} copies of a card, got more of {', '.join(many)}")
         out.append((main, extra))
     return out
-
-
-def _bad_card(where: str, value):
-    raise StateError(f"{where}: expected a card name, got {show(value)}")
 
 
 Agent = Callable[[GameState, list, random.Random], object]
