@@ -80,9 +80,9 @@ class Duels:
         while the other one acts (their actions would name the cards in their hand)."""
         d = self._duel(duel)
         status = self._status(d)
-        if player is not None and self._player(player) != status["to_act"]:
-            return {**status, "actions": []}
-        seen = d.state.view(status["to_act"]) if status["to_act"] else None  # the acting player's own eyes
+        if (player is not None and self._player(player) != status["to_act"]) or status["to_act"] is None:
+            return {**status, "actions": []}  # (a duel that is over: nobody acts)
+        seen = d.state.view(status["to_act"])  # the actions as the acting player sees them
         return {**status, "actions": [{"id": a.id, "text": _line(action_as_seen(a.to_dict(), seen))}
                                       for a in d.actions]}
 
