@@ -143,3 +143,20 @@ def test_the_example_plays_random_against_greedy(capsys):
         sys.argv = argv
     out = capsys.readouterr().out
     assert "game 0: A=greedy B=random winner" in out and "total rewards" in out
+
+
+def test_player_view_gives_each_agent_its_view_alone():
+    import json
+
+    e = env(ruleset="official", seed=2, player_view=True)
+    e.reset(seed=2)
+    full = e.unwrapped.state_  # the full state stays there, for debugging
+    for agent in ("A", "B"):
+        info = e.infos[agent]
+        assert "state" not in info and info["view"] == full.view(agent)
+    opponent_hand = set(full.data["players"]["A"]["hand"]) - set(full.data["players"]["B"]["hand"])
+    assert not any(json.dumps(n) in json.dumps(e.infos["B"]) for n in opponent_hand)
+    g = single_agent_env(ruleset="simplified", seat="B", seed=1, player_view=True)
+    _, info = g.reset(seed=1)
+    assert "state" not in info and info["view"]["viewer"] == "B"
+    assert info["view"] == g.aec.state_.view("B")

@@ -314,3 +314,18 @@ def parse_action_id(text: str) -> dict:
     if m.group(4):
         action["to"] = m.group(4)
     return action
+
+
+def describe(a: dict) -> str:
+    """An action object's card, target, choice and purpose as a few words ("CARD -> TARGET to defense"): what
+    `ygo-onto allowed` and `duel` print after the action's type."""
+    parts = []
+    if "card" in a:
+        parts.append(a["card"])
+    if "target" in a:
+        parts.append(f"-> {a['target']}")
+    if "to" in a:
+        parts.append(f"to {a['to']}")
+    if "purpose" in a:
+        parts.append(f"({a['purpose']})")
+    return " ".join(parts)

@@ -102,6 +102,12 @@ class Card:
             return f"{prefix}{self.subtype.title()} Monster"
         return f"{self.subtype.replace('_', '-').title()} {self.card_type.title()}"
 
+    def summary(self) -> dict:
+        """The card as `ygo-onto cards --json` and the MCP tool `cards` give it."""
+        return {"name": self.name, "kind": self.kind_label, "level": self.level, "atk": self.atk, "def": self.defense,
+                "attribute": self.attribute, "type": self.monster_type, "passcode": self.passcode,
+                "description": self.description}
+
 
 @lru_cache(maxsize=4096)  # called for every card of every ABox (a few hundred names in all)
 def class_name(name: str) -> str:

@@ -13,6 +13,7 @@ from typing import Optional
 import typer
 
 from . import reasoning
+from .actions import describe
 from .errors import IllegalActionError, ReplayMismatch, StateError, YgoError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -114,19 +115,6 @@ def _parse_action(text: str):
     return text
 
 
-def _describe(a: dict) -> str:
-    parts = []
-    if "card" in a:
-        parts.append(a["card"])
-    if "target" in a:
-        parts.append(f"-> {a['target']}")
-    if "to" in a:
-        parts.append(f"to {a['to']}")
-    if "purpose" in a:
-        parts.append(f"({a['purpose']})")
-    return " ".join(parts)
-
-
 def _how_it_ended(data: dict) -> str:
     """Why the duel is over, read off the final state (the state format keeps only the winner):
     the loser at 0 LP, else the loser's empty deck (rulebook p. 22: the two ways to lose)."""
@@ -170,7 +158,7 @@ def allowed(state: Path = typer.Argument(..., help="a state file (state-format.m
         table.add_column(col, overflow="fold")
     for a in actions:
         d = a.to_dict()
-        table.add_row(d["id"], d["type"], d["player"], _describe(d))
+        table.add_row(d["id"], d["type"], d["player"], describe(d))
     pending = st.to_dict()["pending"]
     if pending:  # the action being built (a trigger effect's is an `activate` of its card: docs/decisions.md)
         built = pending["action"]
@@ -197,6 +185,26 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
     except YgoError as exc:
         _fail(exc)
     text = nxt.to_json()
+    if output:
+        _write_text(output, text + "\n", "-o")
+    else:
+        print(text)
+
+
+@app.command()
+def view(state: Path = typer.Argument(..., help="a state file"),
+         as_player: str = typer.Option(..., "--as", help="A or B: the player whose view to print"),
+         output: Optional[Path] = typer.Option(None, "-o", "--output", help="write the view here (default stdout)")):
+    """The state as one player sees it (state-format.md "A player's view"): the opponent's hand, both Decks and
+    face-down cards the player does not control or own are hidden; their counts stay."""
+    try:
+        if as_player not in ("A", "B"):
+            raise StateError(f"--as: expected A or B, got {as_player!r}")
+        if output:
+            _check_output(output, "-o")
+        text = json.dumps(_load(state, None).view(as_player), indent=2)
+    except YgoError as exc:
+        _fail(exc)
     if output:
         _write_text(output, text + "\n", "-o")
     else:
@@ -265,7 +273,7 @@ def duel(ruleset: str = typer.Option("official", help="official, simplified or g
                 lp = st.data["players"]
                 out.print(f"[bold]Turn {turn}[/bold] ({st.data['turn_player']}) LP A {lp['A']['life_points']} / B {lp['B']['life_points']}")
             d = action.to_dict()
-            out.print(f"  {d['player']}: {d['type']} {_describe(d)}", highlight=False)
+            out.print(f"  {d['player']}: {d['type']} {describe(d)}", highlight=False)
             if writer:
                 writer.step(action, nxt)
             attempted.clear()
@@ -437,10 +445,7 @@ def cards(query: str = typer.Argument("", help="a part of a name, kind, type, at
     except YgoError as exc:
         _fail(exc)
     if json_out:
-        print(json.dumps([{"name": c.name, "kind": c.kind_label, "level": c.level, "atk": c.atk, "def": c.defense,
-                           "attribute": c.attribute, "type": c.monster_type, "passcode": c.passcode,
-                           "effect": status[c.name], "description": c.description}
-                          for c in found], indent=2))
+        print(json.dumps([{**c.summary(), "effect": status[c.name]} for c in found], indent=2))
         return
     from rich.table import Table
 
@@ -529,6 +534,27 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
     if json_out:
         argv.append("--json")
     raise typer.Exit(bench_main(argv))
+
+
+@app.command()
+def mcp(http: Optional[int] = typer.Option(None, "--http", help="serve streamable HTTP on this port (at /mcp) "
+                                           "instead of stdio"),
+        host: str = typer.Option("127.0.0.1", help="with --http: the address to listen on"),
+        reasoner: str = typer.Option(reasoning.DEFAULT, help=REASONER_HELP)):
+    """Serve the engine to agents over the Model Context Protocol (docs/mcp.md): stdio, or --http PORT."""
+    try:
+        if http is not None and not 1 <= http <= 65535:
+            raise StateError(f"--http: expected a port from 1 to 65535, got {http}")
+        reasoning.get(reasoner)
+        try:
+            import mcp as _sdk  # noqa: F401  (the optional dependency: a missing one is named, not a traceback)
+        except ImportError:
+            raise StateError("mcp: expected the MCP Python SDK, got none installed: pip install 'ygo-onto[mcp]'") from None
+    except YgoError as exc:
+        _fail(exc)
+    from .mcp_server import serve
+
+    serve(reasoner, http, host)
 
 
 @app.command()

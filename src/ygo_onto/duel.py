@@ -11,7 +11,7 @@ from .actions import check_action_object
 from .cards import catalog
 from .errors import IllegalActionError, ReplayMismatch, StateError, YgoError
 from .game import GameState, play_from
-from .state import FORMAT, decode_json_bytes, loads, normalize, show
+from .state import FORMAT, area_limits, decode_json_bytes, loads, normalize, show
 
 SIMPLIFIED_DECK = (15, 5)  # monsters, spells (simplified spec 1.1.2)
 
@@ -20,34 +20,32 @@ def sample_decks() -> dict:
     return json.loads(resources.read_data("decks_official.json"))
 
 
+MIN_DECK, MAX_COPIES = 40, 3  # rulebook v6.0 p. 2: a Deck of at least 40 cards, at most 3 copies of a card
+
+
 def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast", decks=None) -> GameState:
     """A duel at its first decision point: decks shuffled by the seed, 5 cards each, turn 1 begun.
 
-    official: the two sample decks (rulebook p. 23: shuffle, draw 5; A goes first).
-    goat: two decks (`decks`: A's and B's, decks.Deck; by default decks.DEFAULT_DECKS), set up as official.
-    official with `decks`: those decks instead of the sample decks.
+    official and goat (rulebook p. 23: shuffle, draw 5; A goes first): `decks` are A's and B's, each a
+    decks.Deck, a .ydk file's path, the name of an official sample deck (``sample_decks()``) or a list of card
+    names (the Main Deck and the Extra Deck together: Fusion and Synchro Monsters go to the Extra Deck).
+    Without `decks`: official's two sample decks, goat's decks.DEFAULT_DECKS.
     simplified: 20 random cards each, 15 monsters and 5 spells; a random first player draws 1 extra (spec 2).
     The Side Decks are not played (a duel is one game of a match).
-    """
-    from .decks import duel_decks
 
+    :raises StateError: a bad ruleset or deck (the message names `ruleset` or `decks[i]`).
+    """
     rng = random.Random(seed)
     players = {}
     first = "A"
-    if decks is None and ruleset != "simplified":
-        decks = duel_decks(ruleset, None)
-    if decks is not None and ruleset != "simplified":
-        for p, deck in zip("AB", decks):
-            main = list(deck.main)
-            rng.shuffle(main)
-            players[p] = {"deck": main[5:], "hand": main[:5], "extra_deck": list(deck.extra)}
-    elif ruleset == "official":
-        decks = sample_decks()
-        for p, deck_name in zip("AB", ("Dragons", "Warriors")):
-            deck = list(decks[deck_name])
+    if ruleset in ("official", "goat"):
+        for p, (main, extra) in zip("AB", _two_decks(ruleset, decks)):
+            deck = list(main)
             rng.shuffle(deck)
-            players[p] = {"deck": deck[5:], "hand": deck[:5], "extra_deck": list(decks["extra_decks"][deck_name])}
+            players[p] = {"deck": deck[5:], "hand": deck[:5], "extra_deck": list(extra)}
     elif ruleset == "simplified":
+        if decks is not None:
+            raise StateError(f"decks: expected none (the simplified ruleset deals 20 random cards each), got {show(decks)}")
         cat = catalog("simplified")
         monsters = [c.name for c in cat if c.is_monster]
         spells = [c.name for c in cat if not c.is_monster]
@@ -66,6 +64,51 @@ def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast", d
     if ruleset == "simplified":
         return GameState(state)  # the extra card was the starting player's draw
     return play_from(state, {"turn_started": True}, reasoner)
+
+
+def _two_decks(ruleset: str, decks) -> list[tuple[list, list]]:
+    """(Main Deck, Extra Deck) of A and B: `decks` read as new_duel says; the ruleset's defaults when None."""
+    from .decks import Deck, duel_decks, read_ydk
+
+    samples = sample_decks()
+    if decks is None:
+        decks = duel_decks(ruleset, None) or ("Dragons", "Warriors")
+    if not isinstance(decks, (list, tuple)) or len(decks) != 2:
+        raise StateError(f"decks: expected two decks (A's and B's), got {show(decks)}")
+    names = [k for k in samples if k != "extra_decks"] if ruleset == "official" else []
+    expected = f"a .ydk file, {'a sample deck (' + ', '.join(names) + '), ' if names else ''}or a list of card names"
+    cat = catalog(ruleset)
+    out = []
+    for i, deck in enumerate(decks):
+        where = f"decks[{i}]"
+        if isinstance(deck, (str, Path)) and str(deck).lower().endswith(".ydk"):
+            deck = read_ydk(deck, ruleset)
+        if isinstance(deck, Deck):
+            out.append((list(deck.main), list(deck.extra)))
+            continue
+        if isinstance(deck, str):
+            if deck not in names:
+                raise StateError(f"{where}: expected {expected}, got {show(deck)}")
+            out.append((list(samples[deck]), list(samples["extra_decks"][deck])))
+            continue
+        if not isinstance(deck, list) or len(deck) > 75:
+            raise StateError(f"{where}: expected {expected} (at most 75), got {show(deck)}")
+        cards = []
+        for j, name in enumerate(deck):
+            if not isinstance(name, str):
+                raise StateError(f"{where}[{j}]: expected a card name, got {show(name)}")
+            cards.append(cat.get(name, f"{where}[{j}]"))
+        main = [c.name for c in cards if not c.extra_deck]
+        extra = [c.name for c in cards if c.extra_deck]
+        most_extra = area_limits(ruleset)["extra_deck"]
+        if not MIN_DECK <= len(main) <= 60 or len(extra) > most_extra:
+            raise StateError(f"{where}: expected a Main Deck of {MIN_DECK} to 60 cards and an Extra Deck of at most "
+                             f"{most_extra}, got {len(main)} and {len(extra)}")
+        many = sorted({n for n in main + extra if (main + extra).count(n) > MAX_COPIES})
+        if many:
+            raise StateError(f"{where}: expected at most {MAX_COPIES} copies of a card, got more of {', '.join(many)}")
+        out.append((main, extra))
+    return out
 
 
 Agent = Callable[[GameState, list, random.Random], object]

@@ -259,9 +259,11 @@ def env(ruleset: str = "official", seed: int | None = None, **kwargs):
 
 
 def raw_env(ruleset: str = "official", seed: int | None = None, reasoner: str = "fast", max_actions: int = 2000,
-            render_mode: str | None = None, decks: str | None = None):
-    """`decks`: two .ydk files "A.ydk,B.ydk" (official, goat), as `ygo-onto duel --decks`."""
-    return _env_class()(ruleset, seed, reasoner, max_actions, render_mode, decks)
+            render_mode: str | None = None, decks: str | None = None, player_view: bool = False):
+    """`decks`: two .ydk files "A.ydk,B.ydk" (official, goat), as `ygo-onto duel --decks`.
+    ``player_view``: each agent's ``info`` carries its own view of the duel (``info[agent]["view"]``, state-format.md
+    "A player's view") instead of the full state; the full state stays at ``env.unwrapped.state_``, for debugging."""
+    return _env_class()(ruleset, seed, reasoner, max_actions, render_mode, decks, player_view)
 
 
 @lru_cache(maxsize=None)
@@ -275,11 +277,14 @@ def _env_class():
 
         metadata = {"name": "ygo_onto_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-        def __init__(self, ruleset, seed, reasoner, max_actions, render_mode, decks=None):
+        def __init__(self, ruleset, seed, reasoner, max_actions, render_mode, decks=None, player_view=False):
             super().__init__()
             from .cards import RULESETS
             from .decks import duel_decks
 
+            if player_view not in (True, False):
+                raise StateError(f"player_view: expected True or False, got {player_view!r}")
+            self.player_view = player_view
             if ruleset not in RULESETS:
                 raise StateError(f"ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")
             self.decks = duel_decks(ruleset, decks) if decks else None
@@ -352,8 +357,9 @@ def _env_class():
             self._legal = {} if st.winner is not None else action_index(st.allowed_actions(self.reasoner),
                                                                       st.data["priority"])
             self.agent_selection = st.data["priority"]
-            shared = st.to_dict()
-            self.infos = {a: {"state": shared, "duel_seed": self.duel_seed,
+            shared = None if self.player_view else st.to_dict()
+            self.infos = {a: {**({"view": st.view(a)} if self.player_view else {"state": shared}),
+                              "duel_seed": self.duel_seed,
                               "actions": {i: a_.id for i, a_ in self._legal.items()} if a == self.agent_selection
                               else {}} for a in self.agents}
 
@@ -415,17 +421,19 @@ def _env_class():
 
 # ---------------------------------------------------------------- the Gymnasium single-agent wrapper
 def single_agent_env(ruleset: str = "official", opponent: str = "random", seat: str = "A", seed: int | None = None,
-                     reasoner: str = "fast", max_actions: int = 2000, illegal: str = "lose", decks: str | None = None):
+                     reasoner: str = "fast", max_actions: int = 2000, illegal: str = "lose", decks: str | None = None,
+                     player_view: bool = False):
     """A Gymnasium environment: the learner plays ``seat`` against ``opponent`` (a name of ``duel.AGENTS``, or an
     agent function ``(state, actions, rng) -> one of actions`` as those are, e.g. a frozen copy of a policy).
 
     ``illegal``: what an action outside the mask does: ``"lose"`` ends the episode with reward -1 and
     ``info["illegal_action"]`` (PettingZoo's TerminateIllegalWrapper does the same), ``"raise"`` raises
-    IllegalActionError.
+    IllegalActionError.  ``player_view``: ``info["view"]`` (the seat's view) instead of ``info["state"]``, as in
+    ``raw_env``.
     """
     if illegal not in ("lose", "raise"):
         raise StateError(f"illegal: expected 'lose' or 'raise', got {illegal!r}")
-    return _gym_class()(ruleset, opponent, seat, seed, reasoner, max_actions, illegal, decks)
+    return _gym_class()(ruleset, opponent, seat, seed, reasoner, max_actions, illegal, decks, player_view)
 
 
 @lru_cache(maxsize=None)
@@ -442,7 +450,7 @@ def _gym_class():
 
         metadata = {"render_modes": ["ansi"]}
 
-        def __init__(self, ruleset, opponent, seat, seed, reasoner, max_actions, illegal, decks=None):
+        def __init__(self, ruleset, opponent, seat, seed, reasoner, max_actions, illegal, decks=None, player_view=False):
             from .duel import AGENTS
 
             if not callable(opponent) and opponent not in AGENTS:
@@ -450,7 +458,7 @@ def _gym_class():
                                  f"(state, actions, rng) -> action, got {opponent!r}")
             if seat not in ("A", "B"):
                 raise StateError(f"seat: expected 'A' or 'B', got {seat!r}")
-            self.aec = raw_env(ruleset, seed, reasoner, max_actions, decks=decks)
+            self.aec = raw_env(ruleset, seed, reasoner, max_actions, decks=decks, player_view=player_view)
             self.seat = seat
             self.opponent = opponent if callable(opponent) else AGENTS[opponent]
             self.illegal = illegal
@@ -469,7 +477,9 @@ def _gym_class():
 
         def _obs(self):
             obs = self.aec.observe(self.seat)
-            info = {"action_mask": obs["action_mask"], "state": self.aec.state_.to_dict(),
+            st = self.aec.state_
+            info = {"action_mask": obs["action_mask"],
+                    **({"view": st.view(self.seat)} if self.aec.player_view else {"state": st.to_dict()}),
                     "actions": {i: a.id for i, a in self.aec.legal_actions().items()}}
             return obs["observation"], info
 

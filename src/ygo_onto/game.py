@@ -80,6 +80,15 @@ class GameState:
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.data, indent=indent)
 
+    def view(self, player: str) -> dict:
+        """The state as `player` ("A" or "B") sees it: docs/state-format.md "A player's view" (`ygo-onto.view/1`).
+
+        :raises StateError: `player` is not "A" or "B".
+        """
+        from .view import player_view
+
+        return player_view(self.data, player)
+
     def copy(self) -> "GameState":
         return GameState(copy_state(self.data), rules=self.rules)
 

@@ -18,6 +18,7 @@ from .cards import RULESETS, Catalog, catalog, official_based
 from .errors import StateError
 
 FORMAT = "ygo-onto.state/1"
+VIEW_FORMAT = "ygo-onto.view/1"  # a player's view (view.py): cards hidden, never read as a state
 PLAYERS = ("A", "B")
 OFFICIAL_PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 SIMPLIFIED_PHASES = ("main1", "battle", "main2")
@@ -202,6 +203,9 @@ def normalize(raw: Any, source: str = "") -> dict:
         unknown card name, a wrong zone count, or a card in a zone its kind cannot be in.
     """
     ck = _Checker(source)
+    if isinstance(raw, dict) and raw.get("format") == VIEW_FORMAT:  # before its keys: `viewer` is not the reason
+        ck.fail("format", f"{FORMAT!r} (a full state; a player's view hides cards and cannot be played from)",
+                VIEW_FORMAT)
     ck.keys(raw, "", set(TOP_DEFAULTS) | {"format", "players", "extra"}, {"format", "players"})
     _check_sizes(ck, raw)
     check_json(raw, source=source)
