@@ -27,7 +27,8 @@ def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast", d
     """A duel at its first decision point: decks shuffled by the seed, 5 cards each, turn 1 begun.
 
     official and goat (rulebook p. 23: shuffle, draw 5; A goes first): `decks` are A's and B's, each a
-    decks.Deck, a .ydk file's path, the name of an official sample deck (``sample_decks()``) or a list of card
+    decks.Deck, a .ydk file's path, the name of a deck the package carries (official: a sample deck of
+    ``sample_decks()``; goat: a reference deck of examples/decks/goat, e.g. "chaos-control") or a list of card
     names (the Main Deck and the Extra Deck together: Fusion and Synchro Monsters go to the Extra Deck).
     Without `decks`: official's two sample decks, goat's decks.DEFAULT_DECKS.
     simplified: 20 random cards each, 15 monsters and 5 spells; a random first player draws 1 extra (spec 2).
@@ -68,15 +69,18 @@ def new_duel(ruleset: str = "official", seed: int = 0, reasoner: str = "fast", d
 
 def _two_decks(ruleset: str, decks) -> list[tuple[list, list]]:
     """(Main Deck, Extra Deck) of A and B: `decks` read as new_duel says; the ruleset's defaults when None."""
-    from .decks import Deck, duel_decks, read_ydk
+    from .decks import Deck, duel_decks, example_deck, read_ydk
 
     samples = sample_decks()
     if decks is None:
         decks = duel_decks(ruleset, None) or ("Dragons", "Warriors")
     if not isinstance(decks, (list, tuple)) or len(decks) != 2:
         raise StateError(f"decks: expected two decks (A's and B's), got {show(decks)}")
-    names = [k for k in samples if k != "extra_decks"] if ruleset == "official" else []
-    expected = f"a .ydk file, {'a sample deck (' + ', '.join(names) + '), ' if names else ''}or a list of card names"
+    if ruleset == "official":
+        names = [k for k in samples if k != "extra_decks"]
+    else:
+        names = sorted(p.stem for p in example_deck(ruleset, "x").parent.glob("*.ydk"))
+    expected = f"a .ydk file, a deck the package carries ({', '.join(names)}) or a list of card names"
     cat = catalog(ruleset)
     out = []
     for i, deck in enumerate(decks):
@@ -84,6 +88,10 @@ def _two_decks(ruleset: str, decks) -> list[tuple[list, list]]:
         if isinstance(deck, (str, Path)) and str(deck).lower().endswith(".ydk"):
             deck = read_ydk(deck, ruleset)
         if isinstance(deck, Deck):
+            out.append((list(deck.main), list(deck.extra)))
+            continue
+        if isinstance(deck, str) and ruleset != "official" and deck in names:
+            deck = read_ydk(example_deck(ruleset, deck), ruleset)
             out.append((list(deck.main), list(deck.extra)))
             continue
         if isinstance(deck, str):

@@ -159,9 +159,10 @@ def build_server(reasoner: str = reasoning.DEFAULT):
     @server.tool()
     def new_duel(ruleset: str = "official", seed: int = 0,
                  decks: list[str | list[str]] | None = None) -> dict:
-        """Start a duel; returns its id (`duel`) and who acts first (`to_act`). ruleset: official or simplified.
-        seed: the shuffles and dice. decks (official only): A's and B's, each a sample deck name (Dragons,
-        Warriors) or a list of card names; left out, Dragons against Warriors."""
+        """Start a duel; returns its id (`duel`) and who acts first (`to_act`). ruleset: official, simplified or goat.
+        seed: the shuffles and dice. decks (official, goat): A's and B's, each a deck the package carries
+        (official: Dragons, Warriors; goat: chaos-control, warrior, ... as `ygo-onto examples` lists them) or a
+        list of card names; left out, official plays Dragons against Warriors, goat chaos-control against warrior."""
         return call(duels.new_duel, ruleset, seed, decks)
 
     @server.tool()
