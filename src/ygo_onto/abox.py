@@ -80,7 +80,7 @@ def iter_cards(state: dict, lean: bool):
 
 
 # state_facts memoizes the facts of a player's zones by which zones are free (False: built each time,
-# the code path before, for a side-by-side timing; the facts are the same)
+# the plain way, kept for a side-by-side timing; the facts are the same)
 ZONE_PARTS = True
 _ZONE_PARTS: dict = {}
 
@@ -461,7 +461,7 @@ def _pending_facts(add, state: dict, pending: dict, cat) -> None:
 # Each memo maps a key holding every value its part's facts are made of (with the types of the values a fact
 # takes as they are: True == 1 and 1.0 == 1 as keys) to the part, so an equal part is the same object.
 
-MEMO_PARTS = True  # False: state_abox slices state_facts' list (the code path before; the same ABox)
+MEMO_PARTS = True  # False: state_abox slices state_facts' list (the plain way, kept for timing; the same ABox)
 MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when full: ~4 MB at most
 
 

@@ -87,7 +87,7 @@ def ref_text(ref: dict) -> str:
 
 # Action.from_dict writes a string, an integer, a boolean or a dict of them (a card reference) as
 # json.dumps does, without making an encoder for each (json.dumps with sort_keys does: 2.8 us for a
-# reference); False: json.dumps for every value (the code path before; the same text)
+# reference); False: json.dumps for every value (the plain way, kept for timing; the same text)
 SCALAR_JSON = True
 _encode_str = json.encoder.encode_basestring_ascii  # (what json.dumps uses for a str, ensure_ascii)
 

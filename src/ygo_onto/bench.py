@@ -147,20 +147,20 @@ def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 
 # a reasoner spec `fast@VARIANT` runs fast with an alternative code path switched on, so that one
 # bench run compares the two (the ratio table): VARIANT -> what to switch on in the worker
 FAST_VARIANTS = {"affected": "a run on a new state recomputes the relations a change reaches "
-                             "(YGO_FAST_UPDATE=affected: session 4)",
+                             "(YGO_FAST_UPDATE=affected)",
                  "dred": "delete and rederive between runs (YGO_FAST_UPDATE=dred: the default)",
-                 "scratch": "a run that removes facts starts from scratch (YGO_FAST_UPDATE=scratch: session 3)",
-                 "python": "the Python evaluator (YGO_FAST_EVALUATOR=python: the code path before the native one)",
+                 "scratch": "a run that removes facts starts from scratch (YGO_FAST_UPDATE=scratch)",
+                 "python": "the Python evaluator (YGO_FAST_EVALUATOR=python: the fallback without a C compiler)",
                  "native": "the native (C) evaluator (YGO_FAST_EVALUATOR=native: the default when it builds)",
                  "sets": "the native evaluator given a state's ABox as sets by predicate (native.BUNDLES = False: "
-                         "the code path before it took the ABox's parts as bundles)"}
+                         "instead of the ABox's parts as bundles)"}
 # the variants that choose the evaluator; the others choose how the Python evaluator goes on
 _EVALUATOR_VARIANTS = ("python", "native")
 
 # `fast@git:REV` plays the duels with this checkout's code at commit REV (its files taken out of the git history
-# into a temporary folder, run in a process of its own); `fast@issue10` is the commit at which issue 10 was filed
-# and measured ("today's code path": session 4's last commit, ~8-20 ms per action then), the code its ratio target
-# compares with.  fast@scratch keeps only that code's way of evaluating (session 3's), with every later layer.
+# into a temporary folder, run in a process of its own); `fast@issue10` names commit 0018414, the code the speed
+# targets' ratio is measured against (the targets were set on it at 8-20 ms per action), so the ratio compares the
+# whole code path.  fast@scratch keeps only that code's way of evaluating, with every other layer of today's.
 COMMIT_ALIASES = {"issue10": "0018414"}
 
 
@@ -554,14 +554,14 @@ def _round_range(duel: dict) -> str:
     return f"{min(times):.2f}-{max(times):.2f}" if len(times) > 1 else ""
 
 
-# issue 10's targets for the fast backend: (measure, how to read it off a result, target, "max"/"min")
+# the speed targets of the fast backend: (measure, how to read it off a result, target, "max"/"min")
 TARGETS = (
     ("official random duel, ms per action", lambda r: next(
         (d["ms_per_action"] for d in r["reasoners"].get("fast", {}).get("duels", ()) if d["ruleset"] == "official"),
         None), 1.0, "max"),
     ("allowed_actions p50 ms, mid-game state", lambda r: r["reasoners"].get("fast", {}).get("latency", {}).get(
         "mid-game (84 cards)", {}).get("p50_ms"), 1.0, "max"),
-    ("official duel per action, issue 10's code (fast@issue10) / fast", lambda r: _duel_ratio(r, "fast@issue10"),
+    ("official duel per action, commit 0018414's code (fast@issue10) / fast", lambda r: _duel_ratio(r, "fast@issue10"),
      10.0, "min"),
     ("official duel per action, fast@scratch / fast (the evaluator alone)", lambda r: _duel_ratio(r, "fast@scratch"),
      10.0, "min"),
@@ -575,14 +575,14 @@ def _duel_ratio(result: dict, variant: str):
 
 
 def _render_targets(result: dict, console) -> None:
-    """Issue 10's targets next to what this run measured (those it measured)."""
+    """The speed targets next to what this run measured (those it measured)."""
     from rich.table import Table
 
     rows = [(name, got(result), target, kind) for name, got, target, kind in TARGETS]
     rows = [r for r in rows if r[1] is not None]
     if not rows:
         return
-    t = Table(title="speed targets (issue 10)")
+    t = Table(title="speed targets")
     for col in ("measure", "this run", "target", "met"):
         t.add_column(col, justify="left" if col == "measure" else "right")
     for name, value, target, kind in rows:

@@ -28,7 +28,7 @@ MAX_STEPS = 64  # a safety bound on automatic steps in one apply; no legal seque
 # what the apply loop did, for `bench` (where a duel's time goes): reasoner runs, forced moves
 COUNTS: collections.Counter = collections.Counter()
 # the ABox of a state with its parts (abox.ABox: the fast backend reads only the parts that changed);
-# False: a plain list (the code path before, for a side-by-side timing)
+# False: a plain list (the plain way, kept for a side-by-side timing)
 ABOX_PARTS = True
 
 
@@ -262,7 +262,7 @@ class GameState:
             chosen = found.to_dict()
         except IllegalActionError:
             # a script's action in the contract's words that names no allowed action as such, but one the rules
-            # allow read another way (each reading says which; docs/decisions.md "Rulebook audit (session 6, ...)")
+            # allow read another way (each reading says which; docs/decisions.md "Script readings")
             for reading in script_input.READINGS:
                 after = reading(self, action, reasoner)
                 if after is not None:

@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 #   atoms per state of a duel, against 272 without that cut and ~480 recomputed by "affected");
 # * "affected": the relations that a changed fact can reach through the rules are computed again
 #   (_Evaluator._recompute); the others are kept as they are;
-# * "scratch": every such run starts from the program's facts (the code path of session 3).
+# * "scratch": every such run starts from the program's facts (the simplest update, kept for comparison).
 # All three give the same models (tests/test_fast_backend.py, on the inputs of whole duels).
 UPDATES = ("dred", "affected", "scratch")
 UPDATE = os.environ.get("YGO_FAST_UPDATE", "dred")
