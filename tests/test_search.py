@@ -79,7 +79,7 @@ def test_every_strategy_branch_replays_to_a_win(path):
 
 
 def test_the_issue_example_typhoon_first_and_no_win_without_it():
-    """The README's puzzle: B has a set Mirror Force and 2000 LP; A has 1400 and 1300 attackers."""
+    """Puzzle 01: B has a set Mirror Force and 2000 LP; A has 1400 and 1300 attackers."""
     win = solved(ROOT / "examples" / "puzzles" / "01-mirror-force-typhoon.json")
     ids = [a.id for a in win.line]
     typhoon = ids.index("activate@A.hand0")
