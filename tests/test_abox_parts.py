@@ -1,5 +1,5 @@
-"""state_abox's memoized parts against the code before them (session 12's state_facts, copied below as a
-reference builder that builds every part anew): the same facts (with the types of their values) and the same
+"""state_abox's memoized parts against a reference builder without memos (state_facts as at commit 4b147c2,
+copied below, which builds every part anew): the same facts (with the types of their values) and the same
 parts, on every state of whole duels of both rulesets, with the transient facts those duels give."""
 import copy
 
@@ -33,7 +33,7 @@ from ygo_onto.state import PLAYERS, card_name_at, opponent
 
 
 def _reference_abox(state: dict, transient: dict | None = None) -> tuple[list, dict]:
-    """(facts, parts) as session 12's state_abox gave them."""
+    """(facts, parts) as the reference builder gives them."""
     marks: list = []
     facts = _reference_facts(state, True, transient, marks)
     ends = [mark[1] for mark in marks[1:]] + [len(facts)]
@@ -52,7 +52,7 @@ _DUEL_PART = {"Duel", "currentPhase", "turnNumber", "duelOver", "chainLength", "
 
 
 def _cut_as_now(parts: dict) -> dict:
-    """The reference's parts as state_abox cuts them now (session 14), so that a new state encodes small parts
+    """The reference's parts as state_abox cuts them, so that a new state encodes small parts
     alone: the reference's part "duel" is two parts, "duel" (the phase, the turn and the like: new in most
     states) then "board" (the strongest monster in the Graveyards, the card counts, the attack, a die roll: new
     in few); its part ("player", p) is three, ("player", p) (the player, whose turn), ("priority", p) (it goes
@@ -221,7 +221,7 @@ def test_an_abox_built_when_first_used_is_its_list_for_every_reader():
         assert seen == [facts] * 4
 
 
-# -- session 12's state_facts (abox.py at 4b147c2), the reference builder
+# -- state_facts as at commit 4b147c2 (abox.py), the reference builder
 
 def _reference_facts(state: dict, lean: bool = True, transient: dict | None = None, marks: list | None = None) -> list[tuple]:
     """The ABox of a state (plus the transient facts of an apply step: theAction, a new turn, a resolving chain).
