@@ -1,12 +1,12 @@
 #!/usr/bin/env python
-"""Where a duel's time goes, layer by layer (issue 10 asks for the profile):
+"""Where a duel's time goes, layer by layer:
 `python scripts/profile_layers.py [--ruleset official] [--seed 1] [--max-actions N] [--fresh]`.
 
 Timers around the apply loop's layers (no profiler slowing the rest down), for one random duel after a
 warm-up duel: each layer's ms per action and its share of the duel.  Layers nest (the evaluator's run is
 inside a reasoner run; C inside the evaluator's run), so shares do not add up to 100%.  With --fresh,
 the same for `allowed_actions` on the bench's mid-game state, after another state was reasoned about
-(as `ygo-onto bench` measures it).  The numbers of docs/performance.md ("Profile now") come from it.
+(as `ygo-onto bench` measures it).  The numbers of docs/performance.md ("Where a duel's time goes") come from it.
 """
 from __future__ import annotations
 

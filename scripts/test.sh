@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command of the README: every test file, Pellet included (see README "Tests and CI").
+# The test command of the README: every test file, Pellet included (see docs/development.md "Tests and CI").
 # The OWL API test runs in a process of its own: a process starts one JVM, and that test needs
 # the OWL API on the JVM's class path (pellet-jvm then shares a JVM it did not start).
 set -euo pipefail

@@ -1,5 +1,5 @@
 """The CLI run in-process as a grader's harness would: (exit code, output), never a traceback
-(tests/test_contract_audit10.py, tests/test_players_audit10.py)."""
+(tests/test_cli_contract.py, tests/test_cli_api_same_states.py)."""
 from typer.testing import CliRunner
 
 from ygo_onto.cli import app

@@ -1,5 +1,5 @@
-"""What the tests of effect cards added through an exported ontology file share (test_new_cards_audit11,
-test_new_moves_prims9): the CLI in a subprocess, a disk cache of their own, and small state builders."""
+"""What the tests of effect cards added through an exported ontology file share (test_effect_cards_from_ontology,
+test_moves_from_ontology): the CLI in a subprocess, a disk cache of their own, and small state builders."""
 from __future__ import annotations
 
 import os

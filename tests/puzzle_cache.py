@@ -1,5 +1,5 @@
 """Puzzles with their expected result in `extra.puzzle`, solved once per test process (tests/test_search.py,
-tests/test_solve_audit10.py)."""
+tests/test_solve_puzzles.py)."""
 import json
 from pathlib import Path
 

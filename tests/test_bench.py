@@ -54,7 +54,7 @@ def test_run_bench_measures_and_renders():
     out = io.StringIO()
     render(result, Console(file=out, width=140))
     assert "allowed_actions latency" in out.getvalue() and "opening hand" in out.getvalue()
-    # issue 10's targets, next to what was measured (the mid-game latency; no official duel in this run)
+    # the speed targets, next to what was measured (the mid-game latency; no official duel in this run)
     assert "speed targets" in out.getvalue() and "allowed_actions p50 ms, mid-game state" in out.getvalue()
     assert "official random duel" not in out.getvalue()
     solved = fast["solve"]["puzzles"]
@@ -132,7 +132,7 @@ def test_an_earlier_commit_plays_the_same_duels_in_rounds_and_is_compared_per_ac
     found = subprocess.run(["git", "-C", str(checkout_root()), "cat-file", "-e", COMMIT_ALIASES["issue10"] + "^{commit}"],
                            capture_output=True)
     if found.returncode:
-        pytest.skip("a shallow clone: issue 10's commit is not in the history")
+        pytest.skip("a shallow clone: commit 0018414 is not in the history")
     before = set(Path(tempfile.gettempdir()).glob("ygo-bench-commit-*"))
     result = run_bench(reasoners=("fast", "fast@issue10"), repeats=2, duels=("simplified",), max_actions=12,
                        rounds=2)

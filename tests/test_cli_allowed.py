@@ -1,4 +1,4 @@
-"""`ygo-onto allowed` prints every action id in full, however narrow the terminal (issue 11: ids were cut off)."""
+"""`ygo-onto allowed` prints every action id in full, however narrow the terminal (rich would cut them off)."""
 import pytest
 from typer.testing import CliRunner
 

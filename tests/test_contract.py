@@ -257,7 +257,7 @@ def test_a_pass_with_nothing_to_answer_leaves_the_state(tmp_path):
     assert [(a["id"], a["player"]) for a in listed["actions"]] == [("activate@B.stz0", "B"), ("pass", "B")]
     assert CliRunner().invoke(app, ["apply", chain, '{"type": "pass", "player": "A"}']).exit_code == 1
     # priority back with A, the last link's player: B's pass on it was made (by the engine where B could only
-    # pass); a script's pass for B leaves the state as it is (docs/decisions.md "Rulebook audit (session 7, chain)")
+    # pass); a script's pass for B leaves the state as it is (docs/decisions.md "Script readings")
     passed = _write(tmp_path, {**data, "priority": "A"}, "passed.json")
     again = CliRunner().invoke(app, ["apply", passed, '{"type": "pass", "player": "B"}'])
     assert again.exit_code == 0, again.output
@@ -284,7 +284,7 @@ def test_simplified_turn_end_and_flip_read_as_the_rules_have_them(tmp_path):
     assert CliRunner().invoke(app, ["apply", path, '{"type": "next_phase", "to": "draw"}']).exit_code == 1
     official = {"format": "ygo-onto.state/1", "turn": 3, "phase": "battle",
                 "players": {"A": {"deck": ["Dark Hole"]}, "B": {"deck": ["Pot of Greed"]}}}
-    # (official: the End Phase is a phase, reached through Main Phase 2: "Rulebook audit (session 6, flows)")
+    # (official: the End Phase is a phase, reached through Main Phase 2: docs/decisions.md "Script readings")
     result = CliRunner().invoke(app, ["apply", _write(tmp_path, official, "o.json"), '{"type": "next_phase", "to": "end"}'])
     assert result.exit_code == 0, result.output
     assert (json.loads(result.stdout)["turn"], json.loads(result.stdout)["phase"]) == (3, "end")

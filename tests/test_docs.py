@@ -5,7 +5,8 @@ import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DOCS = ("state-format.md", "actions-and-cli.md", "rulesets.md", "cards.md", "decisions.md", "env.md", "performance.md")
+DOCS = ("state-format.md", "actions-and-cli.md", "rulesets.md", "cards.md", "decisions.md", "env.md", "performance.md",
+        "editing-in-protege.md", "development.md")
 
 
 def _cards_doc():

@@ -1,6 +1,6 @@
 """Duels that once crashed play to the end with every invariant of the playouts (tests/playout_checks.py).
 
-issue 11: `ygo-onto duel --seed 3142 --agents random,random` offered a Ritual Summon with all 5 Monster
+Seed 3142: `ygo-onto duel --seed 3142 --agents random,random` offered a Ritual Summon with all 5 Monster
 Zones full and only tributes from the hand ("internal: no free monster_zones for ..."), at action ~300.
 """
 import pytest

@@ -1,4 +1,4 @@
-"""explain, apply and allowed agree (issue 11): an action is allowed for the player holding priority only."""
+"""explain, apply and allowed agree: an action is allowed for the player holding priority only."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-"""A fuzzer of bad input (issue 11 item 3): malformed states, actions and duel logs, made by a
+"""A fuzzer of bad input: malformed states, actions and duel logs, made by a
 fixed-seed generator from the example and scenario states and a short real duel log.
 
 Every input goes through the CLI (in-process, typer's CliRunner; two through a real process)
@@ -213,7 +213,7 @@ def test_not_utf8_names_the_file_and_the_field(files, rng, bases):
 
 
 def test_wrong_shapes_of_chain_and_pending(files, rng, bases):
-    """Issue 11's list: targets / chosen not lists, a zone that is not a valid object, an empty pending.action,
+    """Targets / chosen not lists, a zone that is not a valid object, an empty pending.action,
     equipped_to.zone given as 1.0; and more of the same kinds."""
     base = json.loads(json.dumps(bases[0][1]))
     link = {"card": "Trap Hole", "player": "B"}
@@ -474,7 +474,7 @@ def test_malformed_logs_name_the_line(files, rng, duel_log):
 
 
 def test_a_crashed_duel_leaves_its_log_and_replays_to_the_error(files, duel_log):
-    """duel --log writes what was played, then the error (issue 11 item 4); replay reproduces the error."""
+    """duel --log writes what was played, then the error; replay reproduces the error."""
     lines = list(duel_log)
     rec = json.loads(lines[4])
     end = {"end": {"actions": 3, "error": "internal: a test error", "action": rec["action"]}}

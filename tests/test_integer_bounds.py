@@ -1,5 +1,5 @@
 """Integer bounds (docs/decisions.md): no sum a rule makes leaves 32 bits, so fast (clingo) and Pellet agree.
-issue 11: atk_modifier 2147483647 overflowed in fast and the attacker lost."""
+atk_modifier 2147483647 would overflow in fast (the attacker would lose), so the loader refuses it."""
 import json
 
 import pytest

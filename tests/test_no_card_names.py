@@ -1,4 +1,4 @@
-"""Game logic lives in the ontology and the rules: no card of the catalogs is named in src/**/*.py (issue 11 item 5)."""
+"""Game logic lives in the ontology and the rules: no card of the catalogs is named in src/**/*.py."""
 import re
 from pathlib import Path
 

@@ -15,8 +15,7 @@ the fast backend to the end or MAX_ACTIONS; after every step (tests/playout_chec
   state matching (every LOG_EVERY-th duel; the others are the same code path).
 
 The duels run in worker processes (one per core); the replays from the seed run here meanwhile.
-SEEDS_PER_KIND (so DUELS) and MAX_ACTIONS set the cost: 66 duels took 57 s on 2 cores (session 5's
-fast backend; 102 duels took 70-120 s with session 3's, 150 duels 213 s with the machine loaded).
+SEEDS_PER_KIND (so DUELS) and MAX_ACTIONS set the cost: 66 duels take about a minute on 2 cores.
 """
 from __future__ import annotations
 

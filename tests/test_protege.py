@@ -1,4 +1,4 @@
-"""Editing in Protégé, both ways (issue 8): the export's rules have identity, `--ontology` runs a
+"""Editing in Protégé, both ways: the export's rules have identity, `--ontology` runs a
 saved file, `import-owl` carries its edits back into the sources, and a file with no edit
 changes nothing.
 

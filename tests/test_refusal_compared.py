@@ -1,7 +1,7 @@
-"""Session 8 audit (gsimple): a refusal whose failing condition is a comparison names what was compared
+"""A refusal whose failing condition is a comparison names what was compared
 (actions-and-cli.md: exit 1, "the message says why"). A second monster in one turn of the simplified game
-(seed 002 4.1.1 item 1) used to read only "greaterThan(0, 0) fails"; it now also names
-normalSummonsLeft(playerA, 0), the fact the 0 came from (docs/decisions.md, "Rulebook audit (session 8, gsimple)")."""
+(seed 002 4.1.1 item 1) names not only "greaterThan(0, 0) fails" but also
+normalSummonsLeft(playerA, 0), the fact the 0 came from (docs/decisions.md, "Actions, refusals and `explain`")."""
 import json
 
 from typer.testing import CliRunner

@@ -87,7 +87,7 @@ ATTACK = {"format": "ygo-onto.state/1", "turn": 4, "phase": "battle", "players":
 def test_the_attackers_pass_in_the_opponents_window_is_made_and_its_spell_still_refused():
     """Rulebook v6.0 p. 38: the turn player's pass hands priority to the opponent, as the engine did on the attack
     declaration: "attack; A passes; B passes" deals the damage; A's own card there is still refused (docs/decisions.md
-    "Rulebook audit (session 9, windows9)")."""
+    "Script readings")."""
     attack = {"type": "attack", "card": "Summoned Skull", "target": "Celtic Guardian"}
     declared = GameState.from_dict(ATTACK).apply(attack, "fast")
     assert declared.to_dict()["priority"] == "B"

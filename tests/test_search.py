@@ -1,4 +1,4 @@
-"""`solve` (issue 9): a win this turn that holds against every answer of the opponent.
+"""`solve`: a win this turn that holds against every answer of the opponent.
 
 The puzzles of examples/puzzles/ carry their expected result in `extra.puzzle`; every winning
 line is replayed, and after each answer the opponent has along it, `solve` is asked again on
@@ -79,7 +79,7 @@ def test_every_strategy_branch_replays_to_a_win(path):
 
 
 def test_the_issue_example_typhoon_first_and_no_win_without_it():
-    """Issue 9: B has a set Mirror Force and 2000 LP; A has 1400 and 1300 attackers."""
+    """Puzzle 01: B has a set Mirror Force and 2000 LP; A has 1400 and 1300 attackers."""
     win = solved(ROOT / "examples" / "puzzles" / "01-mirror-force-typhoon.json")
     ids = [a.id for a in win.line]
     typhoon = ids.index("activate@A.hand0")

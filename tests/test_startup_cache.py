@@ -1,5 +1,5 @@
 """The disk cache of the sources' knowledge and compiled program (ygo_onto/diskcache.py, docs/decisions.md
-'CLI start-up cache (session 9)'): a warm CLI call answers as a cold one; an edit to any source (rules,
+'CLI start-up cache'): a warm CLI call answers as a cold one; an edit to any source (rules,
 ontology, card data, the package's code) is seen at once; a broken entry is built again; YGO_NO_CACHE=1
 turns it off.  The CLI runs in a copy of the sources, with a cache folder of its own."""
 import json

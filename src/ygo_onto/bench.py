@@ -145,9 +145,9 @@ def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 
 
 
 # `fast@git:REV` plays the duels with this checkout's code at commit REV (its files taken out of the git history
-# into a temporary folder, run in a process of its own); `fast@issue10` is the commit at which issue 10 was filed
-# and measured ("today's code path": session 4's last commit, ~8-20 ms per action then), the code its ratio target
-# compares with.
+# into a temporary folder, run in a process of its own); `fast@issue10` names commit 0018414, the code the speed
+# targets' ratio is measured against (the targets were set on it at 8-20 ms per action), so the ratio compares the
+# whole code path.
 COMMIT_ALIASES = {"issue10": "0018414"}
 
 
@@ -533,14 +533,14 @@ def _round_range(duel: dict) -> str:
     return f"{min(times):.2f}-{max(times):.2f}" if len(times) > 1 else ""
 
 
-# issue 10's targets for the fast backend: (measure, how to read it off a result, target, "max"/"min")
+# the speed targets of the fast backend: (measure, how to read it off a result, target, "max"/"min")
 TARGETS = (
     ("official random duel, ms per action", lambda r: next(
         (d["ms_per_action"] for d in r["reasoners"].get("fast", {}).get("duels", ()) if d["ruleset"] == "official"),
         None), 1.0, "max"),
     ("allowed_actions p50 ms, mid-game state", lambda r: r["reasoners"].get("fast", {}).get("latency", {}).get(
         "mid-game (84 cards)", {}).get("p50_ms"), 1.0, "max"),
-    ("official duel per action, issue 10's code (fast@issue10) / fast", lambda r: _duel_ratio(r, "fast@issue10"),
+    ("official duel per action, commit 0018414's code (fast@issue10) / fast", lambda r: _duel_ratio(r, "fast@issue10"),
      10.0, "min"),
 )
 
@@ -552,14 +552,14 @@ def _duel_ratio(result: dict, spec: str):
 
 
 def _render_targets(result: dict, console) -> None:
-    """Issue 10's targets next to what this run measured (those it measured)."""
+    """The speed targets next to what this run measured (those it measured)."""
     from rich.table import Table
 
     rows = [(name, got(result), target, kind) for name, got, target, kind in TARGETS]
     rows = [r for r in rows if r[1] is not None]
     if not rows:
         return
-    t = Table(title="speed targets (issue 10)")
+    t = Table(title="speed targets")
     for col in ("measure", "this run", "target", "met"):
         t.add_column(col, justify="left" if col == "measure" else "right")
     for name, value, target, kind in rows:
@@ -575,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Benchmark the reasoner backends (latency, whole duels, memory).")
     ap.add_argument("--reasoners", default="fast,pellet",
                     help="comma-separated backends (default: fast,pellet); fast@git:REV: the duels played by "
-                         "this checkout's code at commit REV (fast@issue10: the commit issue 10 was measured on), "
+                         "this checkout's code at commit REV (fast@issue10: commit 0018414, the code the speed targets' ratio is measured against), "
                          "compared with fast in the same run")
     ap.add_argument("--repeats", type=int, default=None, help="latency samples per state for fast (default 30)")
     ap.add_argument("--pellet-repeats", type=int, default=None, help="latency samples per state for pellet (default 3)")

@@ -268,7 +268,7 @@ class GameState:
             chosen = found.to_dict()
         except IllegalActionError:
             # a script's action in the contract's words that names no allowed action as such, but one the rules
-            # allow read another way (each reading says which; docs/decisions.md "Rulebook audit (session 6, ...)")
+            # allow read another way (each reading says which; docs/decisions.md "Script readings")
             for reading in script_input.READINGS:
                 after = reading(self, action, reasoner)
                 if after is not None:

@@ -483,7 +483,7 @@ def _check_operations(k: Knowledge, path) -> None:
         if prop not in ORDER:
             raise StateError(f"{path}: property {prop}: expected an operation the driver knows (its place in a step "
                              f"and what primitive {name!r} does with it are in primitives.py), got a new one; "
-                             f"infer an existing operation property instead (docs/decisions.md, session 8)")
+                             f"infer an existing operation property instead (docs/decisions.md, \"Cards as data\")")
     for prop, key in sorted(k.vocabulary.annotated("counterKey").items()):
         if prop not in ops and not (prop in k.vocabulary.data_properties and re.fullmatch(r"[a-z][a-z_]*", key)):
             raise StateError(f"{path}: property {prop}: ygo:counterKey: expected on a data property (a card's "

@@ -4,7 +4,7 @@ An outside script (a grader, a notebook) composes action objects from actions-an
 action ids.  `key_matches` and `alike` let a partial object name an allowed action; when an object names none,
 the READINGS are tried in order, each a reading of the object as actions the rules do allow (the state after
 them) or None.  None of them decides what is allowed: every step they take is an allowed action of its state.
-Each reading's reason is in docs/decisions.md ("Rulebook audit (session 6, ...)").
+Each reading's reason is in docs/decisions.md ("Script readings").
 """
 from __future__ import annotations
 
@@ -314,8 +314,8 @@ def _window_let_go(state, reasoner: str):
 def end_phase_discard_first(state, action, reasoner: str):
     """A `select` of a hand card to discard written in the End Phase before the turn is ended (rulebook v6.0
     p. 25 "Son aşama": in the End Phase, with more than 6 cards in hand, cards are sent to the Graveyard until 6
-    remain), where the engine makes that discard as the End Phase ends (docs/decisions.md "Rulebook audit
-    (session 7, turns)": the discard comes after the phase's Quick-Play Spells and Traps, at `end_turn`): the
+    remain), where the engine makes that discard as the End Phase ends (docs/decisions.md "Turns and
+    phases": the discard comes after the phase's Quick-Play Spells and Traps, at `end_turn`): the
     turn player's `end_turn` (the opponent's window there let go, as in window_declined), then the select, when
     the state after them waits for the discard.  The opponent's window at the end of the phase before (a
     `next_phase` to `end` stops there when the opponent could use it) is let go first, as window_declined does
@@ -388,8 +388,8 @@ def own_link_let_resolve(state, action, reasoner: str):
 def monster_link_let_resolve(state, action, reasoner: str):
     """An action object (not a `pass`, `select` or `cancel`) while the player holding priority is asked about a chain
     whose links are all the other player's monster effects: the trigger and FLIP effects the engine opens by itself
-    when their monster is summoned or flipped (docs/decisions.md "Trigger effects stay a selection", and "Rulebook
-    audit (session 5, chain)": a Synchro Monster's trigger is a chain link; the catalog has no monster effect a player
+    when their monster is summoned or flipped (docs/decisions.md "Trigger effects stay a selection", and "Junk
+    Warrior's effect is activated, on a chain": a Synchro Monster's trigger is a chain link; the catalog has no monster effect a player
     activates at will).  actions-and-cli.md
     counts "effects the rules apply by themselves" among the automatic things, so a script cannot name the window they
     open (where the opponent has nothing to answer with, the engine passes it): a script that goes on with the next

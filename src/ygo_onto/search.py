@@ -1,4 +1,4 @@
-"""`solve`: a win this turn that holds against every answer of the opponent (issue 9).
+"""`solve`: a win this turn that holds against every answer of the opponent.
 
 An AND-OR proof-number search (Allis 1994) over decision-point states:
 

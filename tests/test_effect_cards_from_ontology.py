@@ -1,6 +1,6 @@
-"""Adding an EFFECT card is data plus rules, not Python (session 8): four official-era effect cards
+"""Adding an EFFECT card is data plus rules, not Python: four official-era effect cards
 that are not in the catalog (Hinotama, Dian Keto the Cure Master, Ring of Destruction, Hane-Hane) are added to
-an exported ontology exactly as an ontology engineer adds them in Protégé (tests/newcards_onto.py:
+an exported ontology exactly as an ontology engineer adds them in Protégé (tests/effect_cards_onto.py:
 a card class with its annotations, its SWRL rules as swrl:Imp), and the engine runs the saved file
 (`--ontology FILE`, `Rules.load`) on hand-written states with the fast backend.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from newcards_onto import NEW_CARDS, with_new_cards
+from effect_cards_onto import NEW_CARDS, with_new_cards
 from ontofile_cards import NONE5, REPO, run, state, zones  # noqa: F401 (not all in each)
 from ontofile_cards import cache as own_cache
 from owlapi_edit import edit_in_a_process
@@ -316,7 +316,7 @@ def test_an_operation_nothing_carries_out_is_refused_on_load(onto, tmp_path, cas
     from rdflib import Literal, URIRef
     from rdflib.namespace import OWL, RDF
 
-    from newcards_onto import YGO, add_rule
+    from effect_cards_onto import YGO, add_rule
 
     def edit(g):
         if case == "typo_declared":  # the OWL API declares a property a rule names: the typo loads, and does nothing

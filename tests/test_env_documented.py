@@ -1,4 +1,4 @@
-"""Environment audit (session 7): the env and self-play checked as an AI author would use them, from
+"""The env and self-play checked as an AI author would use them, from
 docs/env.md and the README only.
 
 - the action space is re-derived from docs/env.md's table (parsed from the page), independently of

@@ -1,6 +1,6 @@
-"""Session 7 audit, players: multi-step flows written as a grader's harness would, through the CLI (ids only, `-o`
+"""Multi-step flows written as a grader's harness would, through the CLI (ids only, `-o`
 chained; full objects copied from `allowed --json`; objects with `player` on every action) and through the Python
-API, which must reach identical states (docs/decisions.md "Rulebook audit (session 7, players)").  The flows are
+API, which must reach identical states (docs/decisions.md "Actions, refusals and `explain`").  The flows are
 the scenarios tests/scenarios/*/audit10-players-*.json; here the CLI and API paths are compared step by step."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Session 8 audit, left: faults the last session left open (docs/decisions.md "Rulebook audit (session 8,
-left)").  Refusals a scenario cannot state (the runner's steps must all be taken)."""
+"""Script readings around the Draw Phase and the opponent's phase-end chain (docs/decisions.md "Script
+readings").  Refusals a scenario cannot state (the runner's steps must all be taken)."""
 import json
 from pathlib import Path
 

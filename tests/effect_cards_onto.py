@@ -1,6 +1,6 @@
 """Effect cards added to an exported ontology as an ontology engineer adds them in Protégé: a card
 class with its data (annotations) and its SWRL rules (swrl:Imp, as SWRLTab saves them), and
-nothing else (tests/test_new_cards_audit11.py).
+nothing else (tests/test_effect_cards_from_ontology.py).
 
 The cards are NOT in the project's catalog: they live only in the file these helpers write.
 

@@ -1,6 +1,6 @@
-"""Session 7 audit, windows: what the readings of an unnamed window (script_input.window_declined,
+"""What the readings of an unnamed window (script_input.window_declined,
 own_link_let_resolve, main_phase_first, pass_already_made) must still refuse (docs/decisions.md
-"Rulebook audit (session 7, windows)").  Rulebook v6.0 p. 38 (priority), pp. 35-36 (chains)."""
+"Script readings").  Rulebook v6.0 p. 38 (priority), pp. 35-36 (chains)."""
 import pytest
 
 from ygo_onto import GameState

@@ -1,6 +1,6 @@
-"""`ygo-onto solve` audited as a puzzle author or a grader would use it (session 7).
+"""`ygo-onto solve` as a puzzle author or a grader would use it.
 
-The puzzles of tests/fixtures/solve_audit10/ were written from the rulebook (seed 003) and the
+The puzzles of tests/fixtures/solve_puzzles/ were written from the rulebook (seed 003) and the
 contract (README "Solving a puzzle", docs/actions-and-cli.md), in both rulesets: a win this turn
 by one line (Raigeki, Dark Hole, a Tribute Summon, Axe of Despair, Polymerization, a Synchro
 Summon, Brain Control, Monster Reborn, a Flip Summon, Typhoon before Mirror Force, three
@@ -23,7 +23,7 @@ from ygo_onto.cli import app
 from ygo_onto.search import format_strategy, reachable_damage, solve
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "tests" / "fixtures" / "solve_audit10"
+FIXTURES = ROOT / "tests" / "fixtures" / "solve_puzzles"
 PUZZLES = sorted(FIXTURES.glob("*.json"))
 BIG = {  # many cards in hand and a Sakuretsu Armor: a proof either way takes long
     "format": "ygo-onto.state/1", "turn": 3, "phase": "main1",
@@ -138,8 +138,8 @@ def test_own_swords_activated_this_turn_does_not_stop_the_attack():
 @pytest.mark.parametrize("name", ["s-card-destruction-after-battle", "s-card-destruction-main-2",
                                   "s-pot-of-greed-draws-card-destruction"])
 def test_a_win_without_damage_is_not_pruned_after_the_battle_phase(name):
-    """Session 7 fix: the bound 'no damage after the Battle Phase' pruned a deck-out win (simplified
-    Card Destruction in Main Phase 2, seed 002 section 3); the bound now holds only when no card
+    """The bound 'no damage after the Battle Phase' must not prune a deck-out win (simplified
+    Card Destruction in Main Phase 2, seed 002 section 3): it holds only when no card
     that makes a player lose otherwise is in the state."""
     state = GameState.load(FIXTURES / f"{name}.json")
     assert math.isinf(reachable_damage(state, "A", state.data["turn"]))

@@ -1,7 +1,7 @@
-"""A new KIND of move is ontology data, not Python (session 9): the primitive `move` reads where a card
+"""A new KIND of move is ontology data, not Python: the primitive `move` reads where a card
 goes from the operation property's annotations (ygo:destinationArea, ygo:destinationPlace, ygo:marksCard),
 so an exported ontology gains operations the sources do not have (opBanish, opShuffleIntoDeck,
-opToDeckTop: tests/newcards9_onto.py) and two effect cards that use them, Dimensional Prison and The
+opToDeckTop: tests/move_cards_onto.py) and two effect cards that use them, Dimensional Prison and The
 Transmigration Prophecy, which are not in the catalog; the engine runs the saved file with the fast backend.
 
 What the cards rely on (the official rulebook v6.0): a Normal Trap is Set first and activated from the
@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 import pytest
-from newcards9_onto import NEW_CARDS, NEW_MOVES, YGO, with_new_moves
+from move_cards_onto import NEW_CARDS, NEW_MOVES, YGO, with_new_moves
 from ontofile_cards import NONE5, REPO, run, state, zones  # noqa: F401 (not all in each)
 from ontofile_cards import cache as own_cache
 from owlapi_edit import edit_in_a_process

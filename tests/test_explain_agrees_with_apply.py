@@ -1,9 +1,9 @@
-"""Session 7 audit of `explain` (actions-and-cli.md: "why the action is allowed (the rules that fired and the facts
+"""`explain` against the contract (actions-and-cli.md: "why the action is allowed (the rules that fired and the facts
 they matched), or why a described action is not"; exit 0 allowed, 1 a rules refusal, 2 bad input), written as an
 outside grader would: states from state-format.md, action objects in the contract's keys (no engine ids), and the
 reason the rulebook (seed 003) gives for each refusal.  explain and apply agree on every object: explain judges it
-as apply takes it, and says which allowed action(s) an object was read as (docs/decisions.md, "Rulebook audit
-(session 7, explain)")."""
+as apply takes it, and says which allowed action(s) an object was read as (docs/decisions.md, "Actions, refusals
+and `explain`")."""
 import json
 
 import pytest

@@ -1,5 +1,5 @@
-"""New KINDS of move (session 9): operation properties added to an exported ontology as data, and
-effect cards that use them, as an ontology engineer adds them in Protégé (tests/test_new_moves_prims9.py).
+"""New KINDS of move: operation properties added to an exported ontology as data, and
+effect cards that use them, as an ontology engineer adds them in Protégé (tests/test_moves_from_ontology.py).
 
 Neither the operations nor the cards are in the project's sources: they live only in the file these
 helpers write.  An operation property is an object property (card -> player) annotated, like the TBox's
@@ -21,7 +21,7 @@ The cards (their texts as printed):
 """
 from __future__ import annotations
 
-from newcards_onto import YGO, add_cards
+from effect_cards_onto import YGO, add_cards
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
 

@@ -1,5 +1,4 @@
-"""The command line and Python API contract, checked as an outside grader would (session 7 audit, slice
-`contract`): only the contract (docs/actions-and-cli.md, state-format.md, cards.md) is assumed.
+"""The command line and Python API contract, checked as an outside grader would: only the contract (docs/actions-and-cli.md, state-format.md, cards.md) is assumed.
 
 Every command of the CLI table, its exit codes (0 success, 1 a rules refusal, 2 bad input naming the
 file, the field and what was expected, never a traceback), both rulesets, and the Python API

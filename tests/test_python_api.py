@@ -1,6 +1,5 @@
 """The Python API of the contract (actions-and-cli.md, "Python API"; state-format.md), checked as a
-student in a notebook or an AI author would use it: written from the contract first (session 8
-audit), then run against the code.
+student in a notebook or an AI author would use it: the tests follow the contract's words, not the code.
 
     state = GameState.load("state.json")            # or GameState.from_dict(d); bad input raises StateError (a ValueError)
     actions = state.allowed_actions(reasoner="fast") # list of Action; one reasoner run per state, cached
