@@ -4,8 +4,9 @@
 the agent to act is the player holding priority, so a response window hands the turn to the
 opponent for one decision).  ``SingleAgentEnv`` plays one seat against a fixed agent of ``duel.AGENTS``.
 
-The action space and the observation encoding are fixed per ruleset and documented in docs/env.md;
-``action_layout()`` and ``observation_layout(ruleset)`` give them as data.  Every index and every
+The action space and the observation encoding are the same for every ruleset and card pool (a card is
+encoded by its features and a stable id, never by a place in a catalog) and documented in docs/env.md;
+``action_layout()`` and ``observation_layout()`` give them as data.  Every index and every
 observation is relative to the acting/observing player ("me" and "opp"), so one policy plays both seats.
 The engine decides what is allowed (the mask is the allowed actions of the reasoner); this module only
 numbers the actions and encodes the state.
