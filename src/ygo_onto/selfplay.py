@@ -403,13 +403,15 @@ def round_robin_summary(records: list[dict], decks: list[str]) -> dict:
     ``table``: for each ordered pair (deck, opponent), the games between them (both seats), the deck's
     wins and its win rate with a 95% Wilson interval; draws, unfinished duels and errors count as games
     the deck did not win.  ``ratings``: an OpenSkill Plackett-Luce rating per deck (mu, sigma and the
-    conservative ``ordinal`` mu - 3 sigma), rated game by game in game order (a draw is a tie;
-    unfinished duels and errors are not rated), best ordinal first.
+    conservative ``ordinal`` mu - 3 sigma), rated game by game in game order with no drift (``tau`` 0; a draw
+    is a tie; unfinished duels and errors are not rated), best ordinal first.  A rating made game by game
+    depends a little on the games' order: decks whose mu differ by less than their sigmas are not ranked.
     """
     from openskill.models import PlackettLuce
 
     played = {(x, y): [0, 0] for x in decks for y in decks if x != y}  # (games, wins of x)
-    model = PlackettLuce()
+    model = PlackettLuce(tau=0.0)  # no drift: a deck's strength does not change during a batch (tau > 0 lets the
+    # last games outweigh the first, as suits players who learn)
     rating = {d: model.rating(name=d) for d in decks}
     for rec in sorted(records, key=lambda r: r["game"]):
         a, b = rec["decks"]["A"], rec["decks"]["B"]
@@ -429,7 +431,7 @@ def round_robin_summary(records: list[dict], decks: list[str]) -> dict:
                        "games": sum(played[(d, o)][0] for o in decks if o != d),
                        "wins": sum(played[(d, o)][1] for o in decks if o != d)} for d, r in rating.items()),
                      key=lambda e: -e["ordinal"])
-    return {"decks": list(decks), "table": table, "ratings": ratings, "rating_model": "openskill PlackettLuce"}
+    return {"decks": list(decks), "table": table, "ratings": ratings, "rating_model": "openskill PlackettLuce, tau 0"}
 
 
 def summary_tables(summary: dict):
