@@ -98,9 +98,10 @@ def test_cli_round_robin_of_three_goat_decks(tmp_path):
     assert sum(e["wins"] for e in rr["table"]) == sum(r["winner"] in ("A", "B") for r in records)
     # the tables print
     text = CliRunner().invoke(app, ["selfplay", "--ruleset", "goat", "--games", "6", "--workers", "1", "--seed", "3",
-                                    "--no-progress", "--decks", ",".join(THREE)])
+                                    "--decks", ",".join(THREE)])
     assert text.exit_code == 0, text.output
     assert "deck against deck" in text.output and "ratings" in text.output and "chaos-control" in text.output
+    assert "round robin of 3 decks" in text.output  # the progress bar (stderr), with the wins per deck
 
 
 @pytest.mark.parametrize("args,words", [

@@ -270,7 +270,7 @@ def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", wo
         title = f"{agents[0]} vs {agents[1]} ({ruleset})"
         read = None
     sink = open(out, "w", encoding="utf-8") if out else None  # records as they end, in case the batch is cut short
-    bar = _Progress(games, title) if progress else None
+    bar = _Progress(games, title, by_deck=read is not None) if progress else None
 
     def on_record(rec):
         if sink:
@@ -307,9 +307,9 @@ def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", wo
 
 
 class _Progress:
-    """A rich progress bar (on stderr) with the running win counts."""
+    """A rich progress bar (on stderr) with the running win counts (per agent and seat, or per deck)."""
 
-    def __init__(self, total: int, title: str):
+    def __init__(self, total: int, title: str, by_deck: bool = False):
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -319,6 +319,7 @@ class _Progress:
         self.task = self.progress.add_task(title, total=total, status="")
         self.wins: dict[str, int] = {}
         self.errors = 0
+        self.by_deck = by_deck
 
     def start(self):
         self.progress.start()
@@ -330,7 +331,7 @@ class _Progress:
         if rec.get("error"):
             self.errors += 1
         elif rec["winner"] in ("A", "B"):
-            key = rec["decks"][rec["winner"]] if rec.get("decks") else f"{rec['winner_agent']}@{rec['winner']}"
+            key = rec["decks"][rec["winner"]] if self.by_deck else f"{rec['winner_agent']}@{rec['winner']}"
             self.wins[key] = self.wins.get(key, 0) + 1
         status = " ".join(f"{k}:{v}" for k, v in sorted(self.wins.items()))
         if self.errors:
