@@ -301,7 +301,7 @@ def selfplay(games: int = typer.Option(100, help="how many duels"),
              progress: bool = typer.Option(True, help="show a progress bar (on stderr)"),
              decks: Optional[str] = typer.Option(None, help=DECKS_HELP + "; three or more (separated by commas, or "
                                                  "a shell glob such as examples/decks/goat/*.ydk): a round robin of them"),
-             more_decks: Optional[list[str]] = typer.Argument(None, metavar="[DECK.ydk]...", show_default=False,
+             more_decks: Optional[list[str]] = typer.Argument(None, metavar="DECK.ydk", show_default=False,
                                                               help="more deck files for --decks (what a shell glob "
                                                                    "after --decks expands to)")):
     """Many seeded duels in parallel: one record per duel, win rates with 95% intervals, actions per second.
