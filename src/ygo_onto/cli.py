@@ -307,14 +307,24 @@ def selfplay(games: int = typer.Option(100, help="how many duels"),
              max_actions: int = typer.Option(2000, help="a duel still going after this many actions is unfinished"),
              json_out: bool = typer.Option(False, "--json", help="print the summary as JSON instead of tables"),
              progress: bool = typer.Option(True, help="show a progress bar (on stderr)"),
-             decks: Optional[str] = typer.Option(None, help=DECKS_HELP)):
-    """Many seeded duels in parallel: one record per duel, win rates with 95% intervals, actions per second."""
+             decks: Optional[str] = typer.Option(None, help=DECKS_HELP + "; three or more (separated by commas, or "
+                                                 "a shell glob such as examples/decks/goat/*.ydk): a round robin of them"),
+             more_decks: Optional[list[str]] = typer.Argument(None, metavar="DECK.ydk", show_default=False,
+                                                              help="more deck files for --decks (what a shell glob "
+                                                                   "after --decks expands to)")):
+    """Many seeded duels in parallel: one record per duel, win rates with 95% intervals, actions per second.
+
+    With three or more decks, a round robin: every pair of decks in both seats, a deck-against-deck
+    table of win rates with 95% intervals, and a rating per deck (OpenSkill)."""
     from .selfplay import run_batch, summary_tables
 
     names = tuple(a.strip() for a in agents.split(","))
+    if more_decks and decks is None:
+        _fail(StateError(f"selfplay: unexpected argument {more_decks[0]!r} (deck files follow --decks)"))
+    deck_list = [p.strip() for p in decks.split(",")] + list(more_decks or []) if decks is not None else None
     try:
         batch = run_batch(games, names, ruleset, workers, seed, out_path, use_ray, ray_address, reasoner, max_actions,
-                          progress=progress, decks=decks)
+                          progress=progress, decks=deck_list)
     except YgoError as exc:
         _fail(exc)
     summary = batch.summary()

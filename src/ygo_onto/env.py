@@ -4,8 +4,9 @@
 the agent to act is the player holding priority, so a response window hands the turn to the
 opponent for one decision).  ``SingleAgentEnv`` plays one seat against a fixed agent of ``duel.AGENTS``.
 
-The action space and the observation encoding are fixed per ruleset and documented in docs/env.md;
-``action_layout()`` and ``observation_layout(ruleset)`` give them as data.  Every index and every
+The action space and the observation encoding are the same for every ruleset and card pool (a card is
+encoded by its features and a stable id, never by a place in a catalog) and documented in docs/env.md;
+``action_layout()`` and ``observation_layout()`` give them as data.  Every index and every
 observation is relative to the acting/observing player ("me" and "opp"), so one policy plays both seats.
 The engine decides what is allowed (the mask is the allowed actions of the reasoner); this module only
 numbers the actions and encodes the state.
@@ -28,11 +29,13 @@ PHASES = ("draw", "standby", "main1", "battle", "main2", "end")
 AREA_SLOTS = (("hand", 60), ("monster_zones", 5), ("spell_trap_zones", 5), ("field_zone", 1), ("graveyard", 75),
               ("banished", 75), ("extra_deck", 15), ("deck", 60))
 SIDE_SLOTS = sum(n for _, n in AREA_SLOTS)  # 296
+MAX_EFFECTS = 4  # a card's effects 0 .. 3 have a place each ("effect" of an activate action)
 # Action kinds that name one card of the acting player (`from`), with the choice they carry.
 FROM_KINDS = (("normal_summon", None), ("tribute_summon", None), ("set_monster", None), ("flip_summon", None),
               ("special_summon", None), ("special_summon", "defense"), ("synchro_summon", None),
               ("synchro_summon", "defense"), ("change_position", "attack"), ("change_position", "defense"),
-              ("activate", None), ("activate", "defense"), ("activate", "effect1"), ("set_spell_trap", None),
+              ("activate", None), ("activate", "defense"), *(("activate", f"effect{k}") for k in range(1, MAX_EFFECTS)),
+              ("set_spell_trap", None),
               ("direct_attack", None))
 SIMPLE = ("pass", "cancel", "end_turn")
 
@@ -101,9 +104,10 @@ def encode_action(action, me: str) -> int:
         return LAYOUT["attack@me.mz<i>><side>.mz<j>"][0] + src["index"] * 10 + side * 5 + tgt["index"]
     choice = d.get("to")
     if kind == "activate" and d.get("effect", 0):
-        if d["effect"] != 1 or choice:
-            raise StateError(f"action {d['id']}: the action space holds effects 0 and 1, got {d['effect']}")
-        choice = "effect1"
+        if d["effect"] >= MAX_EFFECTS or choice:
+            raise StateError(f"action {d['id']}: the action space holds effects 0 to {MAX_EFFECTS - 1} (effect 0 "
+                             f"alone with a position), got effect {d['effect']}{' to ' + choice if choice else ''}")
+        choice = f"effect{d['effect']}"
     name = f"{kind}{':' + choice if choice else ''}@me.<slot>"
     if name not in LAYOUT:
         raise StateError(f"action {d['id']}: no place in the action space for {kind} with {choice!r}")
@@ -122,35 +126,66 @@ def action_index(actions: list, me: str) -> dict[int, Action]:
 
 
 # ---------------------------------------------------------------- the observation
+# Every card the observer may know of is a "card slot" of the same features, whatever the catalog: the
+# observation's size is one number for every ruleset, and a card is known by its features and by a
+# stable id an agent can embed (``card_id``), not by a place in one catalog's list.
 POSITIONS = ("attack", "defense", "face_down_defense", "face_up", "face_down")
 PURPOSES = ("tribute", "target", "material", "cost", "discard")
-HAND_SLOTS = 20
-CHAIN_SLOTS = 5
-SLOT_FEATURES = ("present", "hidden", "atk", "def", "level", *(f"pos_{p}" for p in POSITIONS), "summoned_this_turn",
-                 "position_changed_this_turn", "attacks_declared", "set_this_turn", "equipped", "owned_by_opp",
-                 "atk_modifier", "def_modifier")
+CARD_TYPES = ("monster", "spell", "trap")
+SUBTYPES = ("normal", "effect", "fusion", "ritual", "synchro", "continuous", "quick_play", "equip", "field", "counter")
+ATTRIBUTES = ("DARK", "LIGHT", "EARTH", "WATER", "FIRE", "WIND", "DIVINE")
+# the monster Types of rulebook v6.0 p. 8, and the two later ones (Divine-Beast, Psychic)
+MONSTER_TYPES = ("Aqua", "Beast", "Beast-Warrior", "Dinosaur", "Dragon", "Fairy", "Fiend", "Fish", "Insect", "Machine",
+                 "Plant", "Pyro", "Reptile", "Rock", "Sea Serpent", "Spellcaster", "Thunder", "Warrior", "Winged Beast",
+                 "Zombie", "Divine-Beast", "Psychic")
+ZONES = ("hand", "monster_zones", "spell_trap_zones", "field_zone", "graveyard", "banished", "extra_deck", "chain")
+CARD_ID_RANGE = 2 ** 20  # card ids are 1 .. CARD_ID_RANGE - 1 (0: no card, or a hidden one)
+SLOT_FEATURES = ("present", "hidden", "card_id", *(f"kind_{t}" for t in CARD_TYPES), *(f"sub_{t}" for t in SUBTYPES),
+                 "tuner", *(f"attr_{a}" for a in ATTRIBUTES), *(f"type_{t}" for t in MONSTER_TYPES), "level", "atk",
+                 "def", *(f"pos_{p}" for p in POSITIONS), *(f"zone_{z}" for z in ZONES), "mine", "owned_by_me",
+                 "summoned_this_turn", "position_changed_this_turn", "attacks_declared", "set_this_turn", "equipped",
+                 "atk_modifier", "def_modifier", "counters")
+F = {name: i for i, name in enumerate(SLOT_FEATURES)}
 GLOBAL_FEATURES = ("turn", "my_turn", "my_priority", "i_went_first", *(f"phase_{p}" for p in PHASES),
                    "my_lp", "opp_lp", "my_normal_summon_used", "opp_normal_summon_used", "chain_length",
                    "pending", *(f"pending_{p}" for p in PURPOSES), "pending_needed", "pending_chosen",
                    *(f"{s}_{a}_count" for s in ("my", "opp") for a in ("deck", "hand", "graveyard", "banished",
                                                                         "extra_deck")))
-CARD_SLOT_GROUPS = (("my_hand", HAND_SLOTS), ("my_monster_zones", 5), ("my_spell_trap_zones", 5), ("my_field_zone", 1),
-                    ("opp_monster_zones", 5), ("opp_spell_trap_zones", 5), ("opp_field_zone", 1))
-COUNT_GROUPS = ("my_graveyard", "opp_graveyard", "my_banished", "opp_banished", "my_extra_deck")
+# (group, slots, side, area): the card slots, in order.  Hand and Extra Deck: the first cards of the list;
+# Graveyard and banished: the last (the most recent).  The global block counts every area in full.
+CARD_SLOT_GROUPS = (("my_hand", 20, "me", "hand"), ("my_monster_zones", 5, "me", "monster_zones"),
+                    ("my_spell_trap_zones", 5, "me", "spell_trap_zones"), ("my_field_zone", 1, "me", "field_zone"),
+                    ("opp_monster_zones", 5, "opp", "monster_zones"),
+                    ("opp_spell_trap_zones", 5, "opp", "spell_trap_zones"), ("opp_field_zone", 1, "opp", "field_zone"),
+                    ("my_graveyard", 20, "me", "graveyard"), ("opp_graveyard", 20, "opp", "graveyard"),
+                    ("my_banished", 10, "me", "banished"), ("opp_banished", 10, "opp", "banished"),
+                    ("my_extra_deck", 15, "me", "extra_deck"))
+CHAIN_SLOTS = 5
+HAND_SLOTS = 20
 OBS_BOUND = 8.0  # every feature is clipped to [-8, 8] (LP of 64000 and more read as 8)
-SCALE = {"lp": 8000.0, "stat": 5000.0, "level": 12.0, "turn": 100.0, "count": 40.0}
+SCALE = {"lp": 8000.0, "stat": 5000.0, "level": 12.0, "turn": 100.0, "count": 40.0, "counters": 10.0}
 
 
 @lru_cache(maxsize=None)
+def card_id(name: str) -> int:
+    """A card's stable id, 1 .. CARD_ID_RANGE - 1: the first 8 bytes of the SHA-256 of its catalog name (UTF-8),
+    modulo CARD_ID_RANGE - 1, plus 1.  The same card has the same id in every ruleset and whatever cards a
+    catalog gains; no two cards of the shipped catalogs share one (tested)."""
+    import hashlib
+
+    digest = hashlib.sha256(name.encode("utf-8")).digest()
+    return 1 + int.from_bytes(digest[:8], "big") % (CARD_ID_RANGE - 1)
+
+
 def card_ids(ruleset: str) -> dict[str, int]:
-    """Card name -> its index in the one-hot blocks (the catalog's order)."""
-    return {c.name: i for i, c in enumerate(catalog(ruleset))}
+    """Card name -> its ``card_id``, for the ruleset's catalog."""
+    return {c.name: card_id(c.name) for c in catalog(ruleset)}
 
 
-def observation_layout(ruleset: str) -> list[tuple[str, int, int]]:
-    """The observation vector as (block, first index, size) rows, in order (see docs/env.md)."""
-    n = len(card_ids(ruleset))
-    slot = len(SLOT_FEATURES) + n
+def observation_layout(ruleset: str | None = None) -> list[tuple[str, int, int]]:
+    """The observation vector as (block, first index, size) rows, in order (see docs/env.md); the same for
+    every ruleset (``ruleset`` is accepted and ignored)."""
+    slot = len(SLOT_FEATURES)
     rows, at = [], 0
 
     def add(name, size):
@@ -159,27 +194,42 @@ def observation_layout(ruleset: str) -> list[tuple[str, int, int]]:
         at += size
 
     add("global", len(GLOBAL_FEATURES))
-    for group, count in CARD_SLOT_GROUPS:
-        add(f"{group} ({count} slots x {slot}: {len(SLOT_FEATURES)} features + card one-hot {n})", count * slot)
-    for group in COUNT_GROUPS:
-        add(f"{group} (copies of each card / 3, {n})", n)
-    add(f"chain ({CHAIN_SLOTS} links x {2 + n}: present, mine, card one-hot)", CHAIN_SLOTS * (2 + n))
+    for group, count, _, _ in CARD_SLOT_GROUPS:
+        add(f"{group} ({count} card slots x {slot})", count * slot)
+    add(f"chain ({CHAIN_SLOTS} links x {slot}: card slots, link 1 first)", CHAIN_SLOTS * slot)
     return rows
 
 
+def observation_size(ruleset: str | None = None) -> int:
+    """The observation's length: the same for every ruleset."""
+    return _OBS_SIZE
+
+
+def _card_features(card) -> dict[int, float]:
+    """The printed features of a catalog card: index in a card slot -> value."""
+    out = {F["card_id"]: card_id(card.name) / CARD_ID_RANGE, F[f"kind_{card.card_type}"]: 1.0,
+           F["tuner"]: float(card.tuner), F["level"]: (card.level or 0) / SCALE["level"],
+           F["atk"]: (card.atk or 0) / SCALE["stat"], F["def"]: (card.defense or 0) / SCALE["stat"]}
+    if card.subtype in SUBTYPES:
+        out[F[f"sub_{card.subtype}"]] = 1.0
+    if card.attribute in ATTRIBUTES:
+        out[F[f"attr_{card.attribute}"]] = 1.0
+    if card.monster_type in MONSTER_TYPES:
+        out[F[f"type_{card.monster_type}"]] = 1.0
+    return out
+
+
 @lru_cache(maxsize=None)
-def observation_size(ruleset: str) -> int:
-    return sum(size for _, _, size in observation_layout(ruleset))
+def _features_of(ruleset: str, name: str) -> tuple[tuple[int, float], ...]:
+    return tuple(_card_features(catalog(ruleset).get(name)).items())
 
 
 def encode_observation(state: dict, me: str) -> np.ndarray:
-    """The state as player ``me`` sees it: the opponent's hand, face-down cards and both decks stay hidden."""
+    """The state as player ``me`` sees it: the opponent's hand, face-down cards, Extra Deck and both decks stay
+    hidden (their sizes are in the global block)."""
     ruleset = state["ruleset"]
-    ids = card_ids(ruleset)
-    cat = catalog(ruleset)
-    n = len(ids)
     opp = "B" if me == "A" else "A"
-    vec = np.zeros(observation_size(ruleset), dtype=np.float32)
+    vec = np.zeros(_OBS_SIZE, dtype=np.float32)
     mine, theirs = state["players"][me], state["players"][opp]
     g = [min(state["turn"] / SCALE["turn"], 1.0), state["turn_player"] == me, state["priority"] == me,
          state["first_player"] == me, *(state["phase"] == p for p in PHASES),
@@ -191,53 +241,52 @@ def encode_observation(state: dict, me: str) -> np.ndarray:
     for p in (mine, theirs):
         g += [len(p[a]) / SCALE["count"] for a in ("deck", "hand", "graveyard", "banished", "extra_deck")]
     vec[:len(g)] = np.asarray(g, dtype=np.float32)
-    at = len(GLOBAL_FEATURES)
-    slot = len(SLOT_FEATURES) + n
+    slot = len(SLOT_FEATURES)
 
-    def put_card(offset: int, name: str, fc: dict | None, hidden: bool, holder: str = me):
-        vec[offset] = 1.0
+    def put_card(offset: int, name: str, zone: str, holder: str, fc: dict | None = None, hidden: bool = False):
+        v = vec[offset:offset + slot]
+        v[F["present"]] = 1.0
+        v[F[f"zone_{zone}"]] = 1.0
+        v[F["mine"]] = holder == me
         if hidden:
-            vec[offset + 1] = 1.0
+            v[F["hidden"]] = 1.0
         else:
-            card = cat.get(name)
-            vec[offset + 2] = (card.atk or 0) / SCALE["stat"]
-            vec[offset + 3] = (card.defense or 0) / SCALE["stat"]
-            vec[offset + 4] = (card.level or 0) / SCALE["level"]
-            vec[offset + len(SLOT_FEATURES) + ids[card.name]] = 1.0
+            for i, x in _features_of(ruleset, name):
+                v[i] = x
+        owner = holder if fc is None else (fc.get("owner") or holder)
+        v[F["owned_by_me"]] = owner == me
         if fc is not None:
-            vec[offset + 5 + POSITIONS.index(fc["position"])] = 1.0
-            f = offset + 5 + len(POSITIONS)
-            vec[f] = fc.get("summoned_this_turn", False)
-            vec[f + 1] = fc.get("position_changed_this_turn", False)
-            vec[f + 2] = fc.get("attacks_declared", 0) / 3.0
-            vec[f + 3] = fc.get("set_this_turn", False)
-            vec[f + 4] = fc.get("equipped_to") is not None
-            vec[f + 5] = fc.get("owner", holder) != me  # a card I control but the opponent owns, or the reverse
+            v[F[f"pos_{fc['position']}"]] = 1.0
+            v[F["summoned_this_turn"]] = fc.get("summoned_this_turn", False)
+            v[F["position_changed_this_turn"]] = fc.get("position_changed_this_turn", False)
+            v[F["attacks_declared"]] = fc.get("attacks_declared", 0) / 3.0
+            v[F["set_this_turn"]] = fc.get("set_this_turn", False)
+            v[F["equipped"]] = fc.get("equipped_to") is not None
             if not hidden:
-                vec[f + 6] = fc.get("atk_modifier", 0) / SCALE["stat"]
-                vec[f + 7] = fc.get("def_modifier", 0) / SCALE["stat"]
+                v[F["atk_modifier"]] = fc.get("atk_modifier", 0) / SCALE["stat"]
+                v[F["def_modifier"]] = fc.get("def_modifier", 0) / SCALE["stat"]
+                v[F["counters"]] = sum((fc.get("counters") or {}).values()) / SCALE["counters"]
 
-    for i, name in enumerate(mine["hand"][:HAND_SLOTS]):
-        put_card(at + i * slot, name, None, False)
-    at += HAND_SLOTS * slot
-    for side, holder, p in (("me", me, mine), ("opp", opp, theirs)):
-        zones = [("monster_zones", p["monster_zones"]), ("spell_trap_zones", p["spell_trap_zones"]),
-                 ("field_zone", [p["field_zone"]])]
-        for _, cards in zones:
-            for i, fc in enumerate(cards):
+    at = len(GLOBAL_FEATURES)
+    for _, count, side, area in CARD_SLOT_GROUPS:
+        holder, p = (me, mine) if side == "me" else (opp, theirs)
+        if area in ("monster_zones", "spell_trap_zones", "field_zone"):
+            cards = p[area] if area != "field_zone" else [p["field_zone"]]
+            for i, fc in enumerate(cards[:count]):
                 if fc:
                     hidden = side == "opp" and fc["position"] in ("face_down", "face_down_defense")
-                    put_card(at + i * slot, fc["card"], fc, hidden, holder)
-            at += len(cards) * slot
-    for cards in (mine["graveyard"], theirs["graveyard"], mine["banished"], theirs["banished"], mine["extra_deck"]):
-        for name in cards:
-            vec[at + ids[cat.get(name).name]] += 1.0 / 3.0
-        at += n
+                    put_card(at + i * slot, fc["card"], area, holder, fc, hidden)
+        else:
+            names = p[area][:count] if area in ("hand", "extra_deck") else p[area][-count:]
+            for i, name in enumerate(names):
+                put_card(at + i * slot, name, area, holder)
+        at += count * slot
     for i, link in enumerate(state["chain"][:CHAIN_SLOTS]):
-        vec[at + i * (2 + n)] = 1.0
-        vec[at + i * (2 + n) + 1] = link["player"] == me
-        vec[at + i * (2 + n) + 2 + ids[cat.get(link["card"]).name]] = 1.0
+        put_card(at + i * slot, link["card"], "chain", link["player"])
     return np.clip(vec, -OBS_BOUND, OBS_BOUND, out=vec)
+
+
+_OBS_SIZE = sum(size for _, _, size in observation_layout())
 
 
 def render_text(d: dict) -> str:

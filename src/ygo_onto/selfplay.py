@@ -8,6 +8,9 @@ is a pure function of its seed, its agents and its ruleset, so a batch gives the
 
 A duel that raises is recorded with its seed, the error and the last state it reached; the batch
 goes on.
+
+With more than two decks the batch is a round robin (``round_robin_jobs``): every pair of decks, each
+deck in both seats, and a summary per deck (a deck-against-deck table of win rates, a rating per deck).
 """
 from __future__ import annotations
 
@@ -46,6 +49,25 @@ def jobs(games: int, agents: tuple[str, str], ruleset: str, seed: int = 0, reaso
          max_actions: int = MAX_ACTIONS, decks: tuple | None = None) -> list[Job]:
     return [Job(i, game_seed(seed, i), agents if i % 2 == 0 else (agents[1], agents[0]), ruleset, reasoner,
                 max_actions, decks) for i in range(games)]
+
+
+def round_robin_jobs(games: int, agents: tuple[str, str], ruleset: str, decks: list, seed: int = 0,
+                     reasoner: str = "fast", max_actions: int = MAX_ACTIONS) -> list[Job]:
+    """Every pair of ``decks`` (three or more ``decks.Deck``), each deck in both seats.
+
+    Game ``i`` plays the pair ``(i // 2) mod P`` of the P pairs (in the order of ``decks``), and the
+    pair's two decks swap seats every game, so each pair plays in both seats, one game after the other.
+    The agents swap seats every game as in ``jobs``; from one round of the P pairs to the next the
+    decks' seats are flipped, so that over two rounds each agent plays each deck of a pair in each seat.
+    """
+    pairs = [(x, y) for k, x in enumerate(decks) for y in decks[k + 1:]]
+    out = []
+    for i in range(games):
+        x, y = pairs[(i // 2) % len(pairs)]
+        flip = (i % 2) ^ ((i // (2 * len(pairs))) % 2)
+        out.append(Job(i, game_seed(seed, i), agents if i % 2 == 0 else (agents[1], agents[0]), ruleset, reasoner,
+                       max_actions, (y, x) if flip else (x, y)))
+    return out
 
 
 def play_job(job: Job) -> dict:
@@ -205,8 +227,11 @@ def run_ray(batch: list[Job], workers: int, address: str | None = None, on_recor
 def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", workers: int = 1, seed: int = 0,
               out: Path | None = None, use_ray: bool = False, ray_address: str | None = None,
               reasoner: str = "fast", max_actions: int = MAX_ACTIONS, progress: bool = False,
-              decks: str | None = None) -> "Batch":
+              decks: str | list[str] | None = None) -> "Batch":
     """Play a batch and write its records (sorted by game) to ``out``; returns the records and the wall time.
+
+    ``decks``: None (the ruleset's decks), ``"A.ydk,B.ydk"`` (A's and B's), or three or more deck files (a
+    list, or one string separated by commas): a round robin of them (``round_robin_jobs``).
 
     :raises StateError: bad input (an unknown agent or ruleset, ``out`` in a missing directory), before any duel.
     """
@@ -222,11 +247,30 @@ def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", wo
     if ruleset not in RULESETS:
         raise StateError(f"--ruleset: expected one of {', '.join(RULESETS)}, got {ruleset!r}")
     check_out_path(out)
-    from .decks import duel_decks
+    from .decks import duel_decks, read_ydk
 
-    batch = jobs(games, agents, ruleset, seed, reasoner, max_actions, duel_decks(ruleset, decks) if decks else None)
+    paths = [p.strip() for p in (decks.split(",") if isinstance(decks, str) else decks or [])]
+    if len(paths) > 2:
+        if ruleset == "simplified":
+            duel_decks(ruleset, ",".join(paths))  # its own message: simplified reads no deck file
+        if not all(paths):
+            raise StateError(f"--decks: expected deck files, got an empty name in {','.join(paths)!r}")
+        if len(set(paths)) != len(paths):
+            twice = sorted({p for p in paths if paths.count(p) > 1})
+            raise StateError(f"--decks: expected each deck file once in a round robin, got {', '.join(twice)} twice")
+        read = [read_ydk(p, ruleset) for p in paths]
+        names = [d.name for d in read]
+        if len(set(names)) != len(names):
+            raise StateError(f"--decks: expected decks with different names (their file names), got {names}")
+        batch = round_robin_jobs(games, agents, ruleset, read, seed, reasoner, max_actions)
+        title = f"round robin of {len(read)} decks ({ruleset})"
+    else:
+        batch = jobs(games, agents, ruleset, seed, reasoner, max_actions,
+                     duel_decks(ruleset, ",".join(paths)) if paths else None)
+        title = f"{agents[0]} vs {agents[1]} ({ruleset})"
+        read = None
     sink = open(out, "w", encoding="utf-8") if out else None  # records as they end, in case the batch is cut short
-    bar = _Progress(games, f"{agents[0]} vs {agents[1]} ({ruleset})") if progress else None
+    bar = _Progress(games, title, by_deck=read is not None) if progress else None
 
     def on_record(rec):
         if sink:
@@ -259,13 +303,13 @@ def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", wo
         tmp = Path(str(out) + ".tmp")
         tmp.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
         os.replace(tmp, out)
-    return Batch(records, wall, tuple(agents))
+    return Batch(records, wall, tuple(agents), [d.name for d in read] if read else None)
 
 
 class _Progress:
-    """A rich progress bar (on stderr) with the running win counts."""
+    """A rich progress bar (on stderr) with the running win counts (per agent and seat, or per deck)."""
 
-    def __init__(self, total: int, title: str):
+    def __init__(self, total: int, title: str, by_deck: bool = False):
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -275,6 +319,7 @@ class _Progress:
         self.task = self.progress.add_task(title, total=total, status="")
         self.wins: dict[str, int] = {}
         self.errors = 0
+        self.by_deck = by_deck
 
     def start(self):
         self.progress.start()
@@ -285,8 +330,8 @@ class _Progress:
     def advance(self, rec: dict):
         if rec.get("error"):
             self.errors += 1
-        elif rec["winner_agent"]:
-            key = f"{rec['winner_agent']}@{rec['winner']}"
+        elif rec["winner"] in ("A", "B"):
+            key = rec["decks"][rec["winner"]] if self.by_deck else f"{rec['winner_agent']}@{rec['winner']}"
             self.wins[key] = self.wins.get(key, 0) + 1
         status = " ".join(f"{k}:{v}" for k, v in sorted(self.wins.items()))
         if self.errors:
@@ -311,6 +356,7 @@ class Batch:
     records: list[dict]
     wall_seconds: float
     agents: tuple[str, str]
+    decks: list[str] | None = None  # a round robin's decks, in the order given
 
     def summary(self) -> dict:
         """Win rates with 95% Wilson intervals, per agent (slot of --agents) and per first player; speed."""
@@ -348,7 +394,45 @@ class Batch:
             "actions_per_second": actions / self.wall_seconds if self.wall_seconds else None,
             "turns_per_second": turns / self.wall_seconds if self.wall_seconds else None,
             "actions_per_second_per_worker": actions / duel_seconds if duel_seconds else None,
+            **({"round_robin": round_robin_summary(recs, self.decks)} if self.decks else {}),
         }
+
+
+def round_robin_summary(records: list[dict], decks: list[str]) -> dict:
+    """A round robin's results per deck, from its records (each with ``decks`` {"A": name, "B": name}).
+
+    ``table``: for each ordered pair (deck, opponent), the games between them (both seats), the deck's
+    wins and its win rate with a 95% Wilson interval; draws, unfinished duels and errors count as games
+    the deck did not win.  ``ratings``: an OpenSkill Plackett-Luce rating per deck (mu, sigma and the
+    conservative ``ordinal`` mu - 3 sigma), rated game by game in game order with no drift (``tau`` 0; a draw
+    is a tie; unfinished duels and errors are not rated), best ordinal first.  A rating made game by game
+    depends a little on the games' order: decks whose mu differ by less than their sigmas are not ranked.
+    """
+    from openskill.models import PlackettLuce
+
+    played = {(x, y): [0, 0] for x in decks for y in decks if x != y}  # (games, wins of x)
+    model = PlackettLuce(tau=0.0)  # no drift: a deck's strength does not change during a batch (tau > 0 lets the
+    # last games outweigh the first, as suits players who learn)
+    rating = {d: model.rating(name=d) for d in decks}
+    for rec in sorted(records, key=lambda r: r["game"]):
+        a, b = rec["decks"]["A"], rec["decks"]["B"]
+        for me, them, seat in ((a, b, "A"), (b, a, "B")):
+            played[(me, them)][0] += 1
+            played[(me, them)][1] += rec["winner"] == seat
+        if rec.get("error") or rec["winner"] not in ("A", "B", "draw"):
+            continue
+        ranks = [0, 0] if rec["winner"] == "draw" else ([0, 1] if rec["winner"] == "A" else [1, 0])
+        [[rating[a]], [rating[b]]] = model.rate([[rating[a]], [rating[b]]], ranks=ranks)
+    table = []
+    for (x, y), (n, w) in played.items():
+        lo, hi = wilson(w, n)
+        table.append({"deck": x, "opponent": y, "games": n, "wins": w, "win_rate": w / n if n else None,
+                      "ci95": [lo, hi]})
+    ratings = sorted(({"deck": d, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
+                       "games": sum(played[(d, o)][0] for o in decks if o != d),
+                       "wins": sum(played[(d, o)][1] for o in decks if o != d)} for d, r in rating.items()),
+                     key=lambda e: -e["ordinal"])
+    return {"decks": list(decks), "table": table, "ratings": ratings, "rating_model": "openskill PlackettLuce, tau 0"}
 
 
 def summary_tables(summary: dict):
@@ -382,4 +466,35 @@ def summary_tables(summary: dict):
                         ("draws / unfinished / errors",
                          f"{summary['draws']} / {summary['unfinished']} / {summary['errors']}")):
         speed.add_row(name, value)
+    if "round_robin" in summary:
+        return (wins, *round_robin_tables(summary["round_robin"]), speed)
     return wins, speed
+
+
+def round_robin_tables(rr: dict):
+    """A round robin as rich tables: deck against deck (the row deck's win rate and 95% interval), ratings."""
+    from rich.table import Table
+
+    cell = {(e["deck"], e["opponent"]): e for e in rr["table"]}
+    grid = Table(title="deck against deck: the row deck's win rate (95% Wilson interval), games")
+    grid.add_column("deck")
+    for d in rr["decks"]:
+        grid.add_column(d, justify="center")
+    for x in rr["decks"]:
+        row = []
+        for y in rr["decks"]:
+            e = cell.get((x, y))
+            if e is None:
+                row.append("-")
+            elif not e["games"]:
+                row.append("no games")
+            else:
+                row.append(f"{100 * e['win_rate']:.0f}% ({100 * e['ci95'][0]:.0f}-{100 * e['ci95'][1]:.0f}) n={e['games']}")
+        grid.add_row(x, *row)
+    ratings = Table(title=f"ratings ({rr['rating_model']}; ordinal = mu - 3 sigma)")
+    for col in ("deck", "ordinal", "mu", "sigma", "games", "wins"):
+        ratings.add_column(col, justify="left" if col == "deck" else "right")
+    for e in rr["ratings"]:
+        ratings.add_row(e["deck"], f"{e['ordinal']:.2f}", f"{e['mu']:.2f}", f"{e['sigma']:.2f}", str(e["games"]),
+                        str(e["wins"]))
+    return grid, ratings
