@@ -51,6 +51,7 @@ class Card:
     stays_on_field: bool = False  # a spell or trap that stays after resolving (Continuous, Equip, Field; Swords)
     activation: tuple[str, ...] = ()  # its activation's requirements: ActivationRequirement individuals of the ontology
     optional_effect: bool = False  # a monster effect its player may decline ("you can")
+    effects: tuple[str, ...] = ()  # its effects: Effect individuals of the card ontology (ygo:cardEffect; the rules of their kinds)
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
     # the card's OWL class when an ontology file names it otherwise than class_name(name) would

@@ -134,6 +134,7 @@ def card_triples(card: Card, ns) -> list[tuple]:
     # "n:" is not needed while a card has at most one of each; the catalog keeps their order).
     if card.activation:
         out.append((c, YGO.cardActivation, Literal(" ".join(card.activation))))
+    out += [(c, YGO.cardEffect, ns[effect]) for effect in card.effects]  # (an Effect individual of the card file)
     # any other catalog field (one added after this mapping was written) as "name=JSON", so a round trip keeps it
     for f in dataclasses.fields(card):
         if f.init and f.compare and f.name not in _MAPPED and getattr(card, f.name) != f.default:
@@ -141,7 +142,7 @@ def card_triples(card: Card, ns) -> list[tuple]:
     return out
 
 
-_MAPPED = {"name", "card_type", "subtype", "tuner", "flip", "italian_name", "materials", "phases", "activation",
+_MAPPED = {"name", "card_type", "subtype", "tuner", "flip", "italian_name", "materials", "phases", "activation", "effects",
            "aliases", *_INT_FIELDS.values(), *_STR_FIELDS.values(), *_BOOL_FIELDS.values()}
 
 
@@ -213,6 +214,7 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
                           materials=tuple(m.strip() for m in str(materials or "").split(" + ") if m.strip()),
                           phases=tuple(p for p in str(phases or "").split("|") if p),
                           activation=tuple(str(activation or "").split()),
+                          effects=tuple(sorted(_local(e) for e in g.objects(c, YGO.cardEffect))),
                           aliases=tuple(sorted(str(a) for a in g.objects(c, YGO.cardAlias))),
                           owl_class=_local(c) if _local(c) != class_name(name) else None, **fields))
     return cards
