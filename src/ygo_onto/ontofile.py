@@ -799,7 +799,7 @@ def plan_import(path: str | Path) -> dict:
         # the catalog file is written again, the cards in the sources' order (new ones at the end)
         place = {name: i for i, name in enumerate(old_cards)}
         ordered = sorted(k.catalog, key=lambda c: (place.get(c.name, len(place)), list(new_cards).index(c.name)))
-        card_files[str(cards_mod.catalog_file(k.ruleset))] = cards_mod.catalog_owl_text(k.ruleset, ordered)
+        card_files[str(cards_mod.catalog_file(k.ruleset))] = cards_mod.catalog_owl_text(k.ruleset, ordered, list(k.tbox))
 
     # ---- TBox axioms (everything but the card classes, the rules and the export's header annotation)
     cards_ns = str(k.cards_ns)
