@@ -114,3 +114,27 @@ def test_fast_infers_what_pellet_infers_on_the_effect_scenarios():
         outcomes = D.compare(cases, pool, batch=4)
     failures = [o for o in outcomes if not o.same]
     assert not failures, "\n".join(o.report()[:2000] for o in failures)
+
+
+def test_random_duels_with_the_search_cards_finish_and_search():
+    """Official duels whose decks hold Sangan and Witch of the Black Forest (every fourth card, and a Sangan in each
+    opening hand), random agents: they finish without an engine error, and searches open and choose a Deck card."""
+    from ygo_onto.duel import new_duel, play_duel
+
+    searches = chosen = 0
+    for seed in (1, 2, 3):
+        s = new_duel("official", seed, "fast").to_dict()
+        for p in "AB":
+            deck = s["players"][p]["deck"]
+            for i in range(0, len(deck), 4):
+                deck[i] = "Sangan" if i % 8 == 0 else "Witch of the Black Forest"
+            s["players"][p]["hand"][0] = "Sangan"
+        last = None
+        for _, action, nxt in play_duel(GameState.from_dict(s), ("random", "random"), seed=seed, reasoner="fast",
+                                        max_actions=400):
+            pending = nxt.to_dict()["pending"]
+            searches += bool(pending and pending["action"].get("card") in ("Sangan", "Witch of the Black Forest"))
+            chosen += action.id.startswith("select@") and ".deck" in action.id
+            last = nxt
+        assert last is not None
+    assert searches > 0 and chosen > 0
