@@ -19,7 +19,7 @@ def test_layouts_are_contiguous_and_fixed():
         assert start == at
         at += size
     assert at == N_ACTIONS == 5091
-    for ruleset, size in (("official", 5063), ("simplified", 2879)):
+    for ruleset, size in (("official", 5167), ("simplified", 2879)):
         at = 0
         for _, start, n in observation_layout(ruleset):
             assert start == at

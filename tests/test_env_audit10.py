@@ -218,7 +218,7 @@ def _check_observation(state: dict, me: str, vec: np.ndarray) -> None:
     cat = catalog(ruleset)
     names = [c.name for c in cat]
     n = len(names)
-    sizes = {"official": 5063, "simplified": 2879}
+    sizes = {"official": 5167, "simplified": 2879}
     assert vec.shape == (sizes[ruleset],) == (observation_size(ruleset),) and vec.dtype == np.float32
     assert np.all(vec >= -8) and np.all(vec <= 8)
     opp = "B" if me == "A" else "A"
