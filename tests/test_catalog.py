@@ -14,12 +14,15 @@ RULESETS = ["official", "simplified"]
 
 
 def _activatable(k) -> set[str]:
-    """Classes of the cards whose rules say when they can be activated or trigger."""
-    names = set()
+    """Classes of the cards whose rules say when they can be activated or trigger: a card's own rule, or the
+    generic rules of the effects it names (rules/common/effects, whose first atom is no card class)."""
+    names = {card.class_name for card in k.catalog if card.effects}
     for rule in k.rules:
         body, head = rule.text.split("->")
-        if "ActivationConditionMet(?c)" in head or "opTriggerEffect(?c" in head:
-            names.add(re.match(r"\s*(\w+)\(\?c\)", body).group(1))
+        own = re.match(r"\s*(\w+)\(\?c\)", body)
+        if ("ActivationConditionMet(?c)" in head or "opTriggerEffect(?c" in head) and own and own.group(1) in k.vocabulary.classes \
+                and own.group(1) not in ("EffectTriggered",):
+            names.add(own.group(1))
     return names
 
 

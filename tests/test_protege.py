@@ -48,7 +48,7 @@ STATES = {
                 "players": {"A": {"life_points": 8000, "deck": ["Dark Magician"], "hand": ["Protégé Dragon"]},
                             "B": {"life_points": 8000, "deck": ["Pot of Greed"]}}},
 }
-EDITS = ["remove-rules:MirrorForce", f"change-number:{TRAP_HOLE_RULE}:1000:1500",
+EDITS = ["remove-rules:MagicJammer", f"change-number:{TRAP_HOLE_RULE}:1000:1500",
          "add-rule:official/cards/traps.swrl#6:official/cards/traps.swrl#protege1:1000:2500:rules/official/cards/traps.swrl",
          "add-card:ProtegeDragon:Protégé Dragon:4:1900:1200", "set-atk:DarkMagician:2600"]
 
@@ -261,7 +261,7 @@ def test_import_owl_writes_the_edits_into_the_sources(saved, states, tmp_path):
     assert "+TrapHole(?c), controlledBy(?c, ?p), opponentOf(?p, ?o), Monster(?m), controlledBy(?m, ?o), " \
            "justSummonedBy(?m, normalSummon), currentAtk(?m, ?x), greaterThanOrEqual(?x, 1500) -> " \
            "ActivationConditionMet(?c)" in diff
-    assert "-MirrorForce(?c)" in diff and "greaterThanOrEqual(?x, 2500)" in diff
+    assert "-MagicJammer(?c)" in diff and "greaterThanOrEqual(?x, 2500)" in diff
     # the catalog file: Dark Magician's ATK changed in place (one line), the new card's class at the end
     assert '-        <ygo:cardAtk rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">2500</ygo:cardAtk>' in diff
     assert '+        <ygo:cardAtk rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">2600</ygo:cardAtk>' in diff

@@ -35,8 +35,10 @@ printed name (its aliases). A name that is in neither gives exit 2 with the clos
 Every card becomes an OWL class of the loaded ontology (a subclass of its kind, e.g.
 `ygo:NormalSpell`), with its English name, its Italian name where the ontology design gives
 one, and the text below as its `rdfs:comment`. The texts are short summaries in this
-project's words, not the printed card texts. What a card does in the game is written in its
-SWRL rules (`rules/official/cards/`, `rules/simplified/spells.swrl`); the "activation" column
+project's words, not the printed card texts. What a card does in the game is data where its
+effects fit the effect vocabulary (the note "effects: ..." names its `ygo:Effect` individuals,
+whose kinds' rules are in `rules/common/effects/`; docs/adding-a-card.md), else its own SWRL
+rules (`rules/official/cards/`, `rules/simplified/spells.swrl`); the "activation" column
 names the `ActivationRequirement` individuals of the ontology its activation asks for
 (`docs/rulesets.md`, "Playing a card"). `ygo-onto cards [QUERY]` searches the same catalogs.
 """
@@ -55,6 +57,8 @@ def _table(header: list[str], rows: list[list]) -> list[str]:
 
 def _text(c, notes: list[str]) -> str:
     """A card's text, with its notes and then its other names (both kinds of card)."""
+    if c.effects:
+        notes.append("effects: " + ", ".join(c.effects))
     if c.aliases:
         notes.append("also: " + ", ".join(c.aliases))
     if c.italian_name:

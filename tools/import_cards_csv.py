@@ -74,9 +74,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     out = args.out or catalog_file(args.ruleset)
     cards: list[Card] = []
+    triples: list = []  # (the file's individuals, kept: a card's Effect and its CardFilter)
     if out.is_file() and not args.replace:
         try:
-            cards = read_catalog_file(out, args.ruleset, cache=False)[0]
+            cards, triples = read_catalog_file(out, args.ruleset, cache=False)
         except StateError as exc:
             print(exc, file=sys.stderr)
             return 2
@@ -84,7 +85,7 @@ def main(argv=None) -> int:
         for card in cards_of(path, args.ruleset):
             cards = [c for c in cards if c.name != card.name] + [card] if all(c.name != card.name for c in cards) \
                 else [card if c.name == card.name else c for c in cards]
-    out.write_text(catalog_owl_text(args.ruleset, cards), encoding="utf-8")
+    out.write_text(catalog_owl_text(args.ruleset, cards, triples), encoding="utf-8")
     print(f"{out}: {len(cards)} cards")
     return 0
 

@@ -8,7 +8,9 @@ Open-world gaps are closed here, by a few driver-kept facts named in one place
 booleans asserted false as well as true.  Counts of particular cards (a face-up Field Spell, Equip Spells equipped
 to a monster) are declared in the ontology (annotation ygo:countsCards) and counted by one
 generic function, card_counts: no card is named here.  Deck cards are left out of the reasoning ABox
-(`lean=True`): no rule looks inside a deck, only at its count.
+(`lean=True`): most rules look only at a Deck's count; a player's Deck is shown while an effect that looks there
+(a CardFilter with filterArea deckArea) is about to be used: visible_decks.  The game events of the last step
+(primitives: a MoveEvent) are the part "events", for one step.
 """
 from __future__ import annotations
 
@@ -36,6 +38,9 @@ KIND_INDIVIDUALS = {k: (k.split("_")[0] + "".join(w.title() for w in k.split("_"
                               "special_summon", "synchro_summon", "activate", "set_spell_trap", "attack",
                               "direct_attack", "select", "cancel", "pass", "next_phase", "end_turn")}
 KIND_NAMES = {v: k for k, v in KIND_INDIVIDUALS.items()}
+AREA_INDIVIDUALS = {"deck": "deckArea", "hand": "handArea", "graveyard": "graveyardArea", "banished": "banishedArea",
+                    "extra_deck": "extraDeckArea", "monster_zones": "monsterZoneArea",
+                    "spell_trap_zones": "spellTrapZoneArea", "field_zone": "fieldZoneArea"}
 DUEL = "theDuel"
 ACTION = "theAction"
 PENDING = "thePending"
@@ -199,6 +204,52 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
 
 
 # -- the facts of each part (_parts, on a memo's miss)
+
+def event_facts(events) -> list[tuple]:
+    """The part "events": the game events of the last step (primitives.Step.finish), each a MoveEvent
+    (player, area, index of the card now, the area it left, the area it entered, why or None)."""
+    out = []
+    for n, (p, area, i, came_from, went_to, reason) in enumerate(events, 1):
+        me = f"event{n}"
+        out += [("MoveEvent", me), ("eventCard", me, card_ind(p, area, i)),
+                ("movedFrom", me, AREA_INDIVIDUALS[came_from]), ("movedTo", me, AREA_INDIVIDUALS[went_to])]
+        if reason:
+            out.append(("moveReason", me, reason))
+    return out
+
+
+def deck_lookers(cat) -> frozenset:
+    """The names of the catalog's cards with an effect that looks in the Deck (its CardFilter's filterArea is
+    deckArea: the ontology's data), memoized per catalog and vocabulary."""
+    vocabulary = knowledge(cat.ruleset).vocabulary
+    memo = cat.__dict__.get("_deck_lookers")
+    if memo is None or memo[0] is not vocabulary:
+        filters = {s for p, s, o in vocabulary.tbox_facts if p == "filterArea" and o == "deckArea"}
+        effects = {s for p, s, o in vocabulary.tbox_facts if p == "appliesTo" and o in filters}
+        memo = cat.__dict__["_deck_lookers"] = (vocabulary, frozenset(
+            n for c in cat.cards if set(c.effects) & effects for n in (c.name, *c.aliases)))
+    return memo[1]
+
+
+def visible_decks(state: dict, transient: dict, cat) -> tuple:
+    """The players whose Deck's cards the ABox shows: a player's Deck while an effect that looks there may be used,
+    that is while its card is in a game event of the last step (a trigger: its owner's Deck), is the card of the
+    pending activation (its player's) or of a chain link (the link player's). Else none: the Deck's count only."""
+    lookers = deck_lookers(cat)
+    if not lookers:
+        return ()
+    out = set()
+    for p, area, i, *_ in transient.get("events", ()):
+        if card_name_at(state, {"player": p, "area": area, "index": i}) in lookers:
+            out.add(p)
+    pending = state["pending"]
+    if pending is not None and "from" in pending["action"] and card_name_at(state, pending["action"]["from"]) in lookers:
+        out.add(pending["action"].get("player", state["turn_player"]))
+    for link in state["chain"]:
+        if link["card"] in lookers:
+            out.add(link["player"])
+    return tuple(sorted(out))
+
 
 def _duel_facts(add, state: dict, transient: dict) -> None:
     """The part "duel": the phase, the turn and the like (most states change one of them)."""
@@ -487,8 +538,12 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     battle = False
     held_lists = memo.held
     areas = _LEAN_AREAS if lean else LIST_AREAS
+    decks = visible_decks(state, transient, cat) if lean else ()
     for p in PLAYERS:
         side = state["players"][p]
+        if p in decks:  # (a shown Deck: its cards come first, each a part of its own)
+            for i, name in enumerate(side["deck"]):
+                parts[(p, "deck", i)] = _list_card_part(list_parts, cat, name, p, "deck", i, (p, "deck", i) in chosen, False)
         hand, grave = tuple(side["hand"]), tuple(side["graveyard"])
         ps = properly.get(p, ())
         key = (p, *(tuple(side[area]) for area in areas))  # (a key of another length with the deck)
@@ -604,6 +659,8 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         parts["pending"] = _EMPTY
     for i, link in enumerate(state["chain"], 1):
         parts[("link", i)] = _interned(typed_part(tuple(link_facts(state, i, link, transient))))
+    if transient.get("events"):
+        parts["events"] = _interned(typed_part(tuple(event_facts(transient["events"]))))
     action = transient.get("action")
     if action:
         parts["action"] = _interned(typed_part(tuple(action_facts(action))))
@@ -774,6 +831,7 @@ def catalog_facts(card, c: str) -> list[tuple]:
     else:
         out.append(("staysOnField", c, card.stays_on_field))
     out += [("hasRequirement", c, requirement) for requirement in card.activation]  # read by the activation rules
+    out += [("hasEffect", c, effect) for effect in card.effects]  # read by the rules of the effect kinds (rules/common/effects)
     if card.activation and card.is_monster:
         out.append(("effectIsOptional", c, card.optional_effect))
     return out

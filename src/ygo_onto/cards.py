@@ -64,6 +64,7 @@ class Card:
     activation: tuple[str, ...] = ()  # its activation's requirements: ActivationRequirement individuals of the ontology
     optional_effect: bool = False  # a monster effect its player may decline ("you can")
     no_effect: bool = False  # a card other than a Normal Monster that has no effect (a Fusion Monster of materials alone)
+    effects: tuple[str, ...] = ()  # its effects: Effect individuals of the card ontology (ygo:cardEffect; the rules of their kinds)
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
     # the card's OWL class when an ontology file names it otherwise than class_name(name) would
@@ -303,10 +304,13 @@ def _qname(uri: str) -> str:
     raise ValueError(f"no prefix for {uri}")
 
 
-def catalog_owl_text(ruleset: str, cards: list[Card]) -> str:
+def catalog_owl_text(ruleset: str, cards: list[Card], triples=()) -> str:
     """A catalog file's RDF/XML, laid out as Protégé saves it (one owl:Class block per card, in
-    the catalog's order): the ontology header imports the TBox by IRI (catalog-v001.xml resolves it)."""
+    the catalog's order): the ontology header imports the TBox by IRI (catalog-v001.xml resolves it).
+    `triples` (those of a catalog file or of an ontology holding it) give the file's named individuals (a card's
+    Effect and its CardFilter): each after the card that names it, one the file names elsewhere at the end."""
     from rdflib import Literal, Namespace, URIRef
+    from rdflib.namespace import OWL, RDF, RDFS
 
     from .ontofile import card_triples
 
@@ -324,10 +328,8 @@ def catalog_owl_text(ruleset: str, cards: list[Card]) -> str:
            'its kind (ygo:NormalMonster, ygo:FieldSpell, ...) with its printed facts as annotations (ygo:cardLevel, '
            'ygo:cardAtk, ...). Edited in Protégé; what a card does is in its SWRL rules (rules/).</rdfs:comment>',
            '    </owl:Ontology>', ""]
-    for card in cards:
-        c = ns[card.class_name]
-        out += [f"    <!-- {c} -->", "", f'    <owl:Class rdf:about="{c}">']
-        for _, p, o in card_triples(card, ns)[1:]:
+    def values(pairs) -> None:
+        for p, o in pairs:
             tag = _qname(str(p))
             if isinstance(o, URIRef):
                 out.append(f'        <{tag} rdf:resource="{o}"/>')
@@ -337,6 +339,37 @@ def catalog_owl_text(ruleset: str, cards: list[Card]) -> str:
                 out.append(f'        <{tag} rdf:datatype="{o.datatype}">{_xml_escape(str(o))}</{tag}>')
             else:
                 out.append(f"        <{tag}>{_xml_escape(str(o))}</{tag}>")
+
+    about: dict = {}  # the file's named individuals: subject -> its (predicate, object) pairs
+    named = {str(t[0]) for t in triples if t[1] == RDF.type and t[2] == OWL.NamedIndividual and str(t[0]).startswith(str(ns))}
+    for t in triples:
+        if str(t[0]) in named:
+            about.setdefault(str(t[0]), []).append((t[1], t[2]))
+    written: set = set()
+
+    def individual(iri_: str) -> None:
+        """An individual's block (its types, labels and comments first, the rest by property), then the
+        file's individuals it names (an Effect's CardFilter)."""
+        if iri_ in written or iri_ not in about:
+            return
+        written.add(iri_)
+        pairs = [po for po in about[iri_] if po != (RDF.type, OWL.NamedIndividual)]
+        first = {RDF.type: 0, RDFS.label: 1, RDFS.comment: 2}
+        pairs.sort(key=lambda po: (first.get(po[0], 3), _qname(str(po[0])) if po[0] not in first else "", str(po[1])))
+        out.extend([f"    <!-- {iri_} -->", "", f'    <owl:NamedIndividual rdf:about="{iri_}">'])
+        values(pairs)
+        out.extend(["    </owl:NamedIndividual>", ""])
+        for _, o in pairs:
+            individual(str(o))
+
+    for card in cards:
+        c = ns[card.class_name]
+        out += [f"    <!-- {c} -->", "", f'    <owl:Class rdf:about="{c}">']
+        values((p, o) for _, p, o in card_triples(card, ns)[1:])
         out += ["    </owl:Class>", ""]
+        for effect in card.effects:
+            individual(str(ns[effect]))
+    for iri_ in sorted(named):
+        individual(iri_)
     out.append("</rdf:RDF>")
     return "\n".join(out) + "\n"

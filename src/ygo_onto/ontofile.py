@@ -134,6 +134,7 @@ def card_triples(card: Card, ns) -> list[tuple]:
     # "n:" is not needed while a card has at most one of each; the catalog keeps their order).
     if card.activation:
         out.append((c, YGO.cardActivation, Literal(" ".join(card.activation))))
+    out += [(c, YGO.cardEffect, ns[effect]) for effect in card.effects]  # (an Effect individual of the card file)
     # any other catalog field (one added after this mapping was written) as "name=JSON", so a round trip keeps it
     for f in dataclasses.fields(card):
         if f.init and f.compare and f.name not in _MAPPED and getattr(card, f.name) != f.default:
@@ -141,7 +142,7 @@ def card_triples(card: Card, ns) -> list[tuple]:
     return out
 
 
-_MAPPED = {"name", "card_type", "subtype", "tuner", "flip", "italian_name", "materials", "phases", "activation",
+_MAPPED = {"name", "card_type", "subtype", "tuner", "flip", "italian_name", "materials", "phases", "activation", "effects",
            "aliases", *_INT_FIELDS.values(), *_STR_FIELDS.values(), *_BOOL_FIELDS.values()}
 
 
@@ -213,6 +214,7 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
                           materials=tuple(m.strip() for m in str(materials or "").split(" + ") if m.strip()),
                           phases=tuple(p for p in str(phases or "").split("|") if p),
                           activation=tuple(str(activation or "").split()),
+                          effects=tuple(sorted(_local(e) for e in g.objects(c, YGO.cardEffect))),
                           aliases=tuple(sorted(str(a) for a in g.objects(c, YGO.cardAlias))),
                           owl_class=_local(c) if _local(c) != class_name(name) else None, **fields))
     return cards
@@ -797,7 +799,7 @@ def plan_import(path: str | Path) -> dict:
         # the catalog file is written again, the cards in the sources' order (new ones at the end)
         place = {name: i for i, name in enumerate(old_cards)}
         ordered = sorted(k.catalog, key=lambda c: (place.get(c.name, len(place)), list(new_cards).index(c.name)))
-        card_files[str(cards_mod.catalog_file(k.ruleset))] = cards_mod.catalog_owl_text(k.ruleset, ordered)
+        card_files[str(cards_mod.catalog_file(k.ruleset))] = cards_mod.catalog_owl_text(k.ruleset, ordered, list(k.tbox))
 
     # ---- TBox axioms (everything but the card classes, the rules and the export's header annotation)
     cards_ns = str(k.cards_ns)

@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
@@ -42,6 +42,7 @@ ORDER = ["opSetChosen", "opNegateLink",
 
 
 ORDER_INDEX = {op: i for i, op in enumerate(ORDER)}
+ORDER_INDEX["opDestroyByBattle"] = ORDER_INDEX["opDestroy"]  # (a destruction: its place in a step is opDestroy's)
 # A move operation the driver does not list has its place by its destination (ygo:destinationArea):
 # to a list of cards with the moves off the field (after the last of them), to a zone of the field
 # with the moves onto it; two such operations by their names.
@@ -96,6 +97,7 @@ class Step:
         self.previous = transient
         self.attacker = None
         self.facts: set = frozenset()
+        self.moved = []  # MoveEvents of this step, for the next (move): (card object, from area, to area, reason)
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
@@ -158,6 +160,13 @@ class Step:
         except YgoError:
             return False
 
+    def _findable(self, obj) -> bool:
+        try:
+            self.locate(obj)
+            return True
+        except YgoError:
+            return False
+
     @staticmethod
     def _ind(ref: dict) -> str:
         return f"{ref['player']}_{ref['area']}_{ref['index']}_card"
@@ -216,6 +225,9 @@ class Step:
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
+        events = [(*self.locate(obj).values(), *rest) for obj, *rest in self.moved if self._findable(obj)]
+        if events:  # the game events of this step: facts of the next step only (abox: the part "events")
+            self.transient["events"] = events
         for fc in self.flipped:  # kept on the card until its FLIP effect is on the chain (add_chain_link)
             if self.on_field(fc):
                 fc["extra"]["flipped"] = True
@@ -266,6 +278,7 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     ref = step.locate(obj)
     name, fc, owner = step.remove(obj, ref)
     side = step.state["players"][_player(player_ind)]
+    watched = name in watched_cards(step.state["ruleset"], step.vocabulary)
     if ref["area"] == "graveyard":
         _remember_properly_summoned(step.state, ref["player"], name, False)
     if area in LIST_AREAS:
@@ -276,6 +289,8 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
             step.rng.shuffle(side[area])
             step.state["rng_seed"] = step.rng.randrange(2**31)
         step.objects[card_ind] = tok
+        if watched:
+            step.moved.append((tok, ref["area"], area, ann.get("reasonOfMove")))
         step.wrapped.add((_player(player_ind), area))
         if area == "graveyard" and ("properlySummoned", card_ind, True) in step.facts:
             _remember_properly_summoned(step.state, _player(player_ind), name, True)
@@ -293,6 +308,20 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
             raise YgoError(f"internal: no free {area} for {name}: a rule allowed what the board cannot hold")
         side[area][free[0]] = new
     step.objects[card_ind] = new
+    if watched:
+        step.moved.append((new, ref["area"], area, ann.get("reasonOfMove")))
+
+
+def watched_cards(ruleset: str, vocabulary) -> frozenset:
+    """The names of the catalog's cards whose moves are game events (a MoveEvent): those with an effect whose
+    trigger is a MoveTrigger (the ontology's data). Other cards' moves assert nothing: the facts stay few."""
+    cat = catalog(ruleset)
+    memo = cat.__dict__.get("_watched")
+    if memo is None or memo[0] is not vocabulary:
+        triggers = {ind for ind, classes in vocabulary.individuals.items() if "MoveTrigger" in classes}
+        effects = {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o in triggers}
+        memo = cat.__dict__["_watched"] = (vocabulary, frozenset(n for c in cat.cards if set(c.effects) & effects for n in (c.name, *c.aliases)))
+    return memo[1]
 
 
 def _remember_properly_summoned(state: dict, player: str, name: str, present: bool) -> None:
@@ -415,6 +444,14 @@ def draw(step: Step, op: str, player_ind: str, count: int) -> None:
     for _ in range(count):
         if side["deck"]:
             side["hand"].append(side["deck"].pop(0))
+
+
+@primitive("shuffle_deck")
+def shuffle_deck(step: Step, op: str, player_ind: str, _value) -> None:
+    """Shuffle the player's Deck (a search's last step), from the duel's seeded RNG; the state keeps the next
+    seed, as a shuffled move does."""
+    step.rng.shuffle(step.state["players"][_player(player_ind)]["deck"])
+    step.state["rng_seed"] = step.rng.randrange(2**31)
 
 
 @primitive("roll_die")

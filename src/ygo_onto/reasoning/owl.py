@@ -76,7 +76,9 @@ def iri(k: Knowledge, name: str) -> str:
     v = k.vocabulary
     if name in v.classes and name not in k.vocabulary.individuals:
         return str(YGO[name]) if _is_core(k, name) else str(k.cards_ns[name])
-    if name in v.individuals or name in v.object_properties or name in v.data_properties:
+    if name in v.individuals:  # (an individual of the card file, e.g. a card's Effect, is in the cards' namespace)
+        return str(YGO[name]) if _is_core(k, name) else str(k.cards_ns[name])
+    if name in v.object_properties or name in v.data_properties:
         return str(YGO[name])
     return str(ABOX[name])
 
