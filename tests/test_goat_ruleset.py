@@ -110,16 +110,17 @@ def test_goat_plays_the_official_rules_and_its_own_folder():
 def test_the_official_ruleset_reads_nothing_of_goat():
     k = knowledge("official")
     assert not any(r.name.startswith("goat/") for r in k.rules)
-    assert "Sangan" not in k.catalog and len(k.catalog) == 82
+    assert "Scapegoat" not in k.catalog and len(k.catalog) == 84
 
 
 def test_cards_lists_whether_each_effect_is_played():
     status = effect_status("goat")
     named = card_classes_with_rules(knowledge("goat"))
     cat = catalog("goat")
-    assert {n for n, s in status.items() if s == "played"} == {c.name for c in cat if c.class_name in named}
+    assert {n for n, s in status.items() if s == "played"} == {c.name for c in cat if c.effects or c.class_name in named}
     assert {n for n, s in status.items() if s == "none"} == {c.name for c in cat if c.no_effect}
-    assert status["Pot of Greed"] == "played" and status["Sangan"] == "not yet"
+    assert status["Pot of Greed"] == "played" and status["Sangan"] == "played" and status["Scapegoat"] == "not yet"
+    assert cat.get("Sangan").effects and "Sangan" not in {c.name for c in cat if c.class_name in named}  # data alone
     code, text = cli("cards", "--ruleset", "goat", "--json")
     assert code == 0
     import json

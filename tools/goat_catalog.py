@@ -18,8 +18,9 @@ What each card gets:
   deck lines, as one paragraph;
 - "cannot be Normal Summoned or Set" (cards.md's Summoning line) as special_summon_only;
 - where the official catalog has the same card (the same OWL class name), the fields the official
-  rules read of it (its activation's requirements, phases, staying on the field, an optional effect),
-  so the official card rules play it in `goat` as they do in `official`.
+  rules read of it (its activation's requirements, phases, staying on the field, an optional effect)
+  and the effects it names (the official file's Effect and CardFilter individuals, copied into the goat
+  namespace), so the official card rules and effect kinds play it in `goat` as they do in `official`.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ygo_onto.cards import Card, catalog, catalog_file, catalog_owl_text, class_name  # noqa: E402
+from ygo_onto.cards import CATALOG_BASE, Card, catalog, catalog_file, catalog_owl_text, class_name  # noqa: E402
 
 PACK = ROOT / "src" / "ygo_onto" / "data" / "goat"
 PACK_FILES = ("README.md", "cards.csv", "cards.md", "decks.json", "forbidden-and-limited.md")
@@ -50,7 +51,8 @@ KINDS = {  # cards.csv `kind` -> (card_type, subtype, flip)
     "Counter Trap": ("trap", "counter", False),
 }
 # what the official rules read of a card the official catalog has too
-PLAY_FIELDS = ("activation", "phases", "stays_on_field", "optional_effect", "special_summon_only", "italian_name")
+PLAY_FIELDS = ("activation", "phases", "stays_on_field", "optional_effect", "special_summon_only", "italian_name",
+               "effects")
 SPECIAL_ONLY = "cannot be Normal Summoned or Set"
 EFFECT_BIT = 0x20  # cards.csv edopro_type: TYPE_EFFECT (a monster without it has no effect: a Fusion of materials alone)
 
@@ -122,6 +124,34 @@ def goat_cards(pack: Path) -> list[Card]:
     return cards
 
 
+def shared_individuals(cards: list[Card]) -> list[tuple]:
+    """The triples of the official card file's named individuals that the cards' effects reach (an Effect, its
+    CardFilter), their IRIs moved from the official card namespace into the goat one."""
+    from rdflib import Graph, URIRef
+    from rdflib.namespace import OWL, RDF
+
+    official, goat = CATALOG_BASE + "official#", CATALOG_BASE + "goat#"
+    g = Graph()
+    g.parse(catalog_file("official"), format="xml")
+    named = {s for s in g.subjects(RDF.type, OWL.NamedIndividual) if str(s).startswith(official)}
+
+    def moved(t):
+        return URIRef(goat + str(t)[len(official):]) if t in named else t
+
+    todo = [URIRef(official + e) for c in cards for e in c.effects]
+    seen: set = set()
+    out = []
+    while todo:
+        s = todo.pop()
+        if s in seen or s not in named:
+            continue
+        seen.add(s)
+        for p, o in g.predicate_objects(s):
+            out.append((moved(s), p, moved(o)))
+            todo.append(o)
+    return sorted(out)
+
+
 def format_list(pack: Path, cards: list[Card]) -> dict:
     """forbidden-and-limited.md as data: every listed card with its passcode, list ids and limit;
     checked against cards.csv's goat_limit for the pool's cards."""
@@ -161,7 +191,7 @@ def main(argv=None) -> int:
         for name in PACK_FILES:
             shutil.copyfile(args.pack / name, PACK / name)
     cards = goat_cards(PACK)
-    outputs = {catalog_file("goat"): catalog_owl_text("goat", cards),
+    outputs = {catalog_file("goat"): catalog_owl_text("goat", cards, shared_individuals(cards)),
                FORMAT_LIST: json.dumps(format_list(PACK, cards), indent=1, ensure_ascii=False) + "\n"}
     stale = [p for p, text in outputs.items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
     if args.check:
