@@ -155,3 +155,18 @@ def test_a_commit_whose_c_the_packaging_builds_runs_its_native_engine():
     result = run_bench(reasoners=("fast@git:HEAD",), duels=("simplified",), max_actions=8)
     old = result["reasoners"]["fast@git:HEAD"]
     assert old["evaluator"] == "the code of commit HEAD: native" and old["duels"][0]["actions"] > 0
+
+
+def test_goat_duels_are_timed_beside_the_official_duel():
+    """Issue 27's bench: GOAT duels of the benchmark decks in the same run as the official duel, with the ratio
+    of their cost per action to the official duel's as a target row, and turns per second in the duel table."""
+    result = run_bench(reasoners=("fast",), repeats=1, duels=("official", "goat:chaos-control+warrior"),
+                       max_actions=15, puzzles=())
+    duels = {d["ruleset"]: d for d in result["reasoners"]["fast"]["duels"]}
+    assert set(duels) == {"official", "goat:chaos-control+warrior"} and duels["goat:chaos-control+warrior"]["actions"] > 0
+    out = io.StringIO()
+    render(result, Console(file=out, width=200))
+    text = out.getvalue()
+    assert "goat:chaos-control+warrior" in text and "turns/s" in text
+    ratio = duels["goat:chaos-control+warrior"]["ms_per_action"] / duels["official"]["ms_per_action"]
+    assert "a goat duel's ms per action / the official duel's" in text and f"{ratio:.2f}" in text

@@ -24,7 +24,15 @@ from importlib import metadata
 from . import resources
 
 DEFAULT_REPEATS = {"fast": 30, "pellet": 3}
-DUEL_RULESETS = ("official", "simplified")
+# the whole duels timed: a ruleset, or RULESET:A+B for the two decks the package carries (duel.new_duel); the goat
+# duels pair the four benchmark decks of the GOAT pack (issue 27's "Chaos Control, Warrior, Chaos Turbo, Chaos Warrior")
+DUELS = ("official", "simplified", "goat:chaos-control+warrior", "goat:chaos-turbo+chaos-warrior")
+
+
+def duel_spec(spec: str) -> tuple[str, list | None]:
+    """(ruleset, decks or None) of a DUELS entry."""
+    ruleset, _, decks = spec.partition(":")
+    return ruleset, (decks.split("+") if decks else None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,13 +135,15 @@ def measure_latency(data: dict, reasoner: str, repeats: int, other: dict | None 
 
 
 def measure_duel(ruleset: str, reasoner: str, seed: int = 1, max_actions: int = 2000) -> dict:
-    """One whole random duel (both agents random) from new_duel, to its end or max_actions."""
+    """One whole random duel (both agents random) from new_duel, to its end or max_actions; `ruleset` is a DUELS
+    entry (a ruleset, or RULESET:A+B with its decks), reported as the duel's `ruleset`."""
     from .duel import new_duel, play_duel
     from .game import COUNTS
 
     before = dict(COUNTS)
     t = time.perf_counter()
-    state = new_duel(ruleset, seed, reasoner)
+    name, decks = duel_spec(ruleset)
+    state = new_duel(name, seed, reasoner, decks=decks)
     n, last = 0, state
     for _, _, nxt in play_duel(state, ("random", "random"), seed=seed, reasoner=reasoner, max_actions=max_actions):
         n, last = n + 1, nxt
@@ -246,7 +256,8 @@ def _commit_duels(spec: str, src: str, duels: tuple, seed: int, max_actions: int
     import subprocess
 
     env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    args = json.dumps({"src": src, "duels": list(duels), "seed": seed, "max_actions": max_actions})
+    # (an earlier commit plays the plain rulesets' duels: the decks of RULESET:A+B may be newer than it)
+    args = json.dumps({"src": src, "duels": [d for d in duels if ":" not in d], "seed": seed, "max_actions": max_actions})
     got = subprocess.run([sys.executable, "-c", _COMMIT_DUELS, args], env=env, capture_output=True, text=True)
     if got.returncode:
         raise RuntimeError(f"{spec}: the commit's duels failed:\n{got.stderr[-2000:]}")
@@ -358,7 +369,7 @@ def _median_rounds(rounds: list) -> list:
 
 
 def run_bench(reasoners=("fast", "pellet"), repeats: int | dict | None = None, with_pellet_duel: bool = False,
-              duel_seed: int = 1, max_actions: int = 2000, duels: tuple = DUEL_RULESETS,
+              duel_seed: int = 1, max_actions: int = 2000, duels: tuple = DUELS,
               progress=None, puzzles: tuple | None = None, rounds: int = 1) -> dict:
     """Measure every reasoner; the result is JSON-able (see render).
 
@@ -484,13 +495,14 @@ def render(result: dict, console=None) -> None:
         seeds = ", ".join(sorted({str(d["seed"]) for d in duels}))
         t = Table(title=f"a whole random duel (random vs random, seed {seeds})" + (
             f": the median of {n} rounds, each the first duel of a new process" if n > 1 else ""))
-        for col in ("ruleset", "reasoner", "actions", "turns", "winner", "seconds", "ms/action",
+        for col in ("ruleset", "reasoner", "actions", "turns", "winner", "seconds", "ms/action", "turns/s",
                     "rounds", "runs/action", "forced moves"):
             t.add_column(col, justify="left" if col in ("ruleset", "reasoner") else "right")
         for d in duels:
             t.add_row(d["ruleset"], d["reasoner"], str(d["actions"]), str(d["turns"]),
                       str(d["winner"]) if d["finished"] else "- (cap)", f"{d['seconds']:.1f}",
-                      f"{d['ms_per_action']:.2f}", _round_range(d),
+                      f"{d['ms_per_action']:.2f}", f"{d['turns'] / d['seconds']:.1f}" if d["seconds"] else "-",
+                      _round_range(d),
                       "-" if d["reasoner_runs"] is None else f"{d['reasoner_runs'] / max(d['actions'], 1):.1f}",
                       "-" if d["forced_moves"] is None else str(d["forced_moves"]))
         console.print(t)
@@ -542,7 +554,16 @@ TARGETS = (
         "mid-game (84 cards)", {}).get("p50_ms"), 1.0, "max"),
     ("official duel per action, commit 0018414's code (fast@issue10) / fast", lambda r: _duel_ratio(r, "fast@issue10"),
      10.0, "min"),
+    ("a goat duel's ms per action / the official duel's (fast, the costliest goat duel)", lambda r: _goat_ratio(r),
+     1.5, "max"),
 )
+
+
+def _goat_ratio(result: dict):
+    """The largest ratio of a goat duel's ms per action to the official duel's, both played by fast in this run."""
+    duels = {d["ruleset"]: d["ms_per_action"] for d in result["reasoners"].get("fast", {}).get("duels", ())}
+    goat = [ms for spec, ms in duels.items() if duel_spec(spec)[0] == "goat"]
+    return max(goat) / duels["official"] if goat and duels.get("official") else None
 
 
 def _duel_ratio(result: dict, spec: str):
