@@ -417,19 +417,33 @@ def _inv_no_life_points_no_duel(state: dict, cat: Catalog):
 
 
 def _inv_one_attack_at_a_time(state: dict, cat: Catalog):
-    """Only the turn player declares attacks, one at a time (rulebook pp. 26-28): at most one monster has an
-    attack in progress (`extra.attack`), and it is on the turn player's side."""
-    attackers = [(p, i) for p, area, i, fc in _field_entries(state)
+    """An attack in progress (`extra.attack`) is one the turn player declared in its Battle Phase with a monster in
+    face-up Attack Position (rulebook pp. 26-28), one at a time, against a monster of the opponent (or none: a
+    direct attack, or a target that left the field)."""
+    attackers = [(p, i, fc) for p, area, i, fc in _field_entries(state)
                  if area == "monster_zones" and fc["extra"].get("attack") is not None]
-    for p, i in attackers:
+    for n, (p, i, fc) in enumerate(attackers):
+        where = f"{_where_of(p, 'monster_zones', i)}.extra.attack"
         if p != state["turn_player"]:
-            return (f"{_where_of(p, 'monster_zones', i)}.extra.attack",
-                    f"no attack in progress (only the turn player, {state['turn_player']}, attacks)", "an attack")
-    if len(attackers) > 1:
-        p, i = attackers[1]
-        first = _where_of(*attackers[0][:1], "monster_zones", attackers[0][1])
-        return (f"{_where_of(p, 'monster_zones', i)}.extra.attack",
-                f"no attack in progress ({first} is attacking: one attack at a time)", "a second attack")
+            return where, f"no attack in progress (only the turn player, {state['turn_player']}, attacks)", "an attack"
+        if n > 0:
+            first = _where_of(p, "monster_zones", attackers[0][1])
+            return where, f"no attack in progress ({first} is attacking: one attack at a time)", "a second attack"
+        if state["phase"] != "battle":
+            return where, "no attack in progress outside the Battle Phase", f"an attack in the phase {show(state['phase'])}"
+        if fc["position"] != "attack" or fc["attacks_declared"] < 1:
+            return (where, "no attack in progress (an attacker is in face-up Attack Position and has declared its "
+                    "attack: attacks_declared 1 or more)",
+                    f"an attack by a monster in {fc['position']} with attacks_declared {fc['attacks_declared']}")
+        if fc["extra"]["attack"].get("damage_step") and not state["chain"]:
+            # rules/common/battle.swrl: damage is calculated as the window before the Damage Step closes, in the
+            # same step, so an attack waits in the Damage Step only for a chain built there (rulebook p. 32)
+            return f"{where}.damage_step", "false while no chain is open (damage is calculated as the Damage Step " \
+                "starts; an attack waits there only for a chain built in it)", "true"
+        target = fc["extra"]["attack"].get("target")
+        if target is not None and (target["player"] == p or target["area"] != "monster_zones"
+                                   or card_name_at(state, target) is None):
+            return f"{where}.target", "a monster the opponent controls (null for a direct attack)", show(target)
 
 
 def _inv_equip_spells_equip(state: dict, cat: Catalog):
