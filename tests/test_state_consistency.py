@@ -4,7 +4,8 @@ Each board below is well-typed field by field, but no play of the rules reaches 
 with a StateError naming the field, and the CLI exits 2 with that message (never a traceback, a hang or
 an engine that dead-ends).  Each case has a twin that differs only where the invariant looks and is
 accepted, so a refusal is for the reason named.  Then the property: of random well-typed states
-(ygo_onto.testing.random_states), every one the loader accepts has an allowed action or a winner.
+(ygo_onto.testing.random_states), every one the loader accepts has an allowed action or a winner, and the
+state an allowed action leads to is accepted too.
 """
 from __future__ import annotations
 
@@ -174,7 +175,7 @@ def test_a_legal_end_phase_discard_writes_a_state_that_loads():
 COUNT = int(os.environ.get("YGO_STATE_PROPERTY_COUNT", "400"))  # more: YGO_STATE_PROPERTY_COUNT=20000
 
 
-def test_every_accepted_state_has_an_allowed_action_or_a_winner():
+def test_every_accepted_state_has_an_allowed_action_or_a_winner_and_leads_to_states():
     rng = random.Random(20261129)
     refused = playable = 0
     for n in range(COUNT):
@@ -185,7 +186,15 @@ def test_every_accepted_state_has_an_allowed_action_or_a_winner():
             refused += 1
             continue
         if state.winner is None:
-            assert state.allowed_actions("fast"), f"state {n}: accepted, no winner and no allowed action: {json.dumps(raw)}"
+            allowed = state.allowed_actions("fast")
+            assert allowed, f"state {n}: accepted, no winner and no allowed action: {json.dumps(raw)}"
+            # what the engine writes from a state is a state: the invariants refuse no board the rules reach
+            after = state.apply(allowed[0], "fast").to_dict()
+            try:
+                GameState.from_dict(after)
+            except StateError as exc:
+                raise AssertionError(f"state {n}: {allowed[0].id} wrote a state the loader refuses ({exc}): "
+                                     f"{json.dumps(raw)}") from None
         playable += 1
     # the generator bites both ways: it makes impossible states and possible ones
     assert refused >= COUNT // 5 and playable >= COUNT // 5, (refused, playable)

@@ -474,17 +474,25 @@ def _inv_one_face_up_field_spell(state: dict, cat: Catalog):
 
 
 def _inv_one_link_per_card(state: dict, cat: Catalog):
-    """A chain link's `zone` holds the card it names or nothing (the card left the field as the chain resolved),
-    never another card; and a card on the field is activated once in a chain: no two links name one place."""
+    """A chain link's `zone` holds the card it names, face-up, or nothing (the card left the field as the chain
+    resolved), never another card; a card on the field is activated once in a chain: no two links name one place;
+    and the simplified ruleset has no chains."""
+    if state["chain"] and state["ruleset"] == "simplified":  # rulesets.md: the simplified spec has no chains
+        return "chain", "[] (the simplified ruleset has no chains)", f"{len(state['chain'])} chain links"
     seen = {}
     for n, link in enumerate(state["chain"]):
         zone = link["zone"]
         if zone is None:
             continue
         ref = {"player": link["player"], **zone}
-        there = card_name_at(state, ref)
-        if there is not None and there != link["card"]:
-            return f"chain[{n}].zone", f"the place of {link['card']} ({_place(ref)} holds {there})", show(zone)
+        there = card_at(state, ref)  # (a field card; a name where the card sits in a Graveyard: a FLIP effect)
+        name = there["card"] if isinstance(there, dict) else there
+        if name is not None and name != link["card"]:
+            return f"chain[{n}].zone", f"the place of {link['card']} ({_place(ref)} holds {name})", show(zone)
+        if isinstance(there, dict) and there["position"] in ("face_down", "face_down_defense"):
+            # rulebook p. 20 (a Set card is activated by turning it face-up) and CR 903.2a (seed 001)
+            return f"{_place(ref)}.position", f"face-up (the card of chain[{n}]: an activated card is face-up)", \
+                show(there["position"])
         key = (link["player"], zone["area"], zone["index"])
         if key in seen:
             return (f"chain[{n}].zone", f"a card not on the chain already (chain[{seen[key]}] is the link of "
@@ -515,7 +523,8 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
         return None
     action, purpose = pending["action"], pending["purpose"]
     kind, player = action["type"], action["player"]
-    card = cat.get(action["card"]) if "card" in action else None
+    name = action.get("card") or (card_name_at(state, action["from"]) if "from" in action else None)
+    card = cat.get(name) if name is not None else None
     main = ("main1", "main2")
     wants = {"end_turn": ("discard",), "tribute_summon": ("tribute",), "set_monster": ("tribute",),
              "special_summon": ("tribute",), "synchro_summon": ("material",)}
@@ -536,9 +545,9 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
         return None
     if card is None:
         return "pending.action.card", "the card the action is built for", "none"
-    own = action.get("from")
-    if own is not None and (own["player"] != player or own["area"] not in PENDING_FROM_AREAS.get(kind, AREAS)):
-        return ("pending.action.from", f"a card of {player}'s " + " or ".join(PENDING_FROM_AREAS.get(kind, AREAS))
+    own = action.get("from")  # (an activation's card may be anywhere: a FLIP effect goes on from the Graveyard)
+    if kind != "activate" and (own["player"] != player or own["area"] not in PENDING_FROM_AREAS[kind]):
+        return ("pending.action.from", f"a card of {player}'s " + " or ".join(PENDING_FROM_AREAS[kind])
                 + f" (where a {kind} takes its card from)", show(own))
     if kind in ("tribute_summon", "set_monster", "special_summon", "synchro_summon") and state["phase"] not in main:
         return "phase", f"\"main1\" or \"main2\" (a {kind} is made in a Main Phase, rulebook p. 25)", show(state["phase"])
