@@ -111,6 +111,37 @@ def link_on(card_there: str) -> dict:
     return state
 
 
+def simplified(state: dict) -> dict:
+    """The board in the simplified ruleset (its catalog: Kuriboh for Feral Imp)."""
+    state = copy.deepcopy(state) | {"ruleset": "simplified"}
+    for p in ("A", "B"):
+        state["players"][p]["deck"] = ["Kuriboh"] * 5
+    state["players"]["B"]["monster_zones"][0]["card"] = "Kuriboh"
+    return state
+
+
+def simplified_chain(links: int) -> dict:
+    state = simplified(board())
+    state["players"]["A"]["spell_trap_zones"] = [{"card": "Dark Hole", "position": "face_up"}, None, None, None, None]
+    state["chain"] = [{"card": "Dark Hole", "player": "A", "zone": {"area": "spell_trap_zones", "index": 0}}] * links
+    return state
+
+
+def attack_in(phase: str, damage_step=False, chain=False) -> dict:
+    state = attacks(both=False) | {"phase": phase}
+    state["players"]["A"]["monster_zones"][0]["extra"]["attack"]["damage_step"] = damage_step
+    if chain:
+        state["players"]["B"]["spell_trap_zones"] = [{"card": "Magic Jammer", "position": "face_up"}, None, None, None, None]
+        state["chain"] = [{"card": "Magic Jammer", "player": "B", "speed": 3}]
+    return state
+
+
+def link_face(position: str) -> dict:
+    state = link_on("Trap Hole")
+    state["players"]["B"]["spell_trap_zones"][0]["position"] = position
+    return state
+
+
 # (name, the impossible state, the field its refusal names, the possible twin)
 CASES = [
     ("End Phase discard with 6 or fewer cards in hand", discard(6), "players.A.hand", discard(7)),
@@ -139,6 +170,13 @@ CASES = [
      equipped("Axe of Despair", 0)),
     ("two face-up Field Spells, one on each side", field_spells("face_up"), "players.B.field_zone", field_spells("face_down")),
     ("a chain link whose zone holds another card", link_on("Mirror Force"), "chain[0].zone", link_on("Trap Hole")),
+    ("a chain link of a face-down card", link_face("face_down"), "players.B.spell_trap_zones[0].position", link_face("face_up")),
+    ("a chain in the simplified ruleset", simplified_chain(1), "chain", simplified_chain(0)),
+    ("an attack in progress in the simplified ruleset", simplified(attacks(both=False)),
+     "players.A.monster_zones[0].extra.attack", simplified(board(phase="battle"))),
+    ("an attack in progress in Main Phase 2", attack_in("main2"), "players.A.monster_zones[0].extra.attack", attack_in("battle")),
+    ("an attack waiting in the Damage Step with no chain", attack_in("battle", damage_step=True),
+     "players.A.monster_zones[0].extra.attack.damage_step", attack_in("battle", damage_step=True, chain=True)),
 ]
 
 

@@ -424,6 +424,8 @@ def _inv_one_attack_at_a_time(state: dict, cat: Catalog):
                  if area == "monster_zones" and fc["extra"].get("attack") is not None]
     for n, (p, i, fc) in enumerate(attackers):
         where = f"{_where_of(p, 'monster_zones', i)}.extra.attack"
+        if state["ruleset"] == "simplified":  # rulesets.md: no responses, so an attack resolves as it is declared
+            return where, "no attack in progress (the simplified ruleset resolves an attack as it is declared)", "an attack"
         if p != state["turn_player"]:
             return where, f"no attack in progress (only the turn player, {state['turn_player']}, attacks)", "an attack"
         if n > 0:
