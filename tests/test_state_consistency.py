@@ -210,7 +210,7 @@ def test_a_legal_end_phase_discard_writes_a_state_that_loads():
 
 # ---------------------------------------------------------------- the property
 
-COUNT = int(os.environ.get("YGO_STATE_PROPERTY_COUNT", "400"))  # more: YGO_STATE_PROPERTY_COUNT=20000
+COUNT = int(os.environ.get("YGO_STATE_PROPERTY_COUNT", "1000"))  # more: YGO_STATE_PROPERTY_COUNT=20000
 
 
 def test_every_accepted_state_has_an_allowed_action_or_a_winner_and_leads_to_states():
