@@ -502,6 +502,17 @@ def _inv_one_link_per_card(state: dict, cat: Catalog):
         seen[key] = n
 
 
+def _inv_phase_end_waits_for_the_opponent(state: dict, cat: Catalog):
+    """A phase end the turn player asked for (`extra.phase_end`) waits for the opponent's pass (rulebook p. 38): with
+    no chain open, the opponent holds priority (and makes the selections of a pending action); the turn player has
+    already moved on."""
+    asked = state.get("extra", {}).get("phase_end")
+    other = opponent(state["turn_player"])
+    if asked is not None and not state["chain"] and state["priority"] != other:
+        return "priority", f"{json.dumps(other)} (the opponent, whose pass ends the phase the turn player asked " \
+            f"to end: extra.phase_end is {json.dumps(asked)})", show(state["priority"])
+
+
 def _selection_purposes(ruleset: str, card) -> set[str]:
     """The purposes the selections of a card's activation are for (the ontology's selectsFor of its
     SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost)."""
@@ -579,6 +590,7 @@ INVARIANTS = (
     ("only Equip Spells equip, to a monster", _inv_equip_spells_equip),
     ("one face-up Field Spell", _inv_one_face_up_field_spell),
     ("one link per card, on its card", _inv_one_link_per_card),
+    ("a phase end waits for the opponent", _inv_phase_end_waits_for_the_opponent),
     ("a pending action the rules open", _inv_pending_the_rules_open),
 )
 
