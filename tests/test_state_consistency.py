@@ -142,6 +142,10 @@ def link_face(position: str) -> dict:
     return state
 
 
+def phase_end_asked(priority: str) -> dict:
+    return board(priority=priority, extra={"phase_end": "battle"})
+
+
 # (name, the impossible state, the field its refusal names, the possible twin)
 CASES = [
     ("End Phase discard with 6 or fewer cards in hand", discard(6), "players.A.hand", discard(7)),
@@ -175,6 +179,7 @@ CASES = [
     ("an attack in progress in the simplified ruleset", simplified(attacks(both=False)),
      "players.A.monster_zones[0].extra.attack", simplified(board(phase="battle"))),
     ("an attack in progress in Main Phase 2", attack_in("main2"), "players.A.monster_zones[0].extra.attack", attack_in("battle")),
+    ("a phase end asked, the turn player still holding priority", phase_end_asked("A"), "priority", phase_end_asked("B")),
     ("an attack waiting in the Damage Step with no chain", attack_in("battle", damage_step=True),
      "players.A.monster_zones[0].extra.attack.damage_step", attack_in("battle", damage_step=True, chain=True)),
 ]
