@@ -504,13 +504,18 @@ def _inv_one_link_per_card(state: dict, cat: Catalog):
 
 def _inv_phase_end_waits_for_the_opponent(state: dict, cat: Catalog):
     """A phase end the turn player asked for (`extra.phase_end`) waits for the opponent's pass (rulebook p. 38): with
-    no chain open, the opponent holds priority (and makes the selections of a pending action); the turn player has
-    already moved on."""
+    no chain open, the opponent holds priority, and what may be pending is an activation (a triggered effect's
+    selections), never a summon or the turn's end, which the turn player has already moved past."""
     asked = state.get("extra", {}).get("phase_end")
+    if asked is None or state["chain"]:
+        return None
     other = opponent(state["turn_player"])
-    if asked is not None and not state["chain"] and state["priority"] != other:
+    if state["pending"] is None and state["priority"] != other:
         return "priority", f"{json.dumps(other)} (the opponent, whose pass ends the phase the turn player asked " \
             f"to end: extra.phase_end is {json.dumps(asked)})", show(state["priority"])
+    if state["pending"] is not None and state["pending"]["action"]["type"] != "activate":
+        return "pending", f"null or an activation (extra.phase_end is {json.dumps(asked)}: the turn player asked to end " \
+            "the phase and waits for the opponent's pass)", f"a pending {state['pending']['action']['type']}"
 
 
 def _selection_purposes(ruleset: str, card) -> set[str]:
