@@ -591,7 +591,7 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
 INVARIANTS = (
     ("winner ends the duel", _inv_winner_ends_the_duel),
     ("0 LP ends the duel", _inv_no_life_points_no_duel),
-    ("one attack at a time", _inv_one_attack_at_a_time),
+    ("an attack in progress: the turn player's one, in its Battle Phase", _inv_one_attack_at_a_time),
     ("only Equip Spells equip, to a monster", _inv_equip_spells_equip),
     ("one face-up Field Spell", _inv_one_face_up_field_spell),
     ("one link per card, on its card", _inv_one_link_per_card),
