@@ -36,14 +36,18 @@ def test_action_object_unknown_card_name_is_bad_input_with_suggestions(tmp_path)
     assert "action.card" in result.output and "closest: Celtic Guardian" in result.output
 
 
-def test_zero_life_points_refusal_says_why(tmp_path):
+def test_zero_life_points_without_a_winner_is_bad_input(tmp_path):
+    """state-format.md "Invariants": a player at 0 LP has lost (rulebook p. 22), so a state at 0 LP names its winner;
+    one that does not is refused (exit 2, the field named) by every command."""
     data = json.loads(json.dumps(STATE))
     data["players"]["B"]["life_points"] = 0
     path = _write(tmp_path, data)
-    result = CliRunner().invoke(app, ["allowed", path, "--json"])
-    assert result.exit_code == 0 and json.loads(result.stdout)["actions"] == []
-    result = CliRunner().invoke(app, ["apply", path, "end_turn"])
-    assert result.exit_code == 1 and "duel is over" in result.output and "B at 0 LP" in result.output
+    for command in (["allowed", path, "--json"], ["apply", path, "end_turn"]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 2 and "players.B.life_points" in result.output and "winner" in result.output, result.output
+    data["winner"] = "A"
+    result = CliRunner().invoke(app, ["apply", _write(tmp_path, data), "end_turn"])
+    assert result.exit_code == 1 and "duel is over" in result.output, result.output
 
 
 def test_replay_takes_ruleset_and_checks_it_against_the_log(tmp_path):

@@ -294,11 +294,15 @@ def _state(ruleset: str, seed: int, pending: bool = False) -> dict:
             side["banished"] = [rnd.choice(main).name for _ in range(2)]
             side["extra_deck"] = [rnd.choice(extra).name for _ in range(3)] if extra else []
             if field_spells:
-                side["field_zone"] = {"card": rnd.choice(field_spells).name}
+                # one face-up Field Spell on the field (rulebook pp. 3 and 18): B's is Set
+                side["field_zone"] = {"card": rnd.choice(field_spells).name, "position": "face_up" if p == "A" else "face_down"}
         players[p] = side
     phases = ["draw", "main1", "battle", "end"] if ruleset == "official" else ["main1", "battle", "main2"]
     raw = {"format": FORMAT, "ruleset": ruleset, "players": players, "turn": 3, "phase": rnd.choice(phases)}
-    if pending:
+    if pending:  # a Tribute Summon the rules open: a Level 5+ monster that may be Normal Summoned, in a Main Phase
+        raw["phase"] = "main1"
+        players["A"]["hand"][0] = next(c.name for c in monsters if (c.level or 0) >= 5 and not c.special_summon_only
+                                       and c.subtype in ("normal", "effect"))
         own = next(i for i, z in enumerate(players["A"]["monster_zones"]) if z)
         raw["pending"] = {"action": {"type": "tribute_summon", "player": "A",
                                      "from": {"player": "A", "area": "hand", "index": 0}},

@@ -256,7 +256,7 @@ def test_a_copy_equals_its_state_and_shares_nothing_mutable():
                       "targets": [{"player": "A", "area": "monster_zones", "index": 0}],
                       "extra": {"summon_position": "defense"}}],
            "players": {"A": {"hand": ["Feral Imp"], "graveyard": ["Junk Warrior"],
-                             "monster_zones": [{"card": "Dark Magician", "counters": {"turns": 2},
+                             "monster_zones": [{"card": "Dark Magician", "counters": {"turns": 2}, "attacks_declared": 1,
                                                 "extra": {"attack": {"target": {"player": "B", "area": "monster_zones",
                                                                                 "index": 1}, "damage_step": False}}},
                                                None, None, None, None],

@@ -173,10 +173,6 @@ class GameState:
         if self.winner is not None:
             raise IllegalActionError(f"action {show(wanted)} is not allowed: the duel is over (winner: {self.winner})")
         shown = ", ".join(a.id for a in allowed) or "none"
-        at_zero = [p for p in ("A", "B") if self.data["players"][p]["life_points"] <= 0]
-        if not allowed and at_zero:  # a hand-written state at 0 LP: the duel is over (docs/decisions.md)
-            raise IllegalActionError(f"action {show(wanted)} is not allowed: the duel is over "
-                                     f"({' and '.join(at_zero)} at 0 LP); allowed: none")
         holder = self.data["priority"]
         if isinstance(action, dict) and action.get("player", holder) != holder:
             raise IllegalActionError(f"action {show(wanted)} by player {action['player']} is not allowed: player {holder} "

@@ -530,12 +530,15 @@ def negate_link(step: Step, op: str, link: str, _value) -> None:
 @primitive("finish_link")
 def finish_link(step: Step, op: str, link: str, _value) -> None:
     """The last link has resolved.  When the chain is empty, priority returns to the turn player
-    and the window the chain was built in closes (rulebook p. 35)."""
+    and the window the chain was built in closes (rulebook p. 35); a triggered effect whose selections
+    opened in the same step (`trigger`) keeps priority with its player, who selects (state-format.md
+    "Pending action")."""
     step.state["chain"].pop()
     if not step.state["chain"]:
         step.transient.pop("resolving", None)
         step.transient.pop("negated", None)
-        step.state["priority"] = step.state["turn_player"]
+        if step.state["pending"] is None:
+            step.state["priority"] = step.state["turn_player"]
         close_window(step, op, link, True)
 
 

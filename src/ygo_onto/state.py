@@ -287,6 +287,7 @@ def normalize(raw: Any, source: str = "") -> dict:
         for j, r in enumerate(pending["chosen"]):
             ck.ref(r, f"pending.chosen[{j}]")
         _check_pending_refs(ck, cat, state, pending)
+    check_invariants(ck, cat, state)
     return state
 
 
@@ -389,6 +390,237 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
         if pending["purpose"] == "discard" and (r["area"] != "hand" or r["player"] != action.get("player")):
             ck.fail(f"pending.chosen[{j}]", f"a card in the hand of {action.get('player')}, who discards it "
                     "(a discard is a card sent from the hand)", r)
+
+
+# ---------------------------------------------------------------- invariants
+# Boards that no play of the rules reaches (state-format.md "Invariants"): each field may be well-formed on
+# its own while the whole is impossible, and the engine would then misbehave (a dead end with no allowed
+# action, a reasoner that finds the state inconsistent, a lost card).  Each invariant is a named check of a
+# whole normalized state that returns the field to name, what was expected there and what was found (in words:
+# values shown by `show`).
+
+def _where_of(player: str, area: str, index: int) -> str:
+    return _place({"player": player, "area": area, "index": index})
+
+
+def _field_entries(state: dict):
+    """(player, area, index, field card) of every card on the field."""
+    for p in PLAYERS:
+        side = state["players"][p]
+        for area in ZONE_AREAS:
+            for i, fc in enumerate(side[area]):
+                if fc is not None:
+                    yield p, area, i, fc
+        if side["field_zone"] is not None:
+            yield p, "field_zone", 0, side["field_zone"]
+
+
+def _inv_winner_ends_the_duel(state: dict, cat: Catalog):
+    """A winner ends the duel at once (rulebook p. 22): no pending action still plays."""
+    if state["winner"] is not None and state["pending"] is not None:
+        return "pending", f"null (the duel is over: winner is {json.dumps(state['winner'])})", f"a pending {state['pending']['action']['type']}"
+
+
+def _inv_no_life_points_no_duel(state: dict, cat: Catalog):
+    """A player at 0 LP has lost (rulebook p. 22): the duel goes on only while both have LP."""
+    if state["winner"] is None:
+        for p in PLAYERS:
+            if state["players"][p]["life_points"] == 0:
+                return (f"players.{p}.life_points", "more than 0 while the duel goes on (a player at 0 LP has lost: "
+                        "set `winner`)", "0")
+
+
+def _inv_one_attack_at_a_time(state: dict, cat: Catalog):
+    """An attack in progress (`extra.attack`) is one the turn player declared in its Battle Phase with a monster in
+    face-up Attack Position (rulebook pp. 26-28), one at a time, against a monster of the opponent (or none: a
+    direct attack, or a target that left the field)."""
+    attackers = [(p, i, fc) for p, area, i, fc in _field_entries(state)
+                 if area == "monster_zones" and fc["extra"].get("attack") is not None]
+    for n, (p, i, fc) in enumerate(attackers):
+        where = f"{_where_of(p, 'monster_zones', i)}.extra.attack"
+        if state["ruleset"] == "simplified":  # rulesets.md: no responses, so an attack resolves as it is declared
+            return where, "no attack in progress (the simplified ruleset resolves an attack as it is declared)", "an attack"
+        if p != state["turn_player"]:
+            return where, f"no attack in progress (only the turn player, {state['turn_player']}, attacks)", "an attack"
+        if n > 0:
+            first = _where_of(p, "monster_zones", attackers[0][1])
+            return where, f"no attack in progress ({first} is attacking: one attack at a time)", "a second attack"
+        if state["phase"] != "battle":
+            return where, "no attack in progress outside the Battle Phase", f"an attack in the phase {show(state['phase'])}"
+        if fc["position"] != "attack" or fc["attacks_declared"] < 1:
+            return (where, "no attack in progress (an attacker is in face-up Attack Position and has declared its "
+                    "attack: attacks_declared 1 or more)",
+                    f"an attack by a monster in {fc['position']} with attacks_declared {fc['attacks_declared']}")
+        if fc["extra"]["attack"].get("damage_step") and not state["chain"]:
+            # rules/common/battle.swrl: damage is calculated as the window before the Damage Step closes, in the
+            # same step, so an attack waits in the Damage Step only for a chain built there (rulebook p. 32)
+            return f"{where}.damage_step", "false while no chain is open (damage is calculated as the Damage Step " \
+                "starts; an attack waits there only for a chain built in it)", "true"
+        target = fc["extra"]["attack"].get("target")
+        if target is not None and (target["player"] == p or target["area"] != "monster_zones"
+                                   or card_name_at(state, target) is None):
+            return f"{where}.target", "a monster the opponent controls (null for a direct attack)", show(target)
+
+
+def _inv_equip_spells_equip(state: dict, cat: Catalog):
+    """Only a face-up Equip Spell is equipped to a monster (rulebook p. 17), and its monster is on the field: an
+    Equip Spell whose monster leaves is destroyed (the engine clears `equipped_to` as it happens)."""
+    for p, area, i, fc in _field_entries(state):
+        eq = fc["equipped_to"]
+        if eq is None:
+            continue
+        card = cat.get(fc["card"])
+        where = f"{_where_of(p, area, i)}.equipped_to"
+        if not (card.card_type == "spell" and card.subtype == "equip"):
+            return where, f"null ({card.name} is not an Equip Spell)", show(eq)
+        if fc["position"] != "face_up":
+            return where, "null (a face-down Equip Spell equips nothing)", show(eq)
+        if state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None:
+            return where, f"a Monster Zone holding a monster (players.{eq['player']}.monster_zones[{eq['zone']}] is empty)", show(eq)
+
+
+def _inv_one_face_up_field_spell(state: dict, cat: Catalog):
+    """Rulebook v6.0 p. 3 ("Field Zone": only 1 Field card can be active at a time) and p. 18 ("Field Spell
+    Cards": only 1 face-up Field Spell can be on the field; a new one destroys the old): on the whole field,
+    not one per side."""
+    face_up = [p for p in PLAYERS if (fz := state["players"][p]["field_zone"]) is not None and fz["position"] == "face_up"]
+    if len(face_up) > 1:
+        return ("players.B.field_zone.position", "face_down (players.A.field_zone holds a face-up Field Spell: only 1 "
+                "face-up Field Spell can be on the field, rulebook pp. 3 and 18)", '"face_up"')
+
+
+def _inv_one_link_per_card(state: dict, cat: Catalog):
+    """A chain link's `zone` holds the card it names, face-up, or nothing (the card left the field as the chain
+    resolved), never another card; a card on the field is activated once in a chain: no two links name one place;
+    and the simplified ruleset has no chains."""
+    if state["chain"] and state["ruleset"] == "simplified":  # rulesets.md: the simplified spec has no chains
+        return "chain", "[] (the simplified ruleset has no chains)", f"{len(state['chain'])} chain links"
+    seen = {}
+    for n, link in enumerate(state["chain"]):
+        zone = link["zone"]
+        if zone is None:
+            continue
+        ref = {"player": link["player"], **zone}
+        there = card_at(state, ref)  # (a field card; a name where the card sits in a Graveyard: a FLIP effect)
+        name = there["card"] if isinstance(there, dict) else there
+        if name is not None and name != link["card"]:
+            return f"chain[{n}].zone", f"the place of {link['card']} ({_place(ref)} holds {name})", show(zone)
+        if isinstance(there, dict) and there["position"] in ("face_down", "face_down_defense"):
+            # rulebook p. 20 (a Set card is activated by turning it face-up) and CR 903.2a (seed 001)
+            return f"{_place(ref)}.position", f"face-up (the card of chain[{n}]: an activated card is face-up)", \
+                show(there["position"])
+        key = (link["player"], zone["area"], zone["index"])
+        if key in seen:
+            return (f"chain[{n}].zone", f"a card not on the chain already (chain[{seen[key]}] is the link of "
+                    f"{_place(ref)})", show(zone))
+        seen[key] = n
+
+
+def _inv_phase_end_waits_for_the_opponent(state: dict, cat: Catalog):
+    """A phase end the turn player asked for (`extra.phase_end`) waits for the opponent's pass (rulebook p. 38): with
+    no chain open, the opponent holds priority, and what may be pending is an activation (a triggered effect's
+    selections), never a summon or the turn's end, which the turn player has already moved past."""
+    asked = state.get("extra", {}).get("phase_end")
+    if asked is None or state["chain"]:
+        return None
+    other = opponent(state["turn_player"])
+    if state["pending"] is None and state["priority"] != other:
+        return "priority", f"{json.dumps(other)} (the opponent, whose pass ends the phase the turn player asked " \
+            f"to end: extra.phase_end is {json.dumps(asked)})", show(state["priority"])
+    if state["pending"] is not None and state["pending"]["action"]["type"] != "activate":
+        return "pending", f"null or an activation (extra.phase_end is {json.dumps(asked)}: the turn player asked to end " \
+            "the phase and waits for the opponent's pass)", f"a pending {state['pending']['action']['type']}"
+
+
+def _selection_purposes(ruleset: str, card) -> set[str]:
+    """The purposes the selections of a card's activation are for (the ontology's selectsFor of its
+    SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost)."""
+    from .knowledge import knowledge
+
+    table = {req: purpose.removesuffix("Purpose") for prop, req, purpose in knowledge(ruleset).vocabulary.tbox_facts
+             if prop == "selectsFor"}
+    out = {table[req] for req in card.activation if req in table}
+    if "cost" in out:  # state-format.md: a cost paid by discarding may be called a discard
+        out.add("discard")
+    return out
+
+
+def _inv_pending_the_rules_open(state: dict, cat: Catalog):
+    """A pending action is one whose selections the rules open (rules/*/summons.swrl, turn.swrl, activation.swrl):
+    the End Phase discard of a hand above 6 (rulebook p. 31), the tributes of a Tribute Summon or Set of a Level 5+
+    monster that may be Normal Summoned (pp. 14-15), the tribute of a monster's own Special Summon procedure, the
+    materials of a Synchro Summon, and the selections of an activation."""
+    pending = state["pending"]
+    if pending is None:
+        return None
+    action, purpose = pending["action"], pending["purpose"]
+    kind, player = action["type"], action["player"]
+    name = action.get("card") or (card_name_at(state, action["from"]) if "from" in action else None)
+    card = cat.get(name) if name is not None else None
+    main = ("main1", "main2")
+    wants = {"end_turn": ("discard",), "tribute_summon": ("tribute",), "set_monster": ("tribute",),
+             "special_summon": ("tribute",), "synchro_summon": ("material",)}
+    if kind not in wants and kind != "activate":
+        return "pending.action.type", "an action that selects cards (end_turn, tribute_summon, set_monster, " \
+            "special_summon, synchro_summon, activate)", show(kind)
+    if kind != "activate" and player != state["turn_player"]:
+        return "pending.action.player", f"the turn player ({state['turn_player']}): only they {kind}", show(player)
+    if kind in wants and purpose not in wants[kind]:
+        return "pending.purpose", json.dumps(wants[kind][0]) + f" (what a {kind} selects)", show(purpose)
+    if kind == "end_turn":
+        hand = len(state["players"][player]["hand"])
+        if state["phase"] != "end" or state["ruleset"] != "official":
+            return "phase", "\"end\" (the End Phase discard, official ruleset: rulebook p. 31)", show(state["phase"])
+        if hand <= 6 + len(pending["chosen"]):
+            return (f"players.{player}.hand", f"more than {6 + len(pending['chosen'])} cards (an End Phase discard "
+                    f"is down to 6 cards in hand, rulebook p. 31; {len(pending['chosen'])} chosen)", f"{hand} cards")
+        return None
+    if card is None:
+        return "pending.action.card", "the card the action is built for", "none"
+    own = action.get("from")  # (an activation's card may be anywhere: a FLIP effect goes on from the Graveyard)
+    if kind != "activate" and (own["player"] != player or own["area"] not in PENDING_FROM_AREAS[kind]):
+        return ("pending.action.from", f"a card of {player}'s " + " or ".join(PENDING_FROM_AREAS[kind])
+                + f" (where a {kind} takes its card from)", show(own))
+    if kind in ("tribute_summon", "set_monster", "special_summon", "synchro_summon") and state["phase"] not in main:
+        return "phase", f"\"main1\" or \"main2\" (a {kind} is made in a Main Phase, rulebook p. 25)", show(state["phase"])
+    if kind in ("tribute_summon", "set_monster"):
+        if not card.is_monster or card.special_summon_only or card.subtype in ("ritual", "fusion", "synchro") \
+                or (card.level or 0) < 5:
+            return ("pending.action.card", "a Level 5 or higher monster that may be Normal Summoned (rulebook pp. 14-15: "
+                    f"a Tribute Summon), not a {card.kind_label} of Level {card.level}", show(card.name))
+    if kind == "special_summon" and not (card.is_monster and card.special_summon_only
+                                         and card.subtype not in ("ritual", "fusion", "synchro")):
+        return ("pending.action.card", "a monster Special Summoned by its own procedure from the hand (rulebook p. 15)",
+                show(card.name))
+    if kind == "synchro_summon" and card.subtype != "synchro":
+        return "pending.action.card", "a Synchro Monster (rulesets.md \"Synchro Summon\")", show(card.name)
+    if kind == "activate":
+        purposes = _selection_purposes(state["ruleset"], card)
+        if purpose not in purposes:
+            return ("pending.purpose", f"a purpose the activation of {card.name} selects for ("
+                    + (", ".join(sorted(purposes)) if purposes else f"{card.name} selects no cards") + ")", show(purpose))
+    return None
+
+
+INVARIANTS = (
+    ("winner ends the duel", _inv_winner_ends_the_duel),
+    ("0 LP ends the duel", _inv_no_life_points_no_duel),
+    ("an attack in progress: the turn player's one, in its Battle Phase", _inv_one_attack_at_a_time),
+    ("only Equip Spells equip, to a monster", _inv_equip_spells_equip),
+    ("one face-up Field Spell", _inv_one_face_up_field_spell),
+    ("one link per card, on its card", _inv_one_link_per_card),
+    ("a phase end waits for the opponent", _inv_phase_end_waits_for_the_opponent),
+    ("a pending action the rules open", _inv_pending_the_rules_open),
+)
+
+
+def check_invariants(ck: _Checker, cat: Catalog, state: dict) -> None:
+    """The INVARIANTS of a normalized state; the first broken one fails, naming its field."""
+    for _name, check in INVARIANTS:
+        found = check(state, cat)
+        if found is not None:
+            where, expected, got = found
+            ck.fail(where, expected, got, described=True)
 
 
 def _check_sizes(ck: _Checker, raw: dict) -> None:
