@@ -236,6 +236,8 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.fail(f"players.{p}", f"at most {MAX_OWNED} cards owned by {p} (a Main Deck of 60 and an Extra Deck of 15)",
                     f"{owned} cards", described=True)
 
+    _check_attack_targets(ck, state)
+
     ck.list_(state["chain"], "chain", "chain links", MAX_CHAIN)
     for i, link in enumerate(state["chain"]):
         where = f"chain[{i}]"
@@ -274,6 +276,23 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.ref(r, f"pending.chosen[{j}]")
         _check_pending_refs(ck, cat, state, pending)
     return state
+
+
+def _check_attack_targets(ck: _Checker, state: dict) -> None:
+    """An attack in progress (a monster's `extra.attack`) targets a monster: its `target` is a Monster Zone that
+    holds a card (rulebook p. 27: an attack is declared on a monster on the field, or directly: `target` null)."""
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            attack = fc["extra"].get("attack") if fc is not None else None
+            target = attack.get("target") if isinstance(attack, dict) else None
+            if target is None:
+                continue
+            where = f"players.{p}.monster_zones[{i}].extra.attack.target"
+            if target["area"] != "monster_zones":
+                ck.fail(f"{where}.area", '"monster_zones" (an attack targets a monster on the field, or is direct: '
+                        "target null)", target["area"])
+            if card_at(state, target) is None:
+                ck.fail(where, f"a reference to a monster ({_place(target)} is empty)", target)
 
 
 def phases_of(ruleset: str) -> tuple:
