@@ -541,7 +541,7 @@ def _plain_call(argv: list[str]):
 
 
 def _run_plain(command, kwargs) -> None:
-    """Run a command as typer's standalone mode would: typer.Exit is the exit code, ^C 130, a closed pipe 1."""
+    """Run a command as typer's standalone mode would: typer.Exit is the exit code, a closed pipe 1 (^C: main)."""
     import errno
 
     try:
@@ -549,8 +549,6 @@ def _run_plain(command, kwargs) -> None:
         sys.stdout.flush()
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        sys.exit(130)
     except OSError as exc:
         if exc.errno != errno.EPIPE:
             raise
@@ -558,13 +556,50 @@ def _run_plain(command, kwargs) -> None:
         sys.exit(1)
 
 
+class Interrupted(BaseException):
+    """Ctrl-C (SIGINT) during a command: raised by _on_sigint, a BaseException that click does not catch (it turns
+    KeyboardInterrupt into "Aborted!" and exit 1), so main ends the command with exit 130 and one line."""
+
+
+def _on_sigint(_signum, _frame) -> None:
+    """The first Ctrl-C stops the command where Python runs next (the blocks on its way out run: a child
+    process is stopped, a log is closed); a second one ends the process at once."""
+    if _on_sigint.seen:
+        os._exit(130)
+    _on_sigint.seen = True
+    raise Interrupted()
+
+
+_on_sigint.seen = False
+
+
+def _interrupted() -> None:
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):  # (a closed pipe or stream: nothing more to write there)
+        pass
+    try:
+        err.print("error: interrupted (Ctrl-C)", markup=False, highlight=False)
+        sys.stderr.flush()
+    finally:
+        os._exit(130)  # (no cleanup left to wait for: a worker pool's or Ray's shutdown could block again)
+
+
 def main() -> None:
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, _on_sigint)
+    except ValueError:  # not the main thread (main called from a thread): Python's own handler stays
+        pass
     try:
         plain = _plain_call(sys.argv[1:])
         if plain is not None:
             _run_plain(*plain)
             return
         app()
+    except (Interrupted, KeyboardInterrupt):
+        _interrupted()
     except YgoError as exc:  # pragma: no cover - commands catch their own
         err.print(f"error: {exc}", markup=False)
         sys.exit(2)
