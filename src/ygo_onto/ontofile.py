@@ -945,11 +945,27 @@ def plan_import(path: str | Path) -> dict:
 def import_owl(path: str | Path, dry_run: bool = False) -> dict:
     """Write a saved ontology's changes back into ontology/ (the TBox, the card catalog) and rules/.
 
-    :returns: the summary (see plan_import).
+    :returns: the summary (see plan_import), with "files": the files it changes (dry_run: would change).
+    :raises StateError: the file does not load; or, not dry_run, the package is an installed wheel, not a checkout.
     """
+    from . import resources
     from .knowledge import TBOX_FILE
 
+    if not dry_run and not resources.from_checkout():
+        # the sources are a checkout's files (ontology/, rules/, edited and kept in git): an installed wheel's copies
+        # in site-packages are not sources, and a change there would be lost at the next install
+        raise StateError(f"import-owl {path}: expected a source checkout to write into (ontology/ and rules/ next to "
+                         f"src/), got the installed package at {resources.ontology_dir().parent}; run it from a clone "
+                         "of the repository (pip install -e .), or give --dry-run to see what it would change")
     plan = plan_import(path)
+    files = [str(rule_path(f)) for f, text in plan["rules"].items() if rule_path(f) and _differs(rule_path(f), text)]
+    files += [f for f, text in plan["cards"].items() if _differs(Path(f), text)]
+    if plan["tbox"] is not None:
+        files.append(str(TBOX_FILE))
+    docs = RULES_DIR.parent / "docs" / "cards.md"
+    if plan["cards"] and resources.from_checkout() and docs.is_file():
+        files.append(str(docs))
+    plan["summary"]["files"] = files
     if not dry_run:
         for rule_file, text in plan["rules"].items():
             p = rule_path(rule_file)
@@ -964,6 +980,11 @@ def import_owl(path: str | Path, dry_run: bool = False) -> dict:
         if plan["tbox"] is not None:
             TBOX_FILE.write_text(plan["tbox"], encoding="utf-8")
     return plan["summary"]
+
+
+def _differs(path: Path | None, text: str) -> bool:
+    """Whether writing `text` to `path` changes the file."""
+    return path is None or not path.is_file() or path.read_text(encoding="utf-8") != text
 
 
 def _cards_doc() -> None:

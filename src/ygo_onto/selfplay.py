@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import sys
 import time
 import traceback
 from dataclasses import dataclass
@@ -149,14 +150,18 @@ def died_record(job: Job, why: str = "the process playing the duel died") -> dic
             "traceback": "", "last_state": None}
 
 
-def ray_init(workers: int, address: str | None = None) -> bool:
-    """Start (or join) Ray unless it runs already; True when this call started it."""
+def ray_init(workers: int, address: str | None = None, announce: bool = False) -> bool:
+    """Start (or join) Ray unless it runs already; True when this call started it.  `announce`: say so on stderr
+    first (Ray takes about half a minute to start, with no word of its own)."""
     try:
         import ray
     except ImportError:
         raise StateError("--ray: expected the ray package (pip install 'ygo-onto[agents]'), got none installed") from None
     if ray.is_initialized():
         return False
+    if announce:
+        where = f"joining the Ray cluster at {address}" if address else f"starting a local Ray ({max(1, workers)} CPUs)"
+        print(f"{where}: this takes about half a minute...", file=sys.stderr, flush=True)
     kwargs = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     try:
         if address:
@@ -229,7 +234,7 @@ def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", wo
         if bar:
             bar.advance(rec)
 
-    ray_started = (use_ray or ray_address) and ray_init(workers, ray_address)  # its start-up is not timed
+    ray_started = (use_ray or ray_address) and ray_init(workers, ray_address, announce=progress)  # (not timed)
     start = time.perf_counter()
     try:
         if bar:

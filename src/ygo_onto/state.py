@@ -707,12 +707,28 @@ def loads(text: str, source: str = "") -> Any:
     return value
 
 
+# byte order marks of the encodings other than UTF-8 that a state file may be in (UTF-32's first: UTF-16 LE's is its start)
+UNICODE_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+                (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
 def decode_json_bytes(data: bytes, source: str = "") -> str:
     """UTF-8 bytes -> text (a leading byte order mark dropped).  Bytes that are not UTF-8 are an
     error naming the field whose string holds them (or, outside any string, their line).
 
-    :raises StateError: the bytes are not UTF-8.
+    A file that starts with a UTF-16 or UTF-32 byte order mark (PowerShell's `>` and Notepad write UTF-16 so) is
+    read in that encoding: its text is the same JSON.
+
+    :raises StateError: the bytes are not UTF-8 (nor UTF-16/UTF-32 after their byte order mark).
     """
+    for bom, encoding in UNICODE_BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(encoding)
+            except UnicodeDecodeError as exc:
+                prefix = f"{source}: " if source else ""
+                raise StateError(f"{prefix}expected {encoding.upper()} text after its byte order mark (or UTF-8), got "
+                                 f"bytes that are not {encoding.upper()} at byte {exc.start + len(bom)}") from None
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
