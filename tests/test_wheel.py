@@ -83,3 +83,12 @@ def test_unpacked_wheel_runs_outside_the_checkout(wheel, tmp_path):
     solved = run("-m", "ygo_onto", "solve", "puzzle.json")
     assert solved.returncode == 0, solved.stderr
     assert "winning line" in solved.stdout
+    # the README's examples/... paths: `examples --copy` puts the wheel's examples where they say
+    copied = run("-m", "ygo_onto", "examples", "--copy", "examples")
+    assert copied.returncode == 0 and (work / "examples" / "main1-tribute.json").is_file(), copied.stderr
+    assert run("-m", "ygo_onto", "allowed", "examples/main1-tribute.json").returncode == 0
+    # import-owl writes only into a checkout: the wheel's files in site-packages are left alone
+    exported = run("-m", "ygo_onto", "export-owl", "export.owl")
+    assert exported.returncode == 0, exported.stderr
+    refused = run("-m", "ygo_onto", "import-owl", "export.owl")
+    assert refused.returncode == 2 and "expected a source checkout" in refused.stderr, refused.stderr
