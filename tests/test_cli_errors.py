@@ -36,6 +36,8 @@ def test_a_bare_next_phase_goes_to_the_next_phase():
     ("end_turn@A.mz0", "card reference"),
     ("normal_summon@A.hand0>B.mz0", "only in an attack"),
     ("normal_summon@A.hand0:upside_down", '"attack", "defense"'),
+    ("normal_summon@A.hand999999", "from 0 to 59 in hand"),  # an index past its area, as for an object's reference
+    ("attack@A.mz0>B.mz9", "from 0 to 4 in mz"),
 ])
 def test_an_id_part_its_type_does_not_take_is_bad_input(action_id, named):
     for command in ("apply", "explain"):

@@ -293,10 +293,16 @@ def parse_ref_text(text: str) -> dict:
     from .errors import StateError
     from .state import show
 
+    from .state import area_size
+
     m = re.fullmatch(r"([AB])\.([a-z]+)(\d{1,6})", text)
     if not m or m.group(2) not in SHORT_AREA:
         raise StateError(f"action: expected a card reference like A.hand0 or B.mz3, got {show(text)}")
-    return {"player": m.group(1), "area": SHORT_AREA[m.group(2)], "index": int(m.group(3))}
+    ref = {"player": m.group(1), "area": SHORT_AREA[m.group(2)], "index": int(m.group(3))}
+    if ref["index"] >= area_size(ref["area"]):  # as check_action_object for an object's reference
+        raise StateError(f"action: expected a card reference with an index from 0 to {area_size(ref['area']) - 1} "
+                         f"in {m.group(2)}, got {show(text)}")
+    return ref
 
 
 # the action types whose id names no card (actions-and-cli.md's table): of them only next_phase has a `:to`
