@@ -332,10 +332,13 @@ def parse_action_id(text: str) -> dict:
     if m.group(4) and m.group(4) not in (PHASE_ORDER if kind == "next_phase" else ("attack", "defense", "face_down_defense")):
         raise StateError(f"action {show(text)}: expected " + ("a phase (" + ", ".join(PHASE_ORDER) + ")" if kind == "next_phase"
                          else '"attack", "defense" or "face_down_defense"') + f" after `:`, got {show(m.group(4))}")
-    if m.group(2):
-        action["ref" if action["type"] == "select" else "from"] = parse_ref_text(m.group(2))
-    if m.group(3):
-        action["target_ref"] = parse_ref_text(m.group(3))
+    try:
+        if m.group(2):
+            action["ref" if action["type"] == "select" else "from"] = parse_ref_text(m.group(2))
+        if m.group(3):
+            action["target_ref"] = parse_ref_text(m.group(3))
+    except StateError as exc:  # (the id named, not only its reference)
+        raise StateError(f"action {show(text)}: {str(exc).removeprefix('action: ')}") from None
     if m.group(4):
         action["to"] = m.group(4)
     return action
