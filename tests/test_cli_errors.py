@@ -137,6 +137,8 @@ def _interrupt(args: list[str], tmp_path: Path, after: float = 8.0, child: bool 
                 time.sleep(0.5)
                 break
     assert proc.poll() is None, "the command ended before it was interrupted: give it more to do"
+    if not children:
+        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), children
@@ -144,13 +146,20 @@ def _interrupt(args: list[str], tmp_path: Path, after: float = 8.0, child: bool 
 
 @pytest.mark.parametrize("args", [
     ["selfplay", "--games", "500", "--workers", "1", "--no-progress"],  # in the middle of a batch
-    ["duel", "--agents", "search,search", "--log", "duel.jsonl"],  # in a duel whose agents search
+    ["selfplay", "--games", "2000", "--workers", "2", "--no-progress"],  # while worker processes play
 ])
 def test_ctrl_c_ends_a_command_with_130_and_one_line(tmp_path, args):
-    done, _ = _interrupt(args, tmp_path)
+    done, children = _interrupt(args, tmp_path)
     assert done.returncode == 130, (done.returncode, done.stderr[-2000:])
     assert "Traceback" not in done.stderr and "Traceback" not in done.stdout, done.stderr[-2000:]
     assert done.stderr.strip().splitlines()[-1] == "error: interrupted (Ctrl-C)", done.stderr[-2000:]
+    assert not _alive(children), "a worker process outlived the interrupted command"
+
+
+def _alive(pids: list[str]) -> list[str]:
+    time.sleep(1)
+    return [pid for pid in pids if Path(f"/proc/{pid}").exists()
+            and "zombie" not in Path(f"/proc/{pid}/status").read_text(errors="replace")]
 
 
 @pytest.mark.pellet
@@ -159,7 +168,4 @@ def test_ctrl_c_stops_a_pellet_run_and_its_java(tmp_path):
     assert children, "Pellet's Java never started"
     assert done.returncode == 130, done.stderr[-2000:]
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
-    time.sleep(1)
-    alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
-             and "zombie" not in Path(f"/proc/{pid}/status").read_text(errors="replace")]
-    assert not alive, f"Java outlived the interrupted command: {alive}"
+    assert not _alive(children), "Java outlived the interrupted command"

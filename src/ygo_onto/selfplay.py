@@ -120,11 +120,19 @@ def run_local(batch: list[Job], workers: int, on_record=None) -> list[dict]:
     broken = []  # jobs whose pool broke: a duel killed its process (os._exit, the OOM killer, a signal)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         futures = {pool.submit(play_job, job): job for job in batch}
-        for fut in as_completed(futures):
-            try:
-                emit(fut.result())
-            except BrokenProcessPool:
-                broken.append(futures[fut])
+        try:
+            for fut in as_completed(futures):
+                try:
+                    emit(fut.result())
+                except BrokenProcessPool:
+                    broken.append(futures[fut])
+        except BaseException:  # Ctrl-C (or an error of on_record): the duels not started are dropped, not played out,
+            # and the workers' duels under way are stopped (they would outlive this process otherwise)
+            processes = list((getattr(pool, "_processes", None) or {}).values())  # (shutdown forgets them)
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            raise
     if broken:  # each again in a process of its own, so that the one that dies is known and the rest go on
         from concurrent.futures import ThreadPoolExecutor
 
