@@ -208,8 +208,10 @@ def test_not_utf8_names_the_file_and_the_field(files, rng, bases):
         data = json.dumps(state).encode().replace(b"@@BYTES@@", rng.choice([b"\xff", b"Dark \xc3(", b"\xed\xa0\x80", b"\x80abc"]))
         f = files.write(data)
         expect_bad(["allowed", f], f"{name} {_path(path)} not UTF-8", f, _path(path), "UTF-8")
-    f = files.write(b"\xff\xfe{\x00")  # UTF-16 with a byte order mark
-    expect_bad(["allowed", f], "UTF-16", f, "UTF-8")
+    f = files.write(b"\xff\xfe{\x00")  # UTF-16 with a byte order mark: read as UTF-16 (state-format.md), "{" alone
+    expect_bad(["allowed", f], "UTF-16", f, "expected JSON")
+    f = files.write(b"\xff\xfe{\x00\x00\xd8")  # UTF-16 cut inside a character
+    expect_bad(["allowed", f], "bad UTF-16", f, "UTF-16")
 
 
 def test_wrong_shapes_of_chain_and_pending(files, rng, bases):

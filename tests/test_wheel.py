@@ -125,3 +125,12 @@ def test_unpacked_wheel_runs_outside_the_checkout(wheel, tmp_path):
     assert checked.returncode == 0 and "legal in goat" in checked.stdout, checked.stderr
     duel = run("-m", "ygo_onto", "duel", "--ruleset", "goat", "--max-actions", "20")
     assert duel.returncode == 0 and "Result:" in duel.stdout, duel.stderr
+    # the README's examples/... paths: `examples --copy` puts the wheel's examples where they say
+    copied = run("-m", "ygo_onto", "examples", "--copy", "examples")
+    assert copied.returncode == 0 and (work / "examples" / "main1-tribute.json").is_file(), copied.stderr
+    assert run("-m", "ygo_onto", "allowed", "examples/main1-tribute.json").returncode == 0
+    # import-owl writes only into a checkout: the wheel's files in site-packages are left alone
+    exported = run("-m", "ygo_onto", "export-owl", "export.owl")
+    assert exported.returncode == 0, exported.stderr
+    refused = run("-m", "ygo_onto", "import-owl", "export.owl")
+    assert refused.returncode == 2 and "expected a source checkout" in refused.stderr, refused.stderr

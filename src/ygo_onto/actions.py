@@ -290,10 +290,20 @@ def parse_ref_text(text: str) -> dict:
     from .errors import StateError
     from .state import show
 
+    from .state import area_size
+
     m = re.fullmatch(r"([AB])\.([a-z]+)(\d{1,6})", text)
     if not m or m.group(2) not in SHORT_AREA:
         raise StateError(f"action: expected a card reference like A.hand0 or B.mz3, got {show(text)}")
-    return {"player": m.group(1), "area": SHORT_AREA[m.group(2)], "index": int(m.group(3))}
+    ref = {"player": m.group(1), "area": SHORT_AREA[m.group(2)], "index": int(m.group(3))}
+    if ref["index"] >= area_size(ref["area"]):  # as check_action_object for an object's reference
+        raise StateError(f"action: expected a card reference with an index from 0 to {area_size(ref['area']) - 1} "
+                         f"in {m.group(2)}, got {show(text)}")
+    return ref
+
+
+# the action types whose id names no card (actions-and-cli.md's table): of them only next_phase has a `:to`
+ID_WITHOUT_CARD = {"pass", "cancel", "next_phase", "end_turn"}
 
 
 def parse_action_id(text: str) -> dict:
@@ -307,10 +317,25 @@ def parse_action_id(text: str) -> dict:
     if not m or m.group(1) not in TYPE_ORDER:
         raise StateError(f"action: expected an action id like normal_summon@A.hand0, got {show(text)}")
     action = {"type": m.group(1), "id": text.strip()}
-    if m.group(2):
-        action["ref" if action["type"] == "select" else "from"] = parse_ref_text(m.group(2))
-    if m.group(3):
-        action["target_ref"] = parse_ref_text(m.group(3))
+    kind = action["type"]
+    # the parts an id of this type has (action_id): a card reference for a card's action, a target for an attack,
+    # a phase for next_phase and a position for the actions that take one; any other part is bad input
+    if m.group(2) and kind in ID_WITHOUT_CARD:
+        raise StateError(f"action {show(text)}: expected {kind} without a card reference (@...): {kind} names no card")
+    if m.group(3) and kind != "attack":
+        raise StateError(f"action {show(text)}: expected a target (>...) only in an attack's id, got one in a {kind}")
+    if m.group(4) and kind in ID_WITHOUT_CARD - {"next_phase"}:
+        raise StateError(f"action {show(text)}: expected {kind} alone, got a `:` part ({kind} takes no `to`)")
+    if m.group(4) and m.group(4) not in (PHASE_ORDER if kind == "next_phase" else ("attack", "defense", "face_down_defense")):
+        raise StateError(f"action {show(text)}: expected " + ("a phase (" + ", ".join(PHASE_ORDER) + ")" if kind == "next_phase"
+                         else '"attack", "defense" or "face_down_defense"') + f" after `:`, got {show(m.group(4))}")
+    try:
+        if m.group(2):
+            action["ref" if action["type"] == "select" else "from"] = parse_ref_text(m.group(2))
+        if m.group(3):
+            action["target_ref"] = parse_ref_text(m.group(3))
+    except StateError as exc:  # (the id named, not only its reference)
+        raise StateError(f"action {show(text)}: {str(exc).removeprefix('action: ')}") from None
     if m.group(4):
         action["to"] = m.group(4)
     return action

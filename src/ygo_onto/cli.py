@@ -44,8 +44,10 @@ err = _Console(stderr=True, soft_wrap=True)
 
 DECKS_HELP = ("two .ydk deck files A.ydk,B.ydk, A's first (official, goat; default: official's sample decks, "
               "goat's chaos-control and warrior of examples/decks/goat/)")
-REASONER_HELP = ("pellet (the reference: Pellet through owlready2), fast (the same rules compiled to Python functions, clingo where they cannot run), "
-                 "pellet-jvm (Pellet in one JVM kept alive), hermit (TBox only: refuses SWRL builtins)")
+REASONER_HELP = ("fast (the default: the same TBox and rules compiled to one Datalog program, evaluated by a C engine "
+                 "compiled at install; without it, by a Python evaluator or clingo; the tests hold it to "
+                 "Pellet's answers), pellet (the reference: Pellet through owlready2, seconds per state), pellet-jvm "
+                 "(Pellet in one JVM kept alive: the pellet-jvm extra), hermit (TBox only: refuses SWRL builtins)")
 
 
 def _fail(exc: Exception) -> None:
@@ -187,6 +189,10 @@ def apply(state: Path = typer.Argument(..., help="a state file"),
     text = nxt.to_json()
     if output:
         _write_text(output, text + "\n", "-o")
+        d = nxt.data
+        now = f"winner {d['winner']}" if d["winner"] is not None else \
+            f"turn {d['turn']}, {d['phase']} phase, {d['priority']} to act"
+        print(f"wrote {output}: {now}")
     else:
         print(text)
 
@@ -430,8 +436,51 @@ def import_owl_cmd(source: Path = typer.Argument(..., help="an ontology saved by
         items = summary[key]
         out.print(f"{key}: {len(items)}" + (f" ({', '.join(items)})" if items else ""), highlight=False)
     out.print(f"axioms added: {summary['axioms added']}; axioms removed: {summary['axioms removed']}")
-    changed = any(summary[k] for k in summary)
-    out.print(f"{source}: {verb} the sources" if changed else f"{source}: no change to the sources", highlight=False)
+    files = summary["files"]
+    if files:
+        out.print(f"{source}: {verb} {len(files)} file{'s' if len(files) != 1 else ''}:", highlight=False)
+        for f in files:
+            out.print(f"  {f}", highlight=False, markup=False)
+    else:
+        out.print(f"{source}: no change to the sources", highlight=False)
+
+
+@app.command("examples")
+def examples_cmd(copy_to: Optional[Path] = typer.Option(None, "--copy", help="copy them into this folder (made if "
+                                                         "missing; a file already there is kept)"),
+                 json_out: bool = typer.Option(False, "--json", help="print JSON: each example's name and path")):
+    """The example states that come with ygo-onto (the README's examples/...): where they are, or copies of them."""
+    import shutil
+
+    from . import resources
+
+    base = resources.examples_dir()
+    found = sorted(p.relative_to(base).as_posix() for p in base.rglob("*.json"))
+    if copy_to is None:
+        if json_out:
+            print(json.dumps([{"name": n, "path": str(base / n)} for n in found], indent=2))
+            return
+        out.print(f"{len(found)} examples in {base} (ygo-onto examples --copy DIR copies them):",
+                  markup=False, highlight=False)
+        for name in found:
+            out.print(f"  {name}", markup=False, highlight=False)
+        return
+    if copy_to.exists() and not copy_to.is_dir():
+        _fail(StateError(f"--copy {copy_to}: expected a folder, got a file"))
+    copied, kept = [], []
+    try:
+        for name in found:
+            target = copy_to / name
+            if target.exists():
+                kept.append(name)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(base / name, target)
+            copied.append(name)
+    except OSError as exc:
+        _fail(StateError(f"--copy {copy_to}: expected a folder this user may write, got {exc.strerror or exc}"))
+    out.print(f"copied {len(copied)} examples into {copy_to}" + (f"; kept {len(kept)} already there" if kept else ""),
+              markup=False, highlight=False)
 
 
 @app.command()
@@ -636,7 +685,7 @@ def _plain_call(argv: list[str]):
 
 
 def _run_plain(command, kwargs) -> None:
-    """Run a command as typer's standalone mode would: typer.Exit is the exit code, ^C 130, a closed pipe 1."""
+    """Run a command as typer's standalone mode would: typer.Exit is the exit code, a closed pipe 1 (^C: main)."""
     import errno
 
     try:
@@ -644,8 +693,6 @@ def _run_plain(command, kwargs) -> None:
         sys.stdout.flush()
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        sys.exit(130)
     except OSError as exc:
         if exc.errno != errno.EPIPE:
             raise
@@ -653,13 +700,50 @@ def _run_plain(command, kwargs) -> None:
         sys.exit(1)
 
 
+class Interrupted(BaseException):
+    """Ctrl-C (SIGINT) during a command: raised by _on_sigint, a BaseException that click does not catch (it turns
+    KeyboardInterrupt into "Aborted!" and exit 1), so main ends the command with exit 130 and one line."""
+
+
+def _on_sigint(_signum, _frame) -> None:
+    """The first Ctrl-C stops the command where Python runs next (the blocks on its way out run: a child
+    process is stopped, a log is closed); a second one ends the process at once."""
+    if _on_sigint.seen:
+        os._exit(130)
+    _on_sigint.seen = True
+    raise Interrupted()
+
+
+_on_sigint.seen = False
+
+
+def _interrupted() -> None:
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):  # (a closed pipe or stream: nothing more to write there)
+        pass
+    try:
+        err.print("error: interrupted (Ctrl-C)", markup=False, highlight=False)
+        sys.stderr.flush()
+    finally:
+        os._exit(130)  # (no cleanup left to wait for: a worker pool's or Ray's shutdown could block again)
+
+
 def main() -> None:
+    import signal
+
+    try:
+        signal.signal(signal.SIGINT, _on_sigint)
+    except ValueError:  # not the main thread (main called from a thread): Python's own handler stays
+        pass
     try:
         plain = _plain_call(sys.argv[1:])
         if plain is not None:
             _run_plain(*plain)
             return
         app()
+    except (Interrupted, KeyboardInterrupt):
+        _interrupted()
     except YgoError as exc:  # pragma: no cover - commands catch their own
         err.print(f"error: {exc}", markup=False)
         sys.exit(2)

@@ -13,10 +13,15 @@ numbers the actions and encodes the state.
 """
 from __future__ import annotations
 
+import contextlib
 import random
 from functools import lru_cache
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as exc:  # (the agents extra: numpy comes with gymnasium)
+    raise ImportError(f"ygo_onto.env needs the agents extra (NumPy, Gymnasium, PettingZoo): pip install "
+                      f"'ygo-onto[agents]' ({exc})") from None
 
 from .actions import Action
 from .cards import catalog
@@ -300,9 +305,20 @@ def render_text(d: dict) -> str:
 
 
 # ---------------------------------------------------------------- the AEC environment
+@contextlib.contextmanager
+def _agents_extra():
+    """An import of the agents extra: its absence says which extra to install."""
+    try:
+        yield
+    except ImportError as exc:
+        raise ImportError(f"ygo_onto.env needs the agents extra (Gymnasium, PettingZoo): pip install "
+                          f"'ygo-onto[agents]' ({exc})") from None
+
+
 def env(ruleset: str = "official", seed: int | None = None, **kwargs):
     """The PettingZoo AEC environment (wrapped in PettingZoo's order-enforcing wrapper)."""
-    from pettingzoo.utils import wrappers
+    with _agents_extra():
+        from pettingzoo.utils import wrappers
 
     return wrappers.OrderEnforcingWrapper(raw_env(ruleset=ruleset, seed=seed, **kwargs))
 
@@ -317,8 +333,9 @@ def raw_env(ruleset: str = "official", seed: int | None = None, reasoner: str = 
 
 @lru_cache(maxsize=None)
 def _env_class():
-    from gymnasium import spaces
-    from pettingzoo import AECEnv
+    with _agents_extra():
+        from gymnasium import spaces
+        from pettingzoo import AECEnv
 
     class YgoAECEnv(AECEnv):
         """Two players, A and B; the agent to act holds priority.  Rewards: +1 / -1 at the end (0 for a draw
@@ -487,7 +504,8 @@ def single_agent_env(ruleset: str = "official", opponent: str = "random", seat: 
 
 @lru_cache(maxsize=None)
 def _gym_class():
-    import gymnasium
+    with _agents_extra():
+        import gymnasium
 
     class YgoSingleAgentEnv(gymnasium.Env):
         """One seat of the AEC environment; the opponent's decisions are made inside ``step``.

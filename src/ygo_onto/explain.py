@@ -390,6 +390,10 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
                     break
             else:
                 count, b = deepest_failure(index, body, binding)
+                if count == len(body):  # a head left open (next_phase without `to`): the body holds for some value
+                    result.fired.append((rule, b, body))
+                    result.allowed = True
+                    continue
                 result.failed.append((rule, count, body[count], b, len(body)))
     _explain_why(parsed, index, result.failed, result.why, WHY_DEPTH)
     derived = {h.predicate for _, _, head in parsed for h in head}  # (a value the state gives is a condition to meet)

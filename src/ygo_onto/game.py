@@ -140,8 +140,11 @@ class GameState:
             if action in allowed:  # (an Action of allowed_actions: a frozen dataclass, equal field by field)
                 return action
             action = action.to_dict()
+        # (not even an action id: bad input, not a refusal, raised by parse_action_id); `next_phase` without its
+        # `to` is the object without it (actions-and-cli.md: "the next phase in order")
+        if isinstance(action, str) and parse_action_id(action) == {"type": "next_phase", "id": "next_phase"}:
+            action = {"type": "next_phase"}
         if isinstance(action, str):
-            parse_action_id(action)  # not even an action id: bad input, not a refusal
             matches = [a for a in allowed if a.id == action]
             wanted = action
         elif isinstance(action, dict):

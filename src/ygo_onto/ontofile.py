@@ -21,6 +21,8 @@ import dataclasses
 import hashlib
 import io
 import json
+import logging
+import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -324,7 +326,7 @@ def _catalog_uris(directory: Path) -> dict[str, Path]:
         cat = d / "catalog-v001.xml"
         if cat.is_file():
             try:
-                root = ET.parse(cat).getroot()
+                root = ET.fromstring(check_xml_file(cat, "an XML catalog"))
             except ET.ParseError as exc:
                 raise StateError(f"{cat}: expected an XML catalog, got {exc}") from None
             for u in root.iter():
@@ -366,21 +368,139 @@ def read_graph(path: Path) -> tuple[Graph, list[Path]]:
     return g, files
 
 
+# The largest OWL file read (an export with a state is about 2 MB): a larger one is refused before it is parsed.
+# YGO_MAX_OWL_BYTES sets the bound.
+DEFAULT_MAX_OWL_BYTES = 32 * 1024 * 1024
+MAX_OWL_BYTES_ENV = "YGO_MAX_OWL_BYTES"
+# The XML entities a file may declare (Protégé may write its namespaces as entities): plain text each, at most
+# this long, and all their uses together at most EXPANSION_FACTOR times the file's size.
+MAX_ENTITY_VALUE = 1024
+EXPANSION_FACTOR = 4
+_ENTITY_USE = re.compile(rb"&([A-Za-z_][\w.:-]*);")
+
+
+def max_owl_bytes() -> int:
+    text = os.environ.get(MAX_OWL_BYTES_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_OWL_BYTES
+    if not text.isdigit():
+        raise StateError(f"{MAX_OWL_BYTES_ENV}: expected a number of bytes (an integer >= 0), got {text!r}")
+    return int(text)
+
+
+class _Prolog(Exception):
+    """The root element began: the declarations before it are all read."""
+
+
+def check_xml_file(path: Path, what: str = "an ontology file") -> bytes:
+    """The bytes of an XML file this project reads (an ontology, an import, a catalog), once they pass two bounds:
+    the file's size (max_owl_bytes), and its entity declarations: no external or parameter entity, no entity
+    whose text uses another (nesting: the "billion laughs", a few hundred bytes that expand to gigabytes), none
+    longer than MAX_ENTITY_VALUE, and their uses together no more than EXPANSION_FACTOR times the file.
+
+    :raises StateError: naming the file and the bound it passes, or the entity.
+    """
+    from xml.parsers import expat
+
+    size = path.stat().st_size
+    bound = max_owl_bytes()
+    if size > bound:
+        raise StateError(f"{path}: expected {what} of at most {bound:,} bytes ({MAX_OWL_BYTES_ENV} sets the bound), "
+                         f"got {size:,} bytes")
+    data = path.read_bytes()
+    if b"<!ENTITY" not in data:
+        return data
+    entities: dict[str, int] = {}
+
+    def declared(name, is_parameter, value, _base, system_id, public_id, _notation):
+        if is_parameter or system_id or public_id or value is None:
+            raise StateError(f"{path}: expected {what} without external or parameter XML entities, got the entity "
+                             f"{name!r} (refused: an entity may read other files or expand without bound)")
+        if "&" in value or "%" in value:
+            raise StateError(f"{path}: expected {what} whose XML entities are plain text, got the entity {name!r} "
+                             "that uses another (refused: nested entities expand without bound)")
+        if len(value) > MAX_ENTITY_VALUE:
+            raise StateError(f"{path}: expected XML entities of at most {MAX_ENTITY_VALUE} characters, got the "
+                             f"entity {name!r} of {len(value):,}")
+        entities[name] = len(value)
+
+    def root(*_args):
+        raise _Prolog()
+
+    parser = expat.ParserCreate()
+    parser.EntityDeclHandler = declared
+    parser.StartElementHandler = root
+    try:
+        parser.Parse(data, True)
+    except _Prolog:
+        pass
+    except expat.ExpatError:  # not XML: the parser that reads it says where
+        return data
+    grown = sum(entities.get(m.group(1).decode("ascii", "replace"), 0) for m in _ENTITY_USE.finditer(data))
+    if grown > EXPANSION_FACTOR * size:
+        raise StateError(f"{path}: expected XML entities that expand to at most {EXPANSION_FACTOR} times the file's "
+                         f"size, got {grown:,} characters from a file of {size:,} bytes (refused: entity expansion)")
+    return data
+
+
+@contextlib.contextmanager
+def quiet_rdflib():
+    """rdflib logs a traceback for a typed literal it cannot convert (`"abc"^^xsd:integer`) as it parses: the
+    checks after the parse name the literal and its property, so that log stays off the user's terminal."""
+    logger = logging.getLogger("rdflib.term")
+    before = logger.disabled
+    logger.disabled = True
+    try:
+        yield
+    finally:
+        logger.disabled = before
+
+
 def _parse(path: Path) -> Graph:
-    head = path.read_bytes()[:2000].decode("utf-8", "replace")
+    data = check_xml_file(path)
+    head = data[:2000].decode("utf-8", "replace")
     g = Graph()
     if "<Ontology" in head and "www.w3.org/2002/07/owl#" in head and "<rdf:RDF" not in head:
         from .owlxml import parse_owlxml  # OWL/XML, as Protégé saves it on request
 
         return parse_owlxml(path)
     try:
-        g.parse(path, format="xml")
+        with quiet_rdflib():
+            g.parse(data=data, format="xml", publicID=path.resolve().as_uri())
     except Exception as exc:  # rdflib raises SAX and its own errors with a line number
+        if hasattr(exc, "getLineNumber"):  # (a SAXParseException: the XML itself does not parse)
+            raise StateError(f"{path}: expected an OWL file (RDF/XML or OWL/XML), got XML that does not parse: "
+                             f"line {exc.getLineNumber()}, column {exc.getColumnNumber()}: {exc.getMessage()}") from None
         raise StateError(f"{path}: expected an OWL file (RDF/XML or OWL/XML), got {type(exc).__name__}: "
                          f"{str(exc)[:200]}") from None
     if not any(g.subjects(RDF.type, OWL.Ontology)) and not any(g.subjects(RDF.type, OWL.Class)):
-        raise StateError(f"{path}: expected an OWL ontology, got RDF with no owl:Ontology and no class")
+        raise StateError(f"{path}: expected an OWL ontology (RDF/XML or OWL/XML), got {_what_xml(data)}")
     return g
+
+
+def _what_xml(data: bytes) -> str:
+    """What an XML file that is not OWL holds, for the message: its root element, or RDF without OWL."""
+    from xml.parsers import expat
+
+    tags: list = []
+
+    def root(name, _attrs):
+        tags.append(name)
+        raise _Prolog()
+
+    parser = expat.ParserCreate(namespace_separator=" ")
+    parser.StartElementHandler = root
+    try:
+        parser.Parse(data, True)
+    except (_Prolog, expat.ExpatError):
+        pass
+    if not tags:
+        return "no XML element"
+    ns, _, local = tags[0].rpartition(" ")
+    if (ns, local) == ("http://www.w3.org/1999/02/22-rdf-syntax-ns#", "RDF"):
+        return "RDF with no owl:Ontology and no owl:Class"
+    return f"XML whose root element is <{local}>" + (f" (namespace {ns})" if ns else "") + \
+        ", not <rdf:RDF> (RDF/XML) nor <Ontology> (OWL/XML)"
 
 
 def ruleset_of(g: Graph, path) -> str:
@@ -538,7 +658,7 @@ class Rules:
         path = Path(path)
         if not path.is_file():
             raise StateError(f"{path}: expected an ontology file, got no such file")
-        digest = hashlib.sha256(path.read_bytes() + f"|{CACHE_VERSION}|{_code_hash()}".encode()).hexdigest()
+        digest = hashlib.sha256(check_xml_file(path) + f"|{CACHE_VERSION}|{_code_hash()}".encode()).hexdigest()
         entry = f"{digest}.pickle"
         k = None
         data = diskcache.load(entry) if cache else None
@@ -827,11 +947,27 @@ def plan_import(path: str | Path) -> dict:
 def import_owl(path: str | Path, dry_run: bool = False) -> dict:
     """Write a saved ontology's changes back into ontology/ (the TBox, the card catalog) and rules/.
 
-    :returns: the summary (see plan_import).
+    :returns: the summary (see plan_import), with "files": the files it changes (dry_run: would change).
+    :raises StateError: the file does not load; or, not dry_run, the package is an installed wheel, not a checkout.
     """
+    from . import resources
     from .knowledge import TBOX_FILE
 
+    if not dry_run and not resources.from_checkout():
+        # the sources are a checkout's files (ontology/, rules/, edited and kept in git): an installed wheel's copies
+        # in site-packages are not sources, and a change there would be lost at the next install
+        raise StateError(f"import-owl {path}: expected a source checkout to write into (ontology/ and rules/ next to "
+                         f"src/), got the installed package at {resources.ontology_dir().parent}; run it from a clone "
+                         "of the repository (pip install -e .), or give --dry-run to see what it would change")
     plan = plan_import(path)
+    files = [str(rule_path(f)) for f, text in plan["rules"].items() if rule_path(f) and _differs(rule_path(f), text)]
+    files += [f for f, text in plan["cards"].items() if _differs(Path(f), text)]
+    if plan["tbox"] is not None:
+        files.append(str(TBOX_FILE))
+    docs = RULES_DIR.parent / "docs" / "cards.md"
+    if plan["cards"] and resources.from_checkout() and docs.is_file():
+        files.append(str(docs))
+    plan["summary"]["files"] = files
     if not dry_run:
         for rule_file, text in plan["rules"].items():
             p = rule_path(rule_file)
@@ -846,6 +982,11 @@ def import_owl(path: str | Path, dry_run: bool = False) -> dict:
         if plan["tbox"] is not None:
             TBOX_FILE.write_text(plan["tbox"], encoding="utf-8")
     return plan["summary"]
+
+
+def _differs(path: Path | None, text: str) -> bool:
+    """Whether writing `text` to `path` changes the file."""
+    return path is None or not path.is_file() or path.read_text(encoding="utf-8") != text
 
 
 def _cards_doc() -> None:

@@ -6,6 +6,7 @@ come from owlready2's parser.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -29,6 +30,8 @@ def parse_owlxml(path: Path) -> Graph:
     """:raises StateError: not well-formed XML, or an element of a rule this reader does not know."""
     import owlready2
 
+    from .ontofile import quiet_rdflib
+
     try:
         root = ET.parse(path).getroot()
     except ET.ParseError as exc:
@@ -47,14 +50,19 @@ def parse_owlxml(path: Path) -> Graph:
 
     world = owlready2.World()
     try:
-        onto = world.get_ontology(f"file://{Path(path).resolve()}").load()
+        with contextlib.redirect_stderr(io.StringIO()):  # (owlready2 prints its parser's traceback before raising)
+            onto = world.get_ontology(f"file://{Path(path).resolve()}").load()
     except Exception as exc:  # owlready2's parser errors
-        raise StateError(f"{path}: expected an OWL/XML ontology, got {type(exc).__name__}: {str(exc)[:200]}") from None
+        reason = exc.args[-1] if exc.args else exc
+        while isinstance(reason, tuple) and reason:
+            reason = reason[-1]
+        raise StateError(f"{path}: expected an OWL/XML ontology, got an element it cannot read: {str(reason)[:200]}") from None
     buf = io.BytesIO()
     onto.save(buf, format="ntriples")
     world.close()
     g = Graph()
-    g.parse(data=buf.getvalue().decode("utf-8"), format="nt")
+    with quiet_rdflib():
+        g.parse(data=buf.getvalue().decode("utf-8"), format="nt")
 
     def arg(el):
         tag = el.tag.replace(OWLNS, "")

@@ -18,6 +18,7 @@ import hashlib
 import json
 import math
 import os
+import sys
 import time
 import traceback
 from dataclasses import dataclass
@@ -144,11 +145,19 @@ def run_local(batch: list[Job], workers: int, on_record=None) -> list[dict]:
     broken = []  # jobs whose pool broke: a duel killed its process (os._exit, the OOM killer, a signal)
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         futures = {pool.submit(play_job, job): job for job in batch}
-        for fut in as_completed(futures):
-            try:
-                emit(fut.result())
-            except BrokenProcessPool:
-                broken.append(futures[fut])
+        try:
+            for fut in as_completed(futures):
+                try:
+                    emit(fut.result())
+                except BrokenProcessPool:
+                    broken.append(futures[fut])
+        except BaseException:  # Ctrl-C (or an error of on_record): the duels not started are dropped, not played out,
+            # and the workers' duels under way are stopped (they would outlive this process otherwise)
+            processes = list((getattr(pool, "_processes", None) or {}).values())  # (shutdown forgets them)
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            raise
     if broken:  # each again in a process of its own, so that the one that dies is known and the rest go on
         from concurrent.futures import ThreadPoolExecutor
 
@@ -174,14 +183,18 @@ def died_record(job: Job, why: str = "the process playing the duel died") -> dic
             "traceback": "", "last_state": None}
 
 
-def ray_init(workers: int, address: str | None = None) -> bool:
-    """Start (or join) Ray unless it runs already; True when this call started it."""
+def ray_init(workers: int, address: str | None = None, announce: bool = False) -> bool:
+    """Start (or join) Ray unless it runs already; True when this call started it.  `announce`: say so on stderr
+    first (Ray takes about half a minute to start, with no word of its own)."""
     try:
         import ray
     except ImportError:
         raise StateError("--ray: expected the ray package (pip install 'ygo-onto[agents]'), got none installed") from None
     if ray.is_initialized():
         return False
+    if announce:
+        where = f"joining the Ray cluster at {address}" if address else f"starting a local Ray ({max(1, workers)} CPUs)"
+        print(f"{where}: this takes about half a minute...", file=sys.stderr, flush=True)
     kwargs = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     try:
         if address:
@@ -279,7 +292,7 @@ def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", wo
         if bar:
             bar.advance(rec)
 
-    ray_started = (use_ray or ray_address) and ray_init(workers, ray_address)  # its start-up is not timed
+    ray_started = (use_ray or ray_address) and ray_init(workers, ray_address, announce=progress)  # (not timed)
     start = time.perf_counter()
     try:
         if bar:

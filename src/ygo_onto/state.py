@@ -250,6 +250,8 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.fail(f"players.{p}", f"at most {MAX_OWNED} cards owned by {p} ({deck})",
                     f"{owned} cards", described=True)
 
+    _check_attack_targets(ck, state)
+
     ck.list_(state["chain"], "chain", "chain links", MAX_CHAIN)
     for i, link in enumerate(state["chain"]):
         where = f"chain[{i}]"
@@ -289,6 +291,23 @@ def normalize(raw: Any, source: str = "") -> dict:
         _check_pending_refs(ck, cat, state, pending)
     check_invariants(ck, cat, state)
     return state
+
+
+def _check_attack_targets(ck: _Checker, state: dict) -> None:
+    """An attack in progress (a monster's `extra.attack`) targets a monster: its `target` is a Monster Zone that
+    holds a card (rulebook p. 27: an attack is declared on a monster on the field, or directly: `target` null)."""
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            attack = fc["extra"].get("attack") if fc is not None else None
+            target = attack.get("target") if isinstance(attack, dict) else None
+            if target is None:
+                continue
+            where = f"players.{p}.monster_zones[{i}].extra.attack.target"
+            if target["area"] != "monster_zones":
+                ck.fail(f"{where}.area", '"monster_zones" (an attack targets a monster on the field, or is direct: '
+                        "target null)", target["area"])
+            if card_at(state, target) is None:
+                ck.fail(where, f"a reference to a monster ({_place(target)} is empty)", target)
 
 
 def phases_of(ruleset: str) -> tuple:
@@ -934,12 +953,28 @@ def loads(text: str, source: str = "") -> Any:
     return value
 
 
+# byte order marks of the encodings other than UTF-8 that a state file may be in (UTF-32's first: UTF-16 LE's is its start)
+UNICODE_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+                (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
 def decode_json_bytes(data: bytes, source: str = "") -> str:
     """UTF-8 bytes -> text (a leading byte order mark dropped).  Bytes that are not UTF-8 are an
     error naming the field whose string holds them (or, outside any string, their line).
 
-    :raises StateError: the bytes are not UTF-8.
+    A file that starts with a UTF-16 or UTF-32 byte order mark (PowerShell's `>` and Notepad write UTF-16 so) is
+    read in that encoding: its text is the same JSON.
+
+    :raises StateError: the bytes are not UTF-8 (nor UTF-16/UTF-32 after their byte order mark).
     """
+    for bom, encoding in UNICODE_BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom):].decode(encoding)
+            except UnicodeDecodeError as exc:
+                prefix = f"{source}: " if source else ""
+                raise StateError(f"{prefix}expected {encoding.upper()} text after its byte order mark (or UTF-8), got "
+                                 f"bytes that are not {encoding.upper()} at byte {exc.start + len(bom)}") from None
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:

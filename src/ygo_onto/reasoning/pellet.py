@@ -6,12 +6,15 @@ about the named individuals.
 """
 from __future__ import annotations
 
+import os
+import subprocess
+
 import owlready2
 from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS
 from owlready2 import sync_reasoner_pellet
 
-from ..errors import ReasonerError
+from ..errors import ReasonerError, StateError
 from ..knowledge import ABOX, YGO, Knowledge
 from . import register
 from .owl import state_world
@@ -84,6 +87,26 @@ def _value(literal: Literal, range_: str | None):
     return value
 
 
+# The budget of one Pellet run, in seconds (a run takes seconds): Java is stopped after it and the run is a
+# ReasonerError naming it, never a hang.  YGO_PELLET_TIMEOUT sets it (0: no bound).
+DEFAULT_TIMEOUT = 600.0
+TIMEOUT_ENV = "YGO_PELLET_TIMEOUT"
+
+
+def timeout() -> float:
+    """The budget in use: YGO_PELLET_TIMEOUT if it is set (seconds, >= 0), else DEFAULT_TIMEOUT."""
+    text = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not text:
+        return DEFAULT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise StateError(f"{TIMEOUT_ENV}: expected a number of seconds >= 0 (0: no bound), got {text!r}")
+    return value
+
+
 @register("pellet")
 class PelletBackend:
     name = "pellet"
@@ -91,11 +114,20 @@ class PelletBackend:
     def infer(self, knowledge: Knowledge, facts: list[tuple]) -> set[tuple]:
         world = state_world(knowledge, facts)
         inferences = world.get_ontology("http://ygo-onto.org/inferences")
+        budget = timeout()
+        kargs = owlready2.reasoning._subprocess_kargs  # (owlready2 runs Java with these subprocess.run arguments)
+        kargs["timeout"] = budget or None
         try:
             with inferences:
                 sync_reasoner_pellet(world, infer_property_values=True, infer_data_property_values=True, debug=0)
         except owlready2.OwlReadyInconsistentOntologyError as exc:
             raise ReasonerError(f"Pellet: the state is inconsistent with the ontology: {exc}") from None
+        except subprocess.TimeoutExpired:  # (subprocess.run has killed Java)
+            world.close()
+            raise ReasonerError(f"Pellet: the reasoner did not reach its fixpoint within its budget of {budget:g} s "
+                                f"({TIMEOUT_ENV})") from None
+        finally:
+            kargs.pop("timeout", None)
         result = read_facts(world, knowledge)
         world.close()
         return result

@@ -102,7 +102,7 @@ class _Pellet:
         try:
             import jpype
         except ImportError as exc:
-            raise ReasonerError("pellet-jvm needs JPype: install the jpype1 package (pip install jpype1)") from exc
+            raise ReasonerError("pellet-jvm needs JPype: install the pellet-jvm extra (pip install 'ygo-onto[pellet-jvm]')") from exc
         jars = _pellet_jars()
         if not jpype.isJVMStarted():
             _start_jvm(jpype)

@@ -41,7 +41,7 @@ typedef int64_t val;
 #define MAXAR 16
 #define MAXREG 256
 
-enum { ERR_NONE = 0, ERR_NEGFUN = 1, ERR_NOMEM = 2, ERR_CODE = 3 };
+enum { ERR_NONE = 0, ERR_NEGFUN = 1, ERR_NOMEM = 2, ERR_CODE = 3, ERR_BUDGET = 4 };
 
 /* The SHA-256 of this source, given at build time by setup.py (native.py checks it against the source
    it can see: a module built from an older source is not used). */
@@ -181,6 +181,7 @@ typedef struct {
     uint8_t *dirty;           /* per predicate: ng_input changed its input since the last run */
     val *addbuf; int64_t naddbuf, capaddbuf;  /* delete and rederive: input rows to add, [pred, values] */
     int64_t unlike;           /* delete and rederive: from scratch when changed input rows * unlike > all */
+    int64_t max_rows;         /* the budget: a run whose model grows past this many live rows stops (ERR_BUDGET); 0: none */
     int64_t stats[6];         /* runs: from scratch, delete and rederive, extensions, dred declined, rollbacks;
                                  atoms prune_round kept */
     /* the rollback of an extension (ng_update after ng_extend): the extension only appended rows
@@ -637,6 +638,7 @@ static int64_t rel_put(Engine *E, Model *M, Rel *r, const val *row, uint8_t fl, 
     r->flags[r->n] = fl;
     r->set[j] = tag << 32 | (uint32_t)r->n;
     M->nrows++;
+    if (E->max_rows && M->nrows - M->ndead > E->max_rows && !E->err) E->err = ERR_BUDGET;  /* (the run stops at its next check) */
     *isnew = 1;
     if (!r->n) M->has[r->id] |= HAS_ROWS;
     return r->n++;
@@ -1661,6 +1663,10 @@ void ng_set_prune(Engine *E, int on) { E->prune = on; }
 
 /* delete and rederive runs from scratch when more than 1/unlike of the input rows changed (0: never) */
 void ng_set_unlike(Engine *E, int64_t unlike) { E->unlike = unlike; }
+
+/* the budget of a run: at most n live rows in its model (a program whose model does not end, as integers that
+   keep growing, stops with ERR_BUDGET instead of running on); 0: no bound */
+void ng_set_budget(Engine *E, int64_t n) { E->max_rows = n; }
 
 
 /* ------------------------------------------------------------------ bundles

@@ -61,7 +61,24 @@ PENDING_CAP = 8
 SYM_BASE = 1 << 32
 MAXAR = 16  # native.c's MAXAR: the widest relation
 MAXREG = 256
-ERR_NEGFUN, ERR_NOMEM = 1, 2
+ERR_NEGFUN, ERR_NOMEM, ERR_BUDGET = 1, 2, 4
+# The budget of one run: the atoms its model may hold (a normal state's model has a few thousand).  A model that
+# grows past it (rules that derive without end on some state, as integers that keep growing) stops the run with a
+# ReasonerError naming the budget instead of running on.  YGO_FAST_MAX_ATOMS sets it (0: no bound).
+DEFAULT_MAX_ATOMS = 2_000_000
+BUDGET_ENV = "YGO_FAST_MAX_ATOMS"
+
+
+def max_atoms() -> int:
+    """The budget in use: YGO_FAST_MAX_ATOMS if it is set (an integer >= 0), else DEFAULT_MAX_ATOMS."""
+    from ...errors import StateError
+
+    text = os.environ.get(BUDGET_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_ATOMS
+    if not text.isdigit():
+        raise StateError(f"{BUDGET_ENV}: expected an integer >= 0 (0: no bound), got {text!r}")
+    return int(text)
 
 _CDEF = """
 typedef int64_t val;
@@ -84,6 +101,7 @@ int64_t ng_size(Engine *E);
 int ng_order(Engine *E, val a, val b);
 int64_t ng_stat(Engine *E, int k);
 void ng_set_unlike(Engine *E, int64_t unlike);
+void ng_set_budget(Engine *E, int64_t n);
 void ng_set_rollback(Engine *E, int on);
 void ng_set_prune(Engine *E, int on);
 int64_t ng_bundle(Engine *E, int64_t n, const int32_t *preds, const val *rows);
@@ -734,7 +752,14 @@ class NativeEvaluator:
         clib, engine = self._lib, self._engine
         if self._syms:
             self._flush()
+        clib.ng_set_budget(engine, max_atoms())
         rc = clib.ng_extend(engine) if extends else clib.ng_update(engine)
+        if rc == ERR_BUDGET:
+            from ...errors import ReasonerError
+
+            self._forget()
+            raise ReasonerError(f"fast: the reasoner did not reach its fixpoint within its budget of {max_atoms():,} "
+                                f"atoms ({BUDGET_ENV}; a state's model normally holds a few thousand): its rules derive without end here")
         if rc:
             raise _NotSupported("the negation of a function term") if rc == ERR_NEGFUN else \
                 RuntimeError(f"the native evaluator failed (error {rc})")
