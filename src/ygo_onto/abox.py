@@ -874,7 +874,8 @@ def catalog_facts(card, c: str) -> list[tuple]:
     out = [("cardName", c, card.name)]
     if card.is_monster:
         out += [("level", c, card.level), ("atk", c, card.atk), ("def", c, card.defense),
-                ("requiresSpecialSummon", c, card.special_summon_only), ("isTuner", c, card.tuner)]
+                ("requiresSpecialSummon", c, card.special_summon_only), ("isTuner", c, card.tuner),
+                ("summonedOnlyByOwnProcedure", c, card.own_procedure_only)]
         if card.attribute:
             out.append(("hasAttribute", c, card.attribute))
         if card.monster_type:
