@@ -78,7 +78,9 @@ def _official() -> list[str]:
         notes = []
         if c.materials:
             notes.append("materials: " + " + ".join(c.materials))
-        if c.special_summon_only:
+        if c.own_procedure_only:
+            notes.append("Special Summon only, by its own procedure")
+        elif c.special_summon_only:
             notes.append("Special Summon only")
         if c.optional_effect:
             notes.append("optional effect")

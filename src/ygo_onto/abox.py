@@ -461,7 +461,9 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 
 _EMPTY = typed_part(())
-_NO_BATTLE = (("battleInProgress", DUEL, False),)
+_NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False))
+# the summons the players answer in a window of their own (rulebook p. 38; extra.just_summoned)
+ANSWERED_SUMMONS = ("normal", "flip")
 _NO_EXTRA = (False, False, False, False, False, None, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
@@ -581,7 +583,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
             if x or eq is not None or card_counters or (chosen and slot in chosen):
                 key = _field_key(state, *slot, fc, slot in chosen)
                 equipped = key[8]
-                if x and x.get("attack") and slot[1] == "monster_zones":
+                if x and (x.get("attack") or x.get("just_summoned") in ANSWERED_SUMMONS) and slot[1] == "monster_zones":
                     battle = True
                 if not key[3] and not key[6] and key[7] == _NO_EXTRA and equipped is None:  # (what `extra` holds
                     key = (slot, values, key[5])  # gives no fact: the key of the card without it, the same part)
@@ -778,7 +780,9 @@ def card_counts(state: dict, cat) -> list[tuple]:
 def battle_facts(state: dict) -> list[tuple]:
     """The attack being resolved: kept in the attacker's `extra.attack` while a response window is open.
 
-    extra.attack = {"target": card ref or null (a direct attack), "damage_step": bool, "target_lost": bool}
+    extra.attack = {"target": card ref or null (a direct attack), "damage_step": bool, "target_lost": bool,
+                    "opponent_passed": bool}
+    Also whether a summon waits for the players' answers (a field monster's extra.just_summoned).
     """
     out = []
     for p in PLAYERS:
@@ -794,7 +798,13 @@ def battle_facts(state: dict) -> list[tuple]:
             out.append(("directAttackInProgress", DUEL, target is None and not lost))
             out.append(("damageStep", DUEL, bool(attack.get("damage_step"))))
             out.append(("attackTargetLost", DUEL, lost))
+            # rulebook p. 38: the opponent has passed on the declaration (the attacker's window before damage)
+            out.append(("attackAnswered", DUEL, bool(attack.get("opponent_passed"))))
     out.append(("battleInProgress", DUEL, bool(out)))
+    # rulebook p. 38: a Normal, Tribute or Flip Summon waits for both players' answers (the turn player's
+    # window, then the opponent's); SWRL cannot say "no monster was just summoned", so the driver says it
+    out.append(("summonInProgress", DUEL, any(fc and fc["extra"].get("just_summoned") in ANSWERED_SUMMONS
+                                              for p in PLAYERS for fc in state["players"][p]["monster_zones"])))
     return out
 
 
@@ -823,7 +833,8 @@ def catalog_facts(card, c: str) -> list[tuple]:
     out = [("cardName", c, card.name)]
     if card.is_monster:
         out += [("level", c, card.level), ("atk", c, card.atk), ("def", c, card.defense),
-                ("requiresSpecialSummon", c, card.special_summon_only), ("isTuner", c, card.tuner)]
+                ("requiresSpecialSummon", c, card.special_summon_only), ("isTuner", c, card.tuner),
+                ("summonedOnlyByOwnProcedure", c, card.own_procedure_only)]
         if card.attribute:
             out.append(("hasAttribute", c, card.attribute))
         if card.monster_type:

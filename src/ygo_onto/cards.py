@@ -53,6 +53,7 @@ class Card:
     monster_type: str | None = None
     tuner: bool = False
     special_summon_only: bool = False
+    own_procedure_only: bool = False  # "cannot be Special Summoned by other ways": only its own procedure brings it out
     flip: bool = False
     materials: tuple[str, ...] = ()
     ritual_monster: str | None = None

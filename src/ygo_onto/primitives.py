@@ -35,7 +35,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority",
+         "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -381,6 +381,10 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state["phase"] = PHASE_NAMES[value]
     elif op == "opSetPriority":
         step.state["priority"] = _player(value)
+    elif op == "opMarkAttackAnswered":  # rulebook p. 38: kept until the attack ends (the attacker's window before damage)
+        for fc in step.field_monsters():
+            if "attack" in fc["extra"]:
+                fc["extra"]["attack"]["opponent_passed"] = bool(value)
     elif op == "opMarkDamageStepChain":  # kept until the chain is over (close_window)
         step.state.setdefault("extra", {})["damage_step_chain"] = bool(value)
     elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes

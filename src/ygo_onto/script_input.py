@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 
-from .abox import card_ind
+from .abox import ANSWERED_SUMMONS, card_ind
 from .actions import Action, engine_choice, parse_ref_text
 from .reasoning import named
 from .errors import IllegalActionError, StateError
@@ -166,12 +166,19 @@ def pass_already_made(state, action, reasoner: str):
     if kind == "pass" and isinstance(action, dict) and not chain and pending is None and state.winner is None \
             and action.get("player") not in (None, state.data["priority"]) \
             and state.data["priority"] == state.data["turn_player"]:
-        # the opponent's pass of the turn player's attack declaration, already made by the engine (it had nothing to
-        # answer with, "Response windows"), while the turn player holds the declaration's window with a card it could
-        # use: the script's pass for the declaration means it goes unanswered (actions-and-cli.md: "when both players
-        # pass"), so the turn player's pass follows (the step goes on to damage)
         passed = _passed(state, reasoner)
+        if passed is not None and _unanswered(state.data):
+            # the opponent's pass written while the turn player holds the first window of its own summon or attack
+            # declaration (rulebook p. 38: the turn player acts first): the turn player let its window go, then the
+            # opponent passes (the summon stands; the attacker gets its window before damage where it has a card)
+            if passed.data["priority"] == named_player and not passed.data["chain"] and passed.winner is None:
+                return _passed(passed, reasoner)
+            return passed
         if passed is not None:
+            # the opponent's pass of the turn player's attack declaration, already made by the engine (it had nothing
+            # to answer with, "Response windows"), while the attacker holds its window before damage with a card it
+            # could use: the script's pass for the declaration means it goes unanswered (actions-and-cli.md: "when
+            # both players pass"), so the turn player's pass follows (the step goes on to damage)
             return passed
     if kind == "pass" and isinstance(action, dict) and not chain and pending is None and state.winner is None \
             and action.get("player") == state.data["turn_player"] != state.data["priority"]:
@@ -209,6 +216,8 @@ def next_phase_through(state, action, reasoner: str):
         return None
     goal = PHASE_ORDER.index(action["to"])
     turn, data = state.data["turn"], state.data
+    if _unanswered(data) and not data["chain"] and not data["pending"]:
+        return None  # the turn player's own window after its summon: window_declined lets it go first (p. 38)
     passed_by_itself = (data["phase"] == "main1" and action["to"] in ("draw", "standby")
                         and action["to"] in phases_of(state.ruleset))
     if ((data["phase"] == action["to"] or passed_by_itself) and data["winner"] is None and not data["chain"]
@@ -294,6 +303,17 @@ def window_declined(state, action, reasoner: str):
         return declined.apply(action, reasoner)
     except IllegalActionError:
         return None
+
+
+def _unanswered(data: dict) -> bool:
+    """Whether the turn player's own summon or attack declaration still waits for the opponent's answer (the turn
+    player's first window, rulebook p. 38: extra.just_summoned, extra.attack without opponent_passed)."""
+    for fc in data["players"][data["turn_player"]]["monster_zones"]:
+        extra = fc["extra"] if fc else {}
+        attack = extra.get("attack")
+        if extra.get("just_summoned") in ANSWERED_SUMMONS or (attack and not attack.get("opponent_passed")):
+            return True
+    return False
 
 
 def _passed(state, reasoner: str):

@@ -766,10 +766,10 @@ def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
     if "summon_position" in extra:
         ck.choice(extra["summon_position"], f"{where}.summon_position", MONSTER_POSITIONS)
     if extra.get("attack") is not None:  # the attack being resolved (abox.battle_facts)
-        attack = ck.keys(extra["attack"], f"{where}.attack", {"target", "damage_step", "target_lost"})
+        attack = ck.keys(extra["attack"], f"{where}.attack", {"target", "damage_step", "target_lost", "opponent_passed"})
         if attack.get("target") is not None:
             ck.ref(attack["target"], f"{where}.attack.target")
-        for key in ("damage_step", "target_lost"):
+        for key in ("damage_step", "target_lost", "opponent_passed"):
             if key in attack:
                 ck.bool_(attack[key], f"{where}.attack.{key}")
 
