@@ -1142,15 +1142,27 @@ static int insert_rows(Engine *E, Model *M, Rel *r, const val *rows, int64_t n, 
     return 1;
 }
 
+/* the relations listed on a queue (*count of them) moved to E->round and sorted: the next round's
+   relations, as many as the value; the queue is left empty */
+static int take_round(Engine *E, const int32_t *queue, int *count) {
+    int n = *count;
+    memcpy(E->round, queue, sizeof(int32_t) * n);
+    *count = 0;
+    sort32(E, E->round, n);
+    return n;
+}
+
+/* every plan that runs on the delta of the relation p, stopping at an error */
+static void run_plans(Engine *E, Model *M, int p) {
+    for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) run_plan(E, M, &M->rels[p], j);
+}
+
 /* semi-naive rounds to the fixpoint, from the rows added since each relation's `start` (the
    relations that grew are on E->grown; every other one has start == n) */
 static int rounds(Engine *E, Model *M) {
     while (E->ngrown) {
-        int n = E->ngrown;
+        int n = take_round(E, E->grown, &E->ngrown);
         int32_t *round = E->round;
-        memcpy(round, E->grown, sizeof(int32_t) * n);
-        E->ngrown = 0;
-        sort32(E, round, n);
         for (int k = 0; k < n; k++) {
             Rel *r = &M->rels[round[k]];
             r->queued = 0;
@@ -1159,11 +1171,8 @@ static int rounds(Engine *E, Model *M) {
             if (r->prev) M->has[round[k]] |= HAS_OLD;
         }
         for (int k = 0; k < n; k++) {
-            int p = round[k];
-            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1]; j++) {
-                run_plan(E, M, &M->rels[p], j);
-                if (E->err) return E->err;
-            }
+            run_plans(E, M, round[k]);
+            if (E->err) return E->err;
         }
         /* (the delta is done: outside a round, prev == start, so the rows older than the next
            round's delta are all the rows of a relation not in it) */
@@ -1469,11 +1478,8 @@ static int dred(Engine *E) {
     /* 2. */
     E->mode = 1;
     while (!declined && E->ndlq) {
-        int nq = E->ndlq;
+        int nq = take_round(E, E->dlq, &E->ndlq);
         int32_t *round = E->round;
-        memcpy(round, E->dlq, sizeof(int32_t) * nq);
-        E->ndlq = 0;
-        sort32(E, round, nq);
         for (int k = 0; k < nq; k++) {
             Rel *r = &M->rels[round[k]];
             int32_t *t = r->dl; r->dl = r->nl; r->nl = t;
@@ -1481,10 +1487,7 @@ static int dred(Engine *E) {
             r->ndl = r->nnl; r->nnl = 0;
         }
         E->ncand = 0;
-        for (int k = 0; k < nq && !E->err; k++) {
-            int p = round[k];
-            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) run_plan(E, M, &M->rels[p], j);
-        }
+        for (int k = 0; k < nq && !E->err; k++) run_plans(E, M, round[k]);
         for (int k = 0; k < nq; k++) M->rels[round[k]].ndl = 0;
         if (!E->err && !prune_round(E, M)) E->err = ERR_NOMEM;
         if (E->err) {
