@@ -1074,6 +1074,16 @@ static int out_reserve(Engine *E, int64_t more) {
     return 1;
 }
 
+/* a block of the output with n added rows (of arity w) of the relation p and none removed: its
+   header written and its room taken (E->nout past it); where its rows go, or NULL without memory */
+static int64_t *added_block(Engine *E, int p, int64_t n, int w) {
+    if (!out_reserve(E, 3 + n * w)) return NULL;
+    int64_t *out = E->out + E->nout;
+    out[0] = p; out[1] = 0; out[2] = n;
+    E->nout += 3 + n * w;
+    return out + 3;
+}
+
 /* the whole model M: per predicate with rows, [pred, 0, rows, rows...] (E->whole) */
 static int whole(Engine *E, Model *M) {
     E->nout = 0;
@@ -1083,16 +1093,13 @@ static int whole(Engine *E, Model *M) {
         int64_t live = r->n - r->ndead;
         if (!live) continue;
         int w = r->arity;
-        if (!out_reserve(E, 3 + live * w)) return ERR_NOMEM;
-        int64_t *out = E->out + E->nout;
-        out[0] = p; out[1] = 0; out[2] = live;
-        out += 3;
+        int64_t *out = added_block(E, p, live, w);
+        if (!out) return ERR_NOMEM;
         for (int64_t i = 0; i < r->n; i++) {
             if (r->flags[i] & F_DEAD) continue;
             copy_row(out, r->rows + i * r->width, w);
             out += w;
         }
-        E->nout += 3 + live * w;
     }
     return 0;
 }
@@ -1333,13 +1340,10 @@ int ng_extend(Engine *E) {
         int64_t from = E->mark[p], n = r->n - from;
         if (!n) continue;
         int w = r->arity;
-        if (!out_reserve(E, 3 + n * w)) return ERR_NOMEM;
-        int64_t *out = E->out + E->nout;
-        out[0] = p; out[1] = 0; out[2] = n;
-        out += 3;
+        int64_t *out = added_block(E, p, n, w);
+        if (!out) return ERR_NOMEM;
         for (int64_t i = from; i < r->n; i++, out += w) copy_row(out, r->rows + i * r->width, w);
         /* (rows appended in an extension are alive: nothing is deleted there) */
-        E->nout += 3 + n * w;
     }
     return 0;
 }
