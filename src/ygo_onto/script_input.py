@@ -26,6 +26,14 @@ def _kind(action) -> str | None:
     return action.get("type") if isinstance(action, dict) else None
 
 
+def _tried(state, action, reasoner: str):
+    """The state after `action`, or None where the rules refuse it (a reading's step that does not hold)."""
+    try:
+        return state.apply(action, reasoner)
+    except IllegalActionError:
+        return None
+
+
 def after_implied_choice(state, action, reasoner: str):
     """A `select` made before the choice it waits for, when that choice has one candidate (in a hand-written
     pending: in the states `apply` writes, the engine has made it, see choice_made_by_engine): the
@@ -40,10 +48,7 @@ def after_implied_choice(state, action, reasoner: str):
     if choice is None:  # (the choice the engine makes in the states `apply` writes: here not made yet)
         return None
     implied = state.apply(choice, reasoner)
-    try:
-        return implied.apply(action, reasoner)
-    except IllegalActionError:
-        return None
+    return _tried(implied, action, reasoner)
 
 
 def choice_made_by_engine(state, action, reasoner: str):
@@ -98,10 +103,7 @@ def activation_under_way(state, action, reasoner: str):
         return state.copy()
     choice = {"type": "select", **({"card": named["target"]} if "target" in named else {}),
               **({"ref": action["target_ref"]} if "target_ref" in action else {})}
-    try:
-        return state.apply(choice, reasoner)
-    except IllegalActionError:
-        return None
+    return _tried(state, choice, reasoner)
 
 
 def activate_then_target(state, action, reasoner: str):
@@ -231,9 +233,8 @@ def next_phase_through(state, action, reasoner: str):
             return None
         if action.get("player", data["turn_player"]) != data["turn_player"]:
             return None
-        try:
-            state = state.apply({"type": "next_phase"}, reasoner)
-        except IllegalActionError:
+        state = _tried(state, {"type": "next_phase"}, reasoner)
+        if state is None:
             return None
         # the opponent's window at that phase's end, and at the end of each idle phase the engine then passed by
         # itself on the way (an idle Standby Phase after the Draw Phase: a window of the opponent at its end too)
@@ -259,10 +260,7 @@ def turn_end_named_as_phase(state, action, reasoner: str):
             and set(action) <= {"type", "to", "player", "id"}) or "end" in phases_of(state.ruleset):
         return None
     ending = {"type": "end_turn", **({"player": action["player"]} if "player" in action else {})}
-    try:
-        return state.apply(ending, reasoner)
-    except IllegalActionError:
-        return None
+    return _tried(state, ending, reasoner)
 
 
 def flip_as_mode_change(state, action, reasoner: str):
@@ -299,10 +297,7 @@ def window_declined(state, action, reasoner: str):
     declined = _window_let_go(state, reasoner)
     if declined is None:
         return None
-    try:
-        return declined.apply(action, reasoner)
-    except IllegalActionError:
-        return None
+    return _tried(declined, action, reasoner)
 
 
 def _unanswered(data: dict) -> bool:
@@ -354,18 +349,14 @@ def end_phase_discard_first(state, action, reasoner: str):
     if isinstance(action, dict) and (action.get("purpose", "discard") != "discard"
                                      or action.get("player", data["turn_player"]) != data["turn_player"]):
         return None
-    try:
-        ended = state.apply({"type": "end_turn"}, reasoner)
-    except IllegalActionError:
+    ended = _tried(state, {"type": "end_turn"}, reasoner)
+    if ended is None:
         return None
     if ended.data["pending"] is None:
         ended = _window_let_go(ended, reasoner)
     if ended is None or not ended.data["pending"] or ended.data["pending"]["purpose"] != "discard":
         return None
-    try:
-        return ended.apply(action, reasoner)
-    except IllegalActionError:
-        return None
+    return _tried(ended, action, reasoner)
 
 
 def own_link_let_resolve(state, action, reasoner: str):
@@ -388,10 +379,9 @@ def own_link_let_resolve(state, action, reasoner: str):
         return None
     if resolved.data["chain"]:
         return None  # the pass did not resolve the chain (the opponent is asked again): not implied
-    try:
-        return resolved.apply(action, reasoner)
-    except IllegalActionError:
-        pass
+    done = _tried(resolved, action, reasoner)
+    if done is not None:
+        return done
     after = resolved.data
     if not request or after["pending"] or after["winner"] is not None or after["turn"] != data["turn"] \
             or after["phase"] != data["phase"] or after["priority"] != after["turn_player"]:
@@ -428,10 +418,7 @@ def monster_link_let_resolve(state, action, reasoner: str):
     passed = _passed(state, reasoner)
     if passed is None:
         return None
-    try:
-        return passed.apply(action, reasoner)
-    except IllegalActionError:
-        return None
+    return _tried(passed, action, reasoner)
 
 
 def main_phase_first(state, action, reasoner: str):
@@ -460,10 +447,7 @@ def main_phase_first(state, action, reasoner: str):
     in_main = next_phase_through(state, {"type": "next_phase", "to": "main1"}, reasoner)
     if in_main is None:
         return None
-    try:
-        return in_main.apply(action, reasoner)
-    except IllegalActionError:
-        return None
+    return _tried(in_main, action, reasoner)
 
 
 # what each reading takes an object for, in one line (explain says it; the docstrings above say why)

@@ -184,23 +184,25 @@ class _Pellet:
         return m.getGraph()
 
     def name(self, term) -> str:
-        s = self.names.get(term)
-        if s is None:
-            if len(self.names) > _CACHE_MAX:
-                self.names.clear()
-            s = self.names[term] = str(term.getName())
-        return s
+        return _cached(self.names, term, "getName")
 
     def text(self, term) -> str:
-        s = self.texts.get(term)
-        if s is None:
-            if len(self.texts) > _CACHE_MAX:
-                self.texts.clear()
-            s = self.texts[term] = str(term.toString())
-        return s
+        return _cached(self.texts, term, "toString")
 
 
 _CACHE_MAX = 200_000
+
+
+def _cached(cache: dict, term, method: str) -> str:
+    """cache[term], else the string of the term's Java method `method` kept there (the method looked
+    up only then: a JPype attribute costs); a cache grown past _CACHE_MAX is emptied first, so its
+    memory stays bounded."""
+    s = cache.get(term)
+    if s is None:
+        if len(cache) > _CACHE_MAX:
+            cache.clear()
+        s = cache[term] = str(getattr(term, method)())
+    return s
 
 
 class _ContextLoader:

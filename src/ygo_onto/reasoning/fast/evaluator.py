@@ -751,20 +751,12 @@ class _Evaluator:
                 self._change = self._after_rollback(taken, {}, self.added_model())
                 self._added = None
                 return
-            try:
-                done = self._update(previous, facts)
-            except _NotSupported:
-                done = False
-            if done:
+            if self._updated(previous, facts):
                 self._input = facts
                 self._change = self._after_rollback(taken, *self._change)
                 return
         elif previous is not None and not self._dirty:
-            try:
-                done = self._update(previous, facts)
-            except _NotSupported:
-                done = False
-            if done:
+            if self._updated(previous, facts):
                 self._input = facts
                 return
         self._added = None
@@ -854,6 +846,13 @@ class _Evaluator:
         return removed, added, extra, (extra_removed, extra_added)
 
     UNLIKE = 8  # _update starts from scratch when more than 1/UNLIKE of the input facts changed
+
+    def _updated(self, previous: dict, facts: dict) -> bool:
+        """_update, and False where it meets what it does not support (the run then starts from scratch)."""
+        try:
+            return self._update(previous, facts)
+        except _NotSupported:
+            return False
 
     def _update(self, previous: dict, facts: dict) -> bool:
         """The least model of `facts` from the model of `previous` when facts were also removed:

@@ -1076,6 +1076,16 @@ static int out_reserve(Engine *E, int64_t more) {
     return 1;
 }
 
+/* a block of the output with n added rows (of arity w) of the relation p and none removed: its
+   header written and its room taken (E->nout past it); where its rows go, or NULL without memory */
+static int64_t *added_block(Engine *E, int p, int64_t n, int w) {
+    if (!out_reserve(E, 3 + n * w)) return NULL;
+    int64_t *out = E->out + E->nout;
+    out[0] = p; out[1] = 0; out[2] = n;
+    E->nout += 3 + n * w;
+    return out + 3;
+}
+
 /* the whole model M: per predicate with rows, [pred, 0, rows, rows...] (E->whole) */
 static int whole(Engine *E, Model *M) {
     E->nout = 0;
@@ -1085,16 +1095,13 @@ static int whole(Engine *E, Model *M) {
         int64_t live = r->n - r->ndead;
         if (!live) continue;
         int w = r->arity;
-        if (!out_reserve(E, 3 + live * w)) return ERR_NOMEM;
-        int64_t *out = E->out + E->nout;
-        out[0] = p; out[1] = 0; out[2] = live;
-        out += 3;
+        int64_t *out = added_block(E, p, live, w);
+        if (!out) return ERR_NOMEM;
         for (int64_t i = 0; i < r->n; i++) {
             if (r->flags[i] & F_DEAD) continue;
             copy_row(out, r->rows + i * r->width, w);
             out += w;
         }
-        E->nout += 3 + live * w;
     }
     return 0;
 }
@@ -1144,15 +1151,27 @@ static int insert_rows(Engine *E, Model *M, Rel *r, const val *rows, int64_t n, 
     return 1;
 }
 
+/* the relations listed on a queue (*count of them) moved to E->round and sorted: the next round's
+   relations, as many as the value; the queue is left empty */
+static int take_round(Engine *E, const int32_t *queue, int *count) {
+    int n = *count;
+    memcpy(E->round, queue, sizeof(int32_t) * n);
+    *count = 0;
+    sort32(E, E->round, n);
+    return n;
+}
+
+/* every plan that runs on the delta of the relation p, stopping at an error */
+static void run_plans(Engine *E, Model *M, int p) {
+    for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) run_plan(E, M, &M->rels[p], j);
+}
+
 /* semi-naive rounds to the fixpoint, from the rows added since each relation's `start` (the
    relations that grew are on E->grown; every other one has start == n) */
 static int rounds(Engine *E, Model *M) {
     while (E->ngrown) {
-        int n = E->ngrown;
+        int n = take_round(E, E->grown, &E->ngrown);
         int32_t *round = E->round;
-        memcpy(round, E->grown, sizeof(int32_t) * n);
-        E->ngrown = 0;
-        sort32(E, round, n);
         for (int k = 0; k < n; k++) {
             Rel *r = &M->rels[round[k]];
             r->queued = 0;
@@ -1161,11 +1180,8 @@ static int rounds(Engine *E, Model *M) {
             if (r->prev) M->has[round[k]] |= HAS_OLD;
         }
         for (int k = 0; k < n; k++) {
-            int p = round[k];
-            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1]; j++) {
-                run_plan(E, M, &M->rels[p], j);
-                if (E->err) return E->err;
-            }
+            run_plans(E, M, round[k]);
+            if (E->err) return E->err;
         }
         /* (the delta is done: outside a round, prev == start, so the rows older than the next
            round's delta are all the rows of a relation not in it) */
@@ -1326,13 +1342,10 @@ int ng_extend(Engine *E) {
         int64_t from = E->mark[p], n = r->n - from;
         if (!n) continue;
         int w = r->arity;
-        if (!out_reserve(E, 3 + n * w)) return ERR_NOMEM;
-        int64_t *out = E->out + E->nout;
-        out[0] = p; out[1] = 0; out[2] = n;
-        out += 3;
+        int64_t *out = added_block(E, p, n, w);
+        if (!out) return ERR_NOMEM;
         for (int64_t i = from; i < r->n; i++, out += w) copy_row(out, r->rows + i * r->width, w);
         /* (rows appended in an extension are alive: nothing is deleted there) */
-        E->nout += 3 + n * w;
     }
     return 0;
 }
@@ -1471,11 +1484,8 @@ static int dred(Engine *E) {
     /* 2. */
     E->mode = 1;
     while (!declined && E->ndlq) {
-        int nq = E->ndlq;
+        int nq = take_round(E, E->dlq, &E->ndlq);
         int32_t *round = E->round;
-        memcpy(round, E->dlq, sizeof(int32_t) * nq);
-        E->ndlq = 0;
-        sort32(E, round, nq);
         for (int k = 0; k < nq; k++) {
             Rel *r = &M->rels[round[k]];
             int32_t *t = r->dl; r->dl = r->nl; r->nl = t;
@@ -1483,10 +1493,7 @@ static int dred(Engine *E) {
             r->ndl = r->nnl; r->nnl = 0;
         }
         E->ncand = 0;
-        for (int k = 0; k < nq && !E->err; k++) {
-            int p = round[k];
-            for (int64_t j = E->disp_start[p]; j < E->disp_start[p + 1] && !E->err; j++) run_plan(E, M, &M->rels[p], j);
-        }
+        for (int k = 0; k < nq && !E->err; k++) run_plans(E, M, round[k]);
         for (int k = 0; k < nq; k++) M->rels[round[k]].ndl = 0;
         if (!E->err && !prune_round(E, M)) E->err = ERR_NOMEM;
         if (E->err) {

@@ -96,165 +96,160 @@ static int buffer_arg(PyObject *addr, int64_t n, const int64_t **buf) {
     return 0;
 }
 
-/* read_rows(addr, n, values, keys, arity, model, pending, apply) -> (removed, added, gone, came):
-   _read_out of a small change, applied to the model copy at once (see native.py). */
-static PyObject *read_rows(PyObject *self, PyObject *args) {
-    PyObject *addr, *values, *keys, *arity, *model, *pending, *apply;
-    long long nn;
-    if (!PyArg_ParseTuple(args, "OLO!O!O!O!O!O", &addr, &nn, &PyList_Type, &values, &PyList_Type, &keys,
-                          &PyTuple_Type, &arity, &PyDict_Type, &model, &PyDict_Type, &pending, &apply))
-        return NULL;
+/* What one mode of _read_out does with a relation's cut rows, besides putting them in removed and
+   added: the model copy and the queue of columns, and the counts. */
+typedef struct {
+    PyObject *model, *pending, *apply;
+    long long cap;
+    int64_t gone, came;
+} Reading;
+
+/* The walk read_rows and read_columns share: C's output block by block, each relation's removed and
+   added rows cut (as rows, or as columns) into the dicts removed and added, then step(rd, key, less,
+   more, nr, na) with the two cuts (borrowed; None where the block has no such rows). */
+typedef int (*ReadStep)(Reading *rd, PyObject *key, PyObject *less, PyObject *more, int64_t nr, int64_t na);
+
+static PyObject *read_blocks(PyObject *addr, long long nn, PyObject *values, PyObject *keys, PyObject *arity,
+                             int columns, ReadStep step, Reading *rd) {
     const int64_t *buf;
     int64_t n = nn;
     if (buffer_arg(addr, n, &buf) < 0) return NULL;
     PyObject *removed = PyDict_New(), *added = PyDict_New();
     if (!removed || !added) goto fail;
-    int64_t gone = 0, came = 0, i = 0;
+    int64_t i = 0;
     while (i < n) {
         int64_t p, nr, na;
         int a;
         if (block(buf, n, i, keys, arity, &p, &nr, &na, &a) < 0) goto fail;
         i += 3;
         PyObject *key = PyList_GET_ITEM(keys, p);
-        if (PyDict_GET_SIZE(pending)) {
-            int in = PyDict_Contains(pending, key);
-            if (in < 0) goto fail;
-            if (in) {
-                PyObject *r = PyObject_CallOneArg(apply, key);
-                if (!r) goto fail;
-                Py_DECREF(r);
-            }
+        PyObject *cut[2] = {Py_None, Py_None};  /* borrowed from removed, added */
+        int64_t count[2] = {nr, na};
+        PyObject *into[2] = {removed, added};
+        for (int s = 0; s < 2; s++) {
+            if (!count[s]) continue;
+            PyObject *got = columns ? cut_columns(buf, i, count[s], a, values) : cut_rows(buf, i, count[s], a, values);
+            if (!got) goto fail;
+            int rc = PyDict_SetItem(into[s], key, got);
+            Py_DECREF(got);
+            if (rc < 0) goto fail;
+            cut[s] = got;
+            i += count[s] * a;
         }
-        if (nr) {
-            PyObject *rows = cut_rows(buf, i, nr, a, values);
-            if (!rows) goto fail;
-            if (PyDict_SetItem(removed, key, rows) < 0) { Py_DECREF(rows); goto fail; }
-            PyObject *got = PyDict_GetItemWithError(model, key);  /* borrowed */
-            if (!got && PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
-            if (got) {
-                if (!PySet_Check(got)) { Py_DECREF(rows); PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set"); goto fail; }
-                gone += nr;
-                PyObject *it = PyObject_GetIter(rows), *row;
-                if (!it) { Py_DECREF(rows); goto fail; }
-                while ((row = PyIter_Next(it))) {
-                    int rc = PySet_Discard(got, row);
-                    Py_DECREF(row);
-                    if (rc < 0) break;
-                }
-                Py_DECREF(it);
-                if (PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
-                if (PySet_GET_SIZE(got) == 0 && PyDict_DelItem(model, key) < 0) { Py_DECREF(rows); goto fail; }
-            }
-            Py_DECREF(rows);
-            i += nr * a;
-        }
-        if (na) {
-            PyObject *rows = cut_rows(buf, i, na, a, values);
-            if (!rows) goto fail;
-            if (PyDict_SetItem(added, key, rows) < 0) { Py_DECREF(rows); goto fail; }
-            came += na;
-            PyObject *got = PyDict_GetItemWithError(model, key);
-            if (!got && PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
-            if (!got) {
-                PyObject *copy = PySet_New(rows);
-                if (!copy || PyDict_SetItem(model, key, copy) < 0) { Py_XDECREF(copy); Py_DECREF(rows); goto fail; }
-                Py_DECREF(copy);
-            } else {
-                if (!PySet_Check(got)) { Py_DECREF(rows); PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set"); goto fail; }
-                PyObject *it = PyObject_GetIter(rows), *row;
-                if (!it) { Py_DECREF(rows); goto fail; }
-                while ((row = PyIter_Next(it))) {
-                    int rc = PySet_Add(got, row);
-                    Py_DECREF(row);
-                    if (rc < 0) break;
-                }
-                Py_DECREF(it);
-                if (PyErr_Occurred()) { Py_DECREF(rows); goto fail; }
-            }
-            Py_DECREF(rows);
-            i += na * a;
-        }
+        if (step(rd, key, cut[0], cut[1], nr, na) < 0) goto fail;
     }
-    return Py_BuildValue("(NNLL)", removed, added, (long long)gone, (long long)came);
+    return Py_BuildValue("(NNLL)", removed, added, (long long)rd->gone, (long long)rd->came);
 fail:
     Py_XDECREF(removed);
     Py_XDECREF(added);
     return NULL;
 }
 
+/* apply(key): the queued changes of a relation put into the model copy. */
+static int apply_key(Reading *rd, PyObject *key) {
+    PyObject *r = PyObject_CallOneArg(rd->apply, key);
+    if (!r) return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* op (PySet_Add or PySet_Discard) of each row of `rows` on the model relation `got`, a set. */
+static int set_each(PyObject *got, PyObject *rows, int (*op)(PyObject *, PyObject *)) {
+    if (!PySet_Check(got)) {
+        PyErr_SetString(PyExc_TypeError, "reader: a model relation is not a set");
+        return -1;
+    }
+    PyObject *it = PyObject_GetIter(rows), *row;
+    if (!it) return -1;
+    while ((row = PyIter_Next(it))) {
+        int rc = op(got, row);
+        Py_DECREF(row);
+        if (rc < 0) break;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* read_rows' step: the relation's queued columns applied first, then its rows taken out of and put
+   into the model copy (a relation left empty leaves the model; `gone` counts only rows taken out of a
+   relation the model has). */
+static int rows_step(Reading *rd, PyObject *key, PyObject *less, PyObject *more, int64_t nr, int64_t na) {
+    if (PyDict_GET_SIZE(rd->pending)) {
+        int in = PyDict_Contains(rd->pending, key);
+        if (in < 0) return -1;
+        if (in && apply_key(rd, key) < 0) return -1;
+    }
+    if (less != Py_None) {
+        PyObject *got = PyDict_GetItemWithError(rd->model, key);  /* borrowed */
+        if (!got && PyErr_Occurred()) return -1;
+        if (got) {
+            rd->gone += nr;
+            if (set_each(got, less, PySet_Discard) < 0) return -1;
+            if (PySet_GET_SIZE(got) == 0 && PyDict_DelItem(rd->model, key) < 0) return -1;
+        }
+    }
+    if (more != Py_None) {
+        rd->came += na;
+        PyObject *got = PyDict_GetItemWithError(rd->model, key);
+        if (!got && PyErr_Occurred()) return -1;
+        if (!got) {
+            PyObject *copy = PySet_New(more);
+            if (!copy || PyDict_SetItem(rd->model, key, copy) < 0) { Py_XDECREF(copy); return -1; }
+            Py_DECREF(copy);
+        } else if (set_each(got, more, PySet_Add) < 0) return -1;
+    }
+    return 0;
+}
+
+/* read_columns' step: (less, more) queued on pending[key], applied once more than cap are queued. */
+static int columns_step(Reading *rd, PyObject *key, PyObject *less, PyObject *more, int64_t nr, int64_t na) {
+    rd->gone += nr;
+    rd->came += na;
+    PyObject *pair = PyTuple_Pack(2, less, more);
+    if (!pair) return -1;
+    PyObject *queue = PyDict_GetItemWithError(rd->pending, key);
+    if (!queue) {
+        if (PyErr_Occurred()) { Py_DECREF(pair); return -1; }
+        queue = PyList_New(1);
+        if (!queue) { Py_DECREF(pair); return -1; }
+        PyList_SET_ITEM(queue, 0, pair);
+        int rc = PyDict_SetItem(rd->pending, key, queue);
+        Py_DECREF(queue);
+        return rc;
+    }
+    if (!PyList_Check(queue)) {
+        Py_DECREF(pair);
+        PyErr_SetString(PyExc_TypeError, "reader: a queue of changes is not a list");
+        return -1;
+    }
+    int rc = PyList_Append(queue, pair);
+    Py_DECREF(pair);
+    if (rc < 0) return -1;
+    return PyList_GET_SIZE(queue) > rd->cap ? apply_key(rd, key) : 0;
+}
+
+/* read_rows(addr, n, values, keys, arity, model, pending, apply) -> (removed, added, gone, came):
+   _read_out of a small change, applied to the model copy at once (see native.py). */
+static PyObject *read_rows(PyObject *self, PyObject *args) {
+    PyObject *addr, *values, *keys, *arity;
+    long long nn;
+    Reading rd = {0};
+    if (!PyArg_ParseTuple(args, "OLO!O!O!O!O!O", &addr, &nn, &PyList_Type, &values, &PyList_Type, &keys,
+                          &PyTuple_Type, &arity, &PyDict_Type, &rd.model, &PyDict_Type, &rd.pending, &rd.apply))
+        return NULL;
+    return read_blocks(addr, nn, values, keys, arity, 0, rows_step, &rd);
+}
+
 /* read_columns(addr, n, values, keys, arity, pending, apply, cap) -> (removed, added, gone, came):
    _read_out of a large change: each relation's rows as columns, queued on pending. */
 static PyObject *read_columns(PyObject *self, PyObject *args) {
-    PyObject *addr, *values, *keys, *arity, *pending, *apply;
-    long long nn, cap;
+    PyObject *addr, *values, *keys, *arity;
+    long long nn;
+    Reading rd = {0};
     if (!PyArg_ParseTuple(args, "OLO!O!O!O!OL", &addr, &nn, &PyList_Type, &values, &PyList_Type, &keys,
-                          &PyTuple_Type, &arity, &PyDict_Type, &pending, &apply, &cap))
+                          &PyTuple_Type, &arity, &PyDict_Type, &rd.pending, &rd.apply, &rd.cap))
         return NULL;
-    const int64_t *buf;
-    int64_t n = nn;
-    if (buffer_arg(addr, n, &buf) < 0) return NULL;
-    PyObject *removed = PyDict_New(), *added = PyDict_New();
-    if (!removed || !added) goto fail;
-    int64_t gone = 0, came = 0, i = 0;
-    while (i < n) {
-        int64_t p, nr, na;
-        int a;
-        if (block(buf, n, i, keys, arity, &p, &nr, &na, &a) < 0) goto fail;
-        i += 3;
-        PyObject *key = PyList_GET_ITEM(keys, p);
-        PyObject *less = Py_None, *more = Py_None;  /* borrowed from removed, added */
-        if (nr) {
-            PyObject *cols = cut_columns(buf, i, nr, a, values);
-            if (!cols) goto fail;
-            int rc = PyDict_SetItem(removed, key, cols);
-            Py_DECREF(cols);
-            if (rc < 0) goto fail;
-            less = cols;
-            gone += nr;
-            i += nr * a;
-        }
-        if (na) {
-            PyObject *cols = cut_columns(buf, i, na, a, values);
-            if (!cols) goto fail;
-            int rc = PyDict_SetItem(added, key, cols);
-            Py_DECREF(cols);
-            if (rc < 0) goto fail;
-            more = cols;
-            came += na;
-            i += na * a;
-        }
-        PyObject *pair = PyTuple_Pack(2, less, more);
-        if (!pair) goto fail;
-        PyObject *queue = PyDict_GetItemWithError(pending, key);
-        if (!queue) {
-            if (PyErr_Occurred()) { Py_DECREF(pair); goto fail; }
-            queue = PyList_New(1);
-            if (!queue) { Py_DECREF(pair); goto fail; }
-            PyList_SET_ITEM(queue, 0, pair);
-            int rc = PyDict_SetItem(pending, key, queue);
-            Py_DECREF(queue);
-            if (rc < 0) goto fail;
-        } else {
-            if (!PyList_Check(queue)) {
-                Py_DECREF(pair);
-                PyErr_SetString(PyExc_TypeError, "reader: a queue of changes is not a list");
-                goto fail;
-            }
-            int rc = PyList_Append(queue, pair);
-            Py_DECREF(pair);
-            if (rc < 0) goto fail;
-            if (PyList_GET_SIZE(queue) > cap) {
-                PyObject *r = PyObject_CallOneArg(apply, key);
-                if (!r) goto fail;
-                Py_DECREF(r);
-            }
-        }
-    }
-    return Py_BuildValue("(NNLL)", removed, added, (long long)gone, (long long)came);
-fail:
-    Py_XDECREF(removed);
-    Py_XDECREF(added);
-    return NULL;
+    return read_blocks(addr, nn, values, keys, arity, 1, columns_step, &rd);
 }
 
 /* -- the facts of a change (infer._read_change, _read_columns) */
