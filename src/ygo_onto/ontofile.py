@@ -22,7 +22,6 @@ import hashlib
 import io
 import json
 import logging
-import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -33,6 +32,7 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 from . import diskcache
 from .cards import MONSTER_CLASSES, SPELL_CLASSES, TRAP_CLASSES, Card, Catalog, class_name, official_based
+from .envvars import env_number
 from .errors import ReasonerError, StateError
 from .knowledge import ABOX, ACTIVE, BASE, CARDS, RULES_DIR, YGO, Knowledge, Rule, VocabularyError, _LazyGraph
 
@@ -380,12 +380,8 @@ _ENTITY_USE = re.compile(rb"&([A-Za-z_][\w.:-]*);")
 
 
 def max_owl_bytes() -> int:
-    text = os.environ.get(MAX_OWL_BYTES_ENV, "").strip()
-    if not text:
-        return DEFAULT_MAX_OWL_BYTES
-    if not text.isdigit():
-        raise StateError(f"{MAX_OWL_BYTES_ENV}: expected a number of bytes (an integer >= 0), got {text!r}")
-    return int(text)
+    """The size bound in use: YGO_MAX_OWL_BYTES if it is set (bytes, an integer >= 0), else DEFAULT_MAX_OWL_BYTES."""
+    return env_number(MAX_OWL_BYTES_ENV, DEFAULT_MAX_OWL_BYTES, "a number of bytes (an integer >= 0)")
 
 
 class _Prolog(Exception):

@@ -6,7 +6,6 @@ about the named individuals.
 """
 from __future__ import annotations
 
-import os
 import subprocess
 
 import owlready2
@@ -14,7 +13,8 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import OWL, RDF, RDFS
 from owlready2 import sync_reasoner_pellet
 
-from ..errors import ReasonerError, StateError
+from ..envvars import env_number
+from ..errors import ReasonerError
 from ..knowledge import ABOX, YGO, Knowledge
 from . import register
 from .owl import state_world
@@ -95,16 +95,7 @@ TIMEOUT_ENV = "YGO_PELLET_TIMEOUT"
 
 def timeout() -> float:
     """The budget in use: YGO_PELLET_TIMEOUT if it is set (seconds, >= 0), else DEFAULT_TIMEOUT."""
-    text = os.environ.get(TIMEOUT_ENV, "").strip()
-    if not text:
-        return DEFAULT_TIMEOUT
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0 or value == float("inf"):
-        raise StateError(f"{TIMEOUT_ENV}: expected a number of seconds >= 0 (0: no bound), got {text!r}")
-    return value
+    return env_number(TIMEOUT_ENV, DEFAULT_TIMEOUT, "a number of seconds >= 0 (0: no bound)", integer=False)
 
 
 @register("pellet")

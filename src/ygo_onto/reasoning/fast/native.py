@@ -71,14 +71,9 @@ BUDGET_ENV = "YGO_FAST_MAX_ATOMS"
 
 def max_atoms() -> int:
     """The budget in use: YGO_FAST_MAX_ATOMS if it is set (an integer >= 0), else DEFAULT_MAX_ATOMS."""
-    from ...errors import StateError
+    from ...envvars import env_number
 
-    text = os.environ.get(BUDGET_ENV, "").strip()
-    if not text:
-        return DEFAULT_MAX_ATOMS
-    if not text.isdigit():
-        raise StateError(f"{BUDGET_ENV}: expected an integer >= 0 (0: no bound), got {text!r}")
-    return int(text)
+    return env_number(BUDGET_ENV, DEFAULT_MAX_ATOMS, "an integer >= 0 (0: no bound)")
 
 _CDEF = """
 typedef int64_t val;
