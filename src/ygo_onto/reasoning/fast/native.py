@@ -69,11 +69,19 @@ DEFAULT_MAX_ATOMS = 2_000_000
 BUDGET_ENV = "YGO_FAST_MAX_ATOMS"
 
 
-def max_atoms() -> int:
-    """The budget in use: YGO_FAST_MAX_ATOMS if it is set (an integer >= 0), else DEFAULT_MAX_ATOMS."""
-    from ...envvars import env_number
+_BUDGET = [None, DEFAULT_MAX_ATOMS]  # (the variable's text when last read, its value): read again when it changes
 
-    return env_number(BUDGET_ENV, DEFAULT_MAX_ATOMS, "an integer >= 0 (0: no bound)")
+
+def max_atoms() -> int:
+    """The budget in use: YGO_FAST_MAX_ATOMS if it is set (an integer >= 0), else DEFAULT_MAX_ATOMS (called once
+    per run: the variable's text is compared, parsed only when it changed)."""
+    text = os.environ.get(BUDGET_ENV)
+    if text != _BUDGET[0]:
+        from ...envvars import env_number
+
+        _BUDGET[1] = env_number(BUDGET_ENV, DEFAULT_MAX_ATOMS, "an integer >= 0 (0: no bound)")
+        _BUDGET[0] = text
+    return _BUDGET[1]
 
 _CDEF = """
 typedef int64_t val;
