@@ -127,6 +127,14 @@ def simplified_chain(links: int) -> dict:
     return state
 
 
+def summon_waiting(how: str | None, ruleset: str = "simplified") -> dict:
+    """A's monster just summoned, `how` in its extra.just_summoned (None: no summon waiting)."""
+    state = board()
+    if how is not None:
+        state["players"]["A"]["monster_zones"][0]["extra"] = {"just_summoned": how}
+    return simplified(state) if ruleset == "simplified" else state
+
+
 def attack_in(phase: str, damage_step=False, chain=False) -> dict:
     state = attacks(both=False) | {"phase": phase}
     state["players"]["A"]["monster_zones"][0]["extra"]["attack"]["damage_step"] = damage_step
@@ -178,6 +186,8 @@ CASES = [
     ("a chain in the simplified ruleset", simplified_chain(1), "chain", simplified_chain(0)),
     ("an attack in progress in the simplified ruleset", simplified(attacks(both=False)),
      "players.A.monster_zones[0].extra.attack", simplified(board(phase="battle"))),
+    ("a summon waiting for answers in the simplified ruleset", summon_waiting("normal"),
+     "players.A.monster_zones[0].extra.just_summoned", summon_waiting(None)),
     ("an attack in progress in Main Phase 2", attack_in("main2"), "players.A.monster_zones[0].extra.attack", attack_in("battle")),
     ("a phase end asked, the turn player still holding priority", phase_end_asked("A"), "priority", phase_end_asked("B")),
     ("an attack waiting in the Damage Step with no chain", attack_in("battle", damage_step=True),

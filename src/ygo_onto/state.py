@@ -481,6 +481,17 @@ def _inv_one_attack_at_a_time(state: dict, cat: Catalog):
             return f"{where}.target", "a monster the opponent controls (null for a direct attack)", show(target)
 
 
+def _inv_summon_answers_official_only(state: dict, cat: Catalog):
+    """A summon waiting for the players' answers (`extra.just_summoned` "normal" or "flip": the turn player's window,
+    then the opponent's, rulebook p. 38) is an `official`-based state: the simplified ruleset has no responses, so a
+    summon stands as it is made."""
+    if state["ruleset"] == "simplified":
+        for p, area, i, fc in _field_entries(state):
+            if area == "monster_zones" and fc["extra"].get("just_summoned") in ("normal", "flip"):
+                return (f"{_where_of(p, area, i)}.extra.just_summoned", "none (the simplified ruleset has no "
+                        "response windows: a summon stands as it is made)", show(fc["extra"]["just_summoned"]))
+
+
 def _inv_equip_spells_equip(state: dict, cat: Catalog):
     """Only a face-up Equip Spell is equipped to a monster (rulebook p. 17), and its monster is on the field: an
     Equip Spell whose monster leaves is destroyed (the engine clears `equipped_to` as it happens)."""
@@ -625,6 +636,7 @@ INVARIANTS = (
     ("winner ends the duel", _inv_winner_ends_the_duel),
     ("0 LP ends the duel", _inv_no_life_points_no_duel),
     ("an attack in progress: the turn player's one, in its Battle Phase", _inv_one_attack_at_a_time),
+    ("a summon waits for answers only where there are responses", _inv_summon_answers_official_only),
     ("only Equip Spells equip, to a monster", _inv_equip_spells_equip),
     ("one face-up Field Spell", _inv_one_face_up_field_spell),
     ("one link per card, on its card", _inv_one_link_per_card),
