@@ -599,7 +599,7 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
         return "pending.purpose", json.dumps(wants[kind][0]) + f" (what a {kind} selects)", show(purpose)
     if kind == "end_turn":
         hand = len(state["players"][player]["hand"])
-        if state["phase"] != "end" or state["ruleset"] != "official":
+        if state["phase"] != "end" or not official_based(state["ruleset"]):
             return "phase", "\"end\" (the End Phase discard, official ruleset: rulebook p. 31)", show(state["phase"])
         if hand <= 6 + len(pending["chosen"]):
             return (f"players.{player}.hand", f"more than {6 + len(pending['chosen'])} cards (an End Phase discard "
