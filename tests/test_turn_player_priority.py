@@ -9,7 +9,6 @@ default, all with YGO_FULL_PELLET=1), and the windows must be there (the fast-on
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -23,18 +22,7 @@ SCENARIOS = sorted((Path(__file__).parent / "scenarios" / "official").glob("prio
 
 @pytest.fixture(scope="module")
 def cases():
-    out = []
-    for path in SCENARIOS:
-        sc = json.loads(path.read_text(encoding="utf-8"))
-        state = GameState.from_dict(sc["state"], source=str(path))
-        out.append(D.Case(f"{path.stem} start", state.to_dict()))
-        for n, step in enumerate(sc["steps"], 1):
-            steps: list = []
-            with D._recording_steps(steps):
-                state = state.apply(step, "fast")
-            out += [D.Case(f"{path.stem} step {n} input {i}", data, transient) for i, (data, transient) in enumerate(steps)]
-            out.append(D.Case(f"{path.stem} after step {n}", state.to_dict()))
-    return D.dedupe(out)
+    return D.scenario_step_cases(SCENARIOS)
 
 
 def _facts(case):

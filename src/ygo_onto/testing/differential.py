@@ -104,6 +104,26 @@ def sampled(cases: list[Case], keep=lambda case: False) -> list[Case]:
     return [c for c in cases if zlib.crc32(c.name.encode()) % 3 == 0 or keep(c)]
 
 
+def scenario_step_cases(paths) -> list[Case]:
+    """Every state of the rule scenarios at `paths` (tests/scenarios/<ruleset>/*.json): the start, each reasoner
+    input of each step (the apply loop's states with their transient facts) and the state after each step."""
+    from ..game import GameState
+
+    out = []
+    for path in paths:
+        sc = json.loads(Path(path).read_text(encoding="utf-8"))
+        state = GameState.from_dict(sc["state"], source=str(path))
+        out.append(Case(f"{Path(path).stem} start", state.to_dict()))
+        for n, step in enumerate(sc.get("steps", []), 1):
+            steps: list = []
+            with _recording_steps(steps):
+                state = state.apply(step, "fast")
+            out += [Case(f"{Path(path).stem} step {n} input {i}", data, transient)
+                    for i, (data, transient) in enumerate(steps)]
+            out.append(Case(f"{Path(path).stem} after step {n}", state.to_dict()))
+    return dedupe(out)
+
+
 def scenario_cases(scenario_dir: Path) -> list[Case]:
     """The start state of every rule scenario (tests/scenarios/<ruleset>/*.json)."""
     out = []
