@@ -1,8 +1,6 @@
 """Self-play at scale (src/ygo_onto/selfplay.py) and the look-ahead agents (src/ygo_onto/agents.py)."""
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,8 @@ from ygo_onto.agents import SearchAgent, greedy_agent, score
 from ygo_onto.cli import app
 from ygo_onto.duel import AGENTS
 from ygo_onto.selfplay import game_seed, jobs, run_batch, wilson
+
+from ray_runner import run_batch_on_ray
 
 PUZZLE = Path(__file__).resolve().parent.parent / "examples" / "puzzle-raigeki.json"
 FIELDS = {"game", "seed", "ruleset", "agents", "first_player", "winner", "winner_agent", "turns", "actions", "seconds"}
@@ -98,36 +98,13 @@ def test_cli_selfplay_bad_input_exits_2_before_any_duel(args, words, monkeypatch
         assert w in result.output
 
 
-# Ray runs in a process of its own: its core worker installs crash-signal handlers in the process that
-# starts it, and a JVM started earlier in the same pytest worker (pellet-jvm, which uses SIGSEGV for its
-# own null checks) then dies at its next such signal (seen: "node down: Not properly terminated").
-RAY_BATCH = """
-import json, sys
-from pathlib import Path
-import ray
-from ygo_onto.selfplay import run_batch
-try:
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-except Exception as exc:  # a machine where Ray cannot start
-    print(json.dumps({"skip": f"ray cannot start here: {exc}"}))
-    sys.exit(0)
-try:
-    batch = run_batch(4, ("aggressive", "random"), "simplified", workers=2, seed=2, out=Path(sys.argv[1]), use_ray=True)
-finally:
-    ray.shutdown()
-print(json.dumps({"records": batch.records}))
-"""
 
 
 def test_selfplay_on_a_local_ray(tmp_path):
     pytest.importorskip("ray")
     out = tmp_path / "ray.jsonl"
-    run = subprocess.run([sys.executable, "-c", RAY_BATCH, str(out)], capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    result = json.loads(run.stdout.strip().splitlines()[-1])
-    if "skip" in result:
-        pytest.skip(result["skip"])
-    records = result["records"]
+    records = run_batch_on_ray(4, ("aggressive", "random"), "simplified", workers=2, seed=2, out=out,
+                               timeout=600)["records"]
     assert [r["game"] for r in records] == [0, 1, 2, 3]
     local = run_batch(4, ("aggressive", "random"), "simplified", workers=1, seed=2)
     assert _without_time(records) == _without_time(local.records)

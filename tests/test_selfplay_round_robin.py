@@ -1,7 +1,5 @@
 """selfplay's round robin of three or more decks: the pairings, the per-deck table and ratings, the CLI."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,6 +8,8 @@ from typer.testing import CliRunner
 from ygo_onto.cli import app
 from ygo_onto.decks import Deck
 from ygo_onto.selfplay import round_robin_jobs, round_robin_summary, run_batch, wilson
+
+from ray_runner import run_batch_on_ray
 
 GOAT = Path(__file__).resolve().parent.parent / "examples" / "decks" / "goat"
 THREE = [str(GOAT / f"{n}.ydk") for n in ("goat-control", "warrior", "chaos-control")]
@@ -128,31 +128,11 @@ def test_round_robin_on_processes_equals_one_process():
     assert two.summary()["round_robin"] == one.summary()["round_robin"]
 
 
-# Ray in a process of its own (see tests/test_selfplay.py).
-RAY_ROUND_ROBIN = """
-import json, sys
-import ray
-from ygo_onto.selfplay import run_batch
-try:
-    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-except Exception as exc:  # a machine where Ray cannot start
-    print(json.dumps({"skip": f"ray cannot start here: {exc}"}))
-    sys.exit(0)
-try:
-    batch = run_batch(6, ("random", "random"), "goat", workers=2, seed=4, use_ray=True, decks=sys.argv[1:])
-finally:
-    ray.shutdown()
-print(json.dumps({"records": batch.records, "round_robin": batch.summary()["round_robin"]}))
-"""
 
 
 def test_round_robin_on_a_local_ray():
     pytest.importorskip("ray")
-    run = subprocess.run([sys.executable, "-c", RAY_ROUND_ROBIN, *THREE], capture_output=True, text=True, timeout=900)
-    assert run.returncode == 0, run.stderr[-3000:]
-    result = json.loads(run.stdout.strip().splitlines()[-1])
-    if "skip" in result:
-        pytest.skip(result["skip"])
+    result = run_batch_on_ray(6, ("random", "random"), "goat", workers=2, seed=4, decks=THREE)
     local = run_batch(6, ("random", "random"), "goat", workers=1, seed=4, decks=THREE)
     assert _without_time(result["records"]) == _without_time(local.records)
     assert result["round_robin"] == local.summary()["round_robin"]
