@@ -18,7 +18,7 @@ import operator
 import threading
 from itertools import chain, repeat
 
-from .cards import catalog, official_based
+from .cards import cards_naming, catalog, official_based
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
@@ -221,14 +221,12 @@ def event_facts(events) -> list[tuple]:
 def deck_lookers(cat) -> frozenset:
     """The names of the catalog's cards with an effect that looks in the Deck (its CardFilter's filterArea is
     deckArea: the ontology's data), memoized per catalog and vocabulary."""
-    vocabulary = knowledge(cat.ruleset).vocabulary
-    memo = cat.__dict__.get("_deck_lookers")
-    if memo is None or memo[0] is not vocabulary:
-        filters = {s for p, s, o in vocabulary.tbox_facts if p == "filterArea" and o == "deckArea"}
-        effects = {s for p, s, o in vocabulary.tbox_facts if p == "appliesTo" and o in filters}
-        memo = cat.__dict__["_deck_lookers"] = (vocabulary, frozenset(
-            n for c in cat.cards if set(c.effects) & effects for n in (c.name, *c.aliases)))
-    return memo[1]
+    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_deck_lookers", _deck_effects)
+
+
+def _deck_effects(vocabulary) -> set:
+    filters = {s for p, s, o in vocabulary.tbox_facts if p == "filterArea" and o == "deckArea"}
+    return {s for p, s, o in vocabulary.tbox_facts if p == "appliesTo" and o in filters}
 
 
 def visible_decks(state: dict, transient: dict, cat) -> tuple:

@@ -119,6 +119,17 @@ def class_name(name: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in words if w)
 
 
+def cards_naming(cat, vocabulary, memo: str, effects_of) -> frozenset:
+    """The names (and aliases) of the catalog's cards that name one of the Effect individuals `effects_of(vocabulary)`
+    gives (a set read off the ontology's data), memoized on the catalog under `memo` for that vocabulary."""
+    got = cat.__dict__.get(memo)
+    if got is None or got[0] is not vocabulary:
+        effects = effects_of(vocabulary)
+        got = cat.__dict__[memo] = (vocabulary, frozenset(
+            n for c in cat.cards if set(c.effects) & effects for n in (c.name, *c.aliases)))
+    return got[1]
+
+
 class Catalog:
     """The cards of one ruleset, looked up by name without regard to case or aliases."""
 

@@ -10,7 +10,7 @@ import random
 from typing import Callable
 
 from .abox import PHASE_NAMES, POSITION_NAMES
-from .cards import catalog
+from .cards import cards_naming, catalog
 from .errors import YgoError
 from .reasoning import named
 from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card,
@@ -315,13 +315,12 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
 def watched_cards(ruleset: str, vocabulary) -> frozenset:
     """The names of the catalog's cards whose moves are game events (a MoveEvent): those with an effect whose
     trigger is a MoveTrigger (the ontology's data). Other cards' moves assert nothing: the facts stay few."""
-    cat = catalog(ruleset)
-    memo = cat.__dict__.get("_watched")
-    if memo is None or memo[0] is not vocabulary:
-        triggers = {ind for ind, classes in vocabulary.individuals.items() if "MoveTrigger" in classes}
-        effects = {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o in triggers}
-        memo = cat.__dict__["_watched"] = (vocabulary, frozenset(n for c in cat.cards if set(c.effects) & effects for n in (c.name, *c.aliases)))
-    return memo[1]
+    return cards_naming(catalog(ruleset), vocabulary, "_watched", _move_triggered_effects)
+
+
+def _move_triggered_effects(vocabulary) -> set:
+    triggers = {ind for ind, classes in vocabulary.individuals.items() if "MoveTrigger" in classes}
+    return {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o in triggers}
 
 
 def _remember_properly_summoned(state: dict, player: str, name: str, present: bool) -> None:
