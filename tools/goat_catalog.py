@@ -20,7 +20,12 @@ What each card gets:
 - where the official catalog has the same card (the same OWL class name), the fields the official
   rules read of it (its activation's requirements, phases, staying on the field, an optional effect)
   and the effects it names (the official file's Effect and CardFilter individuals, copied into the goat
-  namespace), so the official card rules and effect kinds play it in `goat` as they do in `official`.
+  namespace), so the official card rules and effect kinds play it in `goat` as they do in `official`;
+- where src/ygo_onto/data/goat/effects/CLASS.ttl exists (CLASS: the card's class name), what that file
+  says of the card instead: Turtle triples on the card's class (`goat:CLASS ygo:cardEffect goat:CLASSEffect;
+  ygo:cardActivation "chooseOneTarget"`, any annotation the loader reads) and the named individuals its
+  effects are (an Effect, its CardFilter). The card is read back as the engine reads a catalog class
+  (ontofile.cards_from_graph), so a file that says something the loader refuses fails here, naming it.
 """
 from __future__ import annotations
 
@@ -38,6 +43,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from ygo_onto.cards import CATALOG_BASE, Card, catalog, catalog_file, catalog_owl_text, class_name  # noqa: E402
 
 PACK = ROOT / "src" / "ygo_onto" / "data" / "goat"
+EFFECTS = PACK / "effects"  # a card's effects as data: CLASS.ttl (module docstring)
 PACK_FILES = ("README.md", "cards.csv", "cards.md", "decks.json", "forbidden-and-limited.md")
 FORMAT_LIST = PACK / "forbidden-and-limited.json"
 
@@ -117,7 +123,9 @@ def goat_cards(pack: Path) -> list[Card]:
                           materials=_materials(row["fusion_materials"], where),
                           special_summon_only=SPECIAL_ONLY in description,
                           no_effect=not int(row["edopro_type"], 16) & EFFECT_BIT)
-        if row["name"] in official and official.get(row["name"]).class_name == class_name(row["name"]):
+        if (EFFECTS / f"{class_name(row['name'])}.ttl").is_file():
+            pass  # its own effect file says how it plays (effect_files)
+        elif row["name"] in official and official.get(row["name"]).class_name == class_name(row["name"]):
             same = official.get(row["name"])
             fields.update({f: getattr(same, f) for f in PLAY_FIELDS if getattr(same, f)})
         cards.append(Card(**fields))
@@ -150,6 +158,52 @@ def shared_individuals(cards: list[Card]) -> list[tuple]:
             out.append((moved(s), p, moved(o)))
             todo.append(o)
     return sorted(out)
+
+
+def effect_files(cards: list[Card]) -> tuple[list[Card], list[tuple]]:
+    """The cards with what their effect files (EFFECTS/CLASS.ttl) add to their classes, and the files' named
+    individuals' triples. A file may speak of its own card's class and of individuals of the goat namespace."""
+    from rdflib import Graph, Namespace
+    from rdflib.namespace import OWL, RDF
+
+    from ygo_onto.errors import StateError
+    from ygo_onto.ontofile import card_triples, cards_from_graph
+
+    ns = Namespace(CATALOG_BASE + "goat#")
+    by_class = {c.class_name: c for c in cards}
+    out_cards, individuals = list(cards), []
+    for path in sorted(EFFECTS.glob("*.ttl")):
+        where = path.relative_to(ROOT)
+        card = by_class.get(path.stem)
+        if card is None:
+            raise SystemExit(f"{where}: expected the class name of a card of cards.csv, got {path.stem!r}")
+        g = Graph()
+        try:
+            g.parse(path, format="turtle")
+        except Exception as e:  # rdflib raises several kinds on bad Turtle
+            raise SystemExit(f"{where}: not Turtle: {e}") from None
+        named = set(g.subjects(RDF.type, OWL.NamedIndividual))
+        for s, p, o in g:
+            if s != ns[card.class_name] and s not in named:
+                raise SystemExit(f"{where}: a triple about {s}: expected the card's class {ns[card.class_name]} "
+                                 f"or a named individual of the file")
+            if s in named and not str(s).startswith(str(ns)):
+                raise SystemExit(f"{where}: individual {s}: expected an IRI of the goat namespace {ns}")
+        whole = Graph()
+        for t in card_triples(card, ns):
+            whole.add(t)
+        for t in g.triples((ns[card.class_name], None, None)):
+            whole.add(t)
+        try:
+            (read,) = cards_from_graph(whole, "goat")
+        except StateError as e:
+            raise SystemExit(f"{where}: {e}") from None
+        missing = [e for e in read.effects if ns[e] not in named]
+        if missing:
+            raise SystemExit(f"{where}: ygo:cardEffect {', '.join(missing)}: expected a named individual of the file")
+        out_cards[out_cards.index(card)] = read
+        individuals += [t for t in g if t[0] in named]
+    return out_cards, individuals
 
 
 def format_list(pack: Path, cards: list[Card]) -> dict:
@@ -190,8 +244,8 @@ def main(argv=None) -> int:
     if args.pack and not args.check:
         for name in PACK_FILES:
             shutil.copyfile(args.pack / name, PACK / name)
-    cards = goat_cards(PACK)
-    outputs = {catalog_file("goat"): catalog_owl_text("goat", cards, shared_individuals(cards)),
+    cards, own = effect_files(goat_cards(PACK))
+    outputs = {catalog_file("goat"): catalog_owl_text("goat", cards, sorted(set(shared_individuals(cards)) | set(own))),
                FORMAT_LIST: json.dumps(format_list(PACK, cards), indent=1, ensure_ascii=False) + "\n"}
     stale = [p for p, text in outputs.items() if not p.is_file() or p.read_text(encoding="utf-8") != text]
     if args.check:
