@@ -12,9 +12,10 @@ from ygo_onto.testing import differential as D
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 # goat scenarios whose every reasoner input (the apply steps, with their transient facts) is compared too, not only
-# their start: the summon window's states (justSummonedBy) are reached by the steps alone
+# their start: the summon window's states (justSummonedBy) and a face-up lock are reached by the steps alone
 STEP_SCENARIOS = ["torrential-tribute-destroys-every-monster-after-a-summon",
-                  "torrential-tribute-answers-its-own-players-summon", "torrential-tribute-only-in-the-summon-window"]
+                  "torrential-tribute-answers-its-own-players-summon", "torrential-tribute-only-in-the-summon-window",
+                  "jinzo-face-up-no-trap-can-be-activated", "jinzo-face-down-does-not-lock-traps"]
 
 
 @pytest.fixture(scope="module")
