@@ -15,7 +15,8 @@ SCENARIOS = Path(__file__).parent / "scenarios"
 # their start: the summon window's states (justSummonedBy) and a face-up lock are reached by the steps alone
 STEP_SCENARIOS = ["torrential-tribute-destroys-every-monster-after-a-summon",
                   "torrential-tribute-answers-its-own-players-summon", "torrential-tribute-only-in-the-summon-window",
-                  "jinzo-face-up-no-trap-can-be-activated", "jinzo-face-down-does-not-lock-traps"]
+                  "jinzo-face-up-no-trap-can-be-activated", "jinzo-face-down-does-not-lock-traps",
+                  "solemn-judgment-negates-a-spell-for-half-the-life-points"]
 
 
 @pytest.fixture(scope="module")
