@@ -748,15 +748,31 @@ def counter_declarations(ruleset: str) -> tuple:
     return parsed
 
 
+_FACE_UP = ("face_up", "attack", "defense")  # a Spell/Trap's, a monster's face-up positions (state-format.md)
+
+
+def _counts_card(cat, spec: str):
+    """Whether a card (by name) is one a countsCards declaration counts: of the class `spec`, or, for
+    `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true (the ontology's data; no card named)."""
+    if spec.startswith("effect:"):
+        prop = spec[len("effect:"):]
+        names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,
+                             lambda v: {s for p, s, o in v.tbox_facts if p == prop and o is True})
+        return names.__contains__
+    return lambda name: cat.get(name).class_name == spec
+
+
 def card_counts(state: dict, cat) -> list[tuple]:
     """The closure facts of count_declarations: how many cards of a class are in an area, per subject."""
     out = []
-    for prop, cls, area, per, side, face_up_only in count_declarations(state["ruleset"]):
-        def counted(p: str) -> list[dict]:  # p's field cards of the class in the area
-            entries = state["players"][p][area]
-            return [fc for fc in (entries if isinstance(entries, list) else [entries])
-                    if fc is not None and cat.get(fc["card"]).class_name == cls
-                    and (not face_up_only or fc["position"] == "face_up")]
+    for prop, cls, areas, per, side, face_up_only in count_declarations(state["ruleset"]):
+        counts_card = _counts_card(cat, cls)
+
+        def counted(p: str) -> list[dict]:  # p's field cards of the class (or naming the effect) in the areas
+            return [fc for area in areas.split(",") for entries in [state["players"][p][area]]
+                    for fc in (entries if isinstance(entries, list) else [entries])
+                    if fc is not None and counts_card(fc["card"])
+                    and (not face_up_only or fc["position"] in _FACE_UP)]
 
         if per == "duel":
             out.append((prop, DUEL, sum(len(counted(p)) for p in PLAYERS)))
