@@ -34,3 +34,24 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
     assert len(outcomes) == len(cases)
     assert all(o.fast_error is None and o.pellet_error is None and o.pellet_ms > 0 for o in outcomes)
     assert not failures, "\n".join(o.report() for o in failures[:3])
+
+
+# the scenarios of the control and Spirit effect kinds (rules/common/effects/control.swrl, spirit.swrl) and of
+# Snatch Steal's own rule: every reasoner input of their steps, the Equip Spell's leaving and the flip included
+CONTROL_AND_SPIRIT = ["mind-control-takes-a-face-down-monster-until-the-end-phase", "mind-control-needs-a-monster-of-the-opponent",
+                      "snatch-steal-takes-control-while-equipped", "snatch-steal-needs-a-face-up-monster-of-the-opponent",
+                      "snatch-steal-destroyed-returns-control", "snatch-steal-gives-the-opponent-1000-lp-each-standby-phase",
+                      "asura-priest-returns-to-the-hand-in-the-end-phase", "tsukuyomi-set-does-not-return",
+                      "tsukuyomi-flipped-by-an-attack-returns-in-that-end-phase"]
+
+
+@pytest.mark.pellet
+def test_fast_infers_what_pellet_infers_on_the_control_and_spirit_scenarios():
+    cases = D.scenario_step_cases([SCENARIOS / "goat" / f"{name}.json" for name in CONTROL_AND_SPIRIT])
+    assert len(cases) > 2 * len(CONTROL_AND_SPIRIT)
+    with D.PelletPool(workers=1) as pool:
+        outcomes = D.compare(cases, pool, batch=4)
+    assert len(outcomes) == len(cases)
+    assert all(o.fast_error is None and o.pellet_error is None for o in outcomes)
+    failures = [o for o in outcomes if not o.same]
+    assert not failures, "\n".join(o.report()[:2000] for o in failures[:3])
