@@ -40,7 +40,7 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
 # Snatch Steal's own rule: every reasoner input of their steps, the Equip Spell's leaving and the flip included
 CONTROL_AND_SPIRIT = ["mind-control-takes-a-face-down-monster-until-the-end-phase", "mind-control-needs-a-monster-of-the-opponent",
                       "snatch-steal-takes-control-while-equipped", "snatch-steal-needs-a-face-up-monster-of-the-opponent",
-                      "snatch-steal-destroyed-returns-control", "snatch-steal-gives-the-opponent-1000-lp-each-standby-phase",
+                      "snatch-steal-destroyed-returns-control", "snatch-steal-on-a-monster-turned-face-down-is-destroyed", "snatch-steal-gives-the-opponent-1000-lp-each-standby-phase",
                       "asura-priest-returns-to-the-hand-in-the-end-phase", "tsukuyomi-set-does-not-return",
                       "tsukuyomi-flipped-by-an-attack-returns-in-that-end-phase"]
 
