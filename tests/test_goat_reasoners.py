@@ -38,11 +38,14 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
 
 # the scenarios of the control and Spirit effect kinds (rules/common/effects/control.swrl, spirit.swrl) and of
 # Snatch Steal's own rule: every reasoner input of their steps, the Equip Spell's leaving and the flip included
-CONTROL_AND_SPIRIT = ["mind-control-takes-a-face-down-monster-until-the-end-phase", "mind-control-needs-a-monster-of-the-opponent",
-                      "snatch-steal-takes-control-while-equipped", "snatch-steal-needs-a-face-up-monster-of-the-opponent",
-                      "snatch-steal-destroyed-returns-control", "snatch-steal-on-a-monster-turned-face-down-is-destroyed", "snatch-steal-gives-the-opponent-1000-lp-each-standby-phase",
-                      "asura-priest-returns-to-the-hand-in-the-end-phase", "asura-priest-returns-going-on-to-the-end-phase",
-                      "tsukuyomi-set-does-not-return",
+CONTROL_AND_SPIRIT = ["mind-control-takes-a-face-down-monster-until-the-end-phase",
+                      "mind-control-needs-a-monster-of-the-opponent", "snatch-steal-takes-control-while-equipped",
+                      "snatch-steal-needs-a-face-up-monster-of-the-opponent",
+                      "snatch-steal-destroyed-returns-control",
+                      "snatch-steal-on-a-monster-turned-face-down-is-destroyed",
+                      "snatch-steal-gives-the-opponent-1000-lp-each-standby-phase",
+                      "asura-priest-returns-to-the-hand-in-the-end-phase",
+                      "asura-priest-returns-going-on-to-the-end-phase", "tsukuyomi-set-does-not-return",
                       "tsukuyomi-flipped-by-an-attack-returns-in-that-end-phase"]
 
 
