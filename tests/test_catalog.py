@@ -62,3 +62,16 @@ def test_the_activation_steps_are_ordered_individuals():
     assert all(following[a] == b for a, b in zip(order, order[1:]))
     # targets are chosen before costs are paid (seed 001, CR 903.2e before 903.2g)
     assert order.index("stepChooseTargets") < order.index("stepPayCosts")
+
+
+@pytest.mark.parametrize("ruleset", ["official", "simplified", "goat"])
+def test_no_individual_gives_a_functional_property_two_values(ruleset):
+    """A functional property with two values on one individual makes the reasoners read the two values as one
+    individual (a filter with filterPosition attackPosition and defensePosition: every Attack Position monster
+    would be in Defense Position too); a card's effect or filter names one value (docs/adding-a-card.md)."""
+    v = knowledge(ruleset).vocabulary
+    values: dict = {}
+    for p, s, o in v.tbox_facts:
+        if p in v.functional:
+            values.setdefault((p, s), set()).add(o)
+    assert values and not {key: got for key, got in values.items() if len(got) > 1}

@@ -11,12 +11,6 @@ import pytest
 from ygo_onto.testing import differential as D
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-# goat scenarios whose every reasoner input (the apply steps, with their transient facts) is compared too, not only
-# their start: the summon window's states (justSummonedBy) and a face-up lock are reached by the steps alone
-STEP_SCENARIOS = ["torrential-tribute-destroys-every-monster-after-a-summon",
-                  "torrential-tribute-answers-its-own-players-summon", "torrential-tribute-only-in-the-summon-window",
-                  "jinzo-face-up-no-trap-can-be-activated", "jinzo-face-down-does-not-lock-traps",
-                  "solemn-judgment-negates-a-spell-for-half-the-life-points"]
 
 
 @pytest.fixture(scope="module")
@@ -43,11 +37,16 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
 
 
 @pytest.mark.pellet
-def test_fast_infers_exactly_what_pellet_infers_on_goat_scenario_steps():
-    cases = D.scenario_step_cases([SCENARIOS / "goat" / f"{name}.json" for name in STEP_SCENARIOS])
-    assert any(c.transient for c in cases)
+def test_fast_infers_exactly_what_pellet_infers_on_the_goat_scenario_steps():
+    # every reasoner input of every goat scenario's steps, their transient facts included: the summon window, a
+    # face-up lock, an Equip Spell leaving, a flip are reached by the steps alone. A default run compares the
+    # sample D.sampled picks; YGO_FULL_PELLET=1 compares them all (README "Tests and CI").
+    every = D.scenario_step_cases(sorted((SCENARIOS / "goat").glob("*.json")))
+    cases = D.sampled(every)
+    assert sum(1 for c in every if c.transient) > 20 and any(c.transient for c in cases)
     with D.PelletPool(workers=1) as pool:
         outcomes = D.compare(cases, pool, batch=4)
-    failures = [o for o in outcomes if not o.same or o.fast_error or o.pellet_error]
     assert len(outcomes) == len(cases)
+    assert all(o.fast_error is None and o.pellet_error is None for o in outcomes)
+    failures = [o for o in outcomes if not o.same]
     assert not failures, "\n".join(o.report()[:2000] for o in failures[:3])

@@ -355,7 +355,9 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         add(("effectDeclined", c, bool(fc["extra"].get("effect_declined"))))
         add(("replayRight", c, bool(fc["extra"].get("replay"))))
         add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
-        add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"]))
+        # how control was taken is noted (until the End Phase, or while an Equip Spell is equipped: Snatch Steal)
+        add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"] or "control_by_equip" in fc["extra"]))
+        add(("controlEquipGone", c, bool(fc["extra"].get("control_equip_gone"))))
         if fc["extra"].get("just_summoned"):
             add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
     else:
@@ -462,7 +464,7 @@ _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False))
 # the summons the players answer in a window of their own (rulebook p. 38; extra.just_summoned)
 ANSWERED_SUMMONS = ("normal", "flip")
-_NO_EXTRA = (False, False, False, False, False, None, False)  # _field_key of an empty `extra`
+_NO_EXTRA = (False, False, False, False, False, None, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
@@ -479,7 +481,8 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
             (tuple(counters.items()), tuple(map(type, counters.values()))) if counters else (),
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
              bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
-             bool(x.get("equip_target_gone"))) if x else _NO_EXTRA,
+             bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")))
+            if x else _NO_EXTRA,
             None if eq is None else (eq["player"], eq["zone"], type(eq["zone"]),
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
 

@@ -215,6 +215,9 @@ class Step:
                 attack["target_lost"] = True
         for equip, monster in self.equips.values():
             if not self.on_field(equip):
+                if monster is not None and monster["extra"].get("control_by_equip") and self.on_field(monster) \
+                        and equip["card"] in control_equips(self.state["ruleset"], self.vocabulary):
+                    monster["extra"]["control_equip_gone"] = True  # its control returns (rules: controlEquipGone)
                 continue
             where = self.locate(monster) if monster is not None and self.on_field(monster) else None
             if where is not None and where["area"] == "monster_zones":
@@ -316,6 +319,17 @@ def watched_cards(ruleset: str, vocabulary) -> frozenset:
     """The names of the catalog's cards whose moves are game events (a MoveEvent): those with an effect whose
     trigger is a MoveTrigger (the ontology's data). Other cards' moves assert nothing: the facts stay few."""
     return cards_naming(catalog(ruleset), vocabulary, "_watched", _move_triggered_effects)
+
+
+def control_equips(ruleset: str, vocabulary) -> frozenset:
+    """The names of the catalog's Equip Spells whose control lasts while they are equipped (an effect with
+    ygo:controlDuration whileEquipped: the ontology's data). When one leaves the field, Step.finish marks its monster
+    (extra.control_equip_gone), since SWRL cannot say "no such Equip Spell is equipped to it any more"."""
+    return cards_naming(catalog(ruleset), vocabulary, "_control_equips", _while_equipped_effects)
+
+
+def _while_equipped_effects(vocabulary) -> set:
+    return {s for p, s, o in vocabulary.tbox_facts if p == "controlDuration" and o == "whileEquipped"}
 
 
 def _move_triggered_effects(vocabulary) -> set:
