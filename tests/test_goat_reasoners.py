@@ -34,3 +34,23 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
     assert len(outcomes) == len(cases)
     assert all(o.fast_error is None and o.pellet_error is None and o.pellet_ms > 0 for o in outcomes)
     assert not failures, "\n".join(o.report() for o in failures[:3])
+
+
+# the goat cards played by the banish, position change and damage effect kinds (and Night Assailant's FLIP): every
+# reasoner input of their scenarios, the resolving steps included, is compared with Pellet
+EFFECT_KIND_SCENARIOS = ["book-of-moon-turns-a-face-up-monster-face-down", "book-of-moon-on-an-attacker-ends-its-attack",
+                         "nobleman-of-crossout-banishes-a-face-down-monster",
+                         "ring-of-destruction-destroys-and-burns-both-players",
+                         "ring-of-destruction-both-players-at-zero-is-a-draw", "night-assailant-flip-destroy-resolves"]
+
+
+@pytest.mark.pellet
+def test_fast_infers_what_pellet_infers_on_the_banish_position_and_damage_scenarios():
+    cases = D.sampled(D.scenario_step_cases([SCENARIOS / "goat" / f"{name}.json" for name in EFFECT_KIND_SCENARIOS]),
+                      keep=lambda c: " input " in c.name)
+    assert len(cases) >= 2 * len(EFFECT_KIND_SCENARIOS)
+    with D.PelletPool(workers=1) as pool:
+        outcomes = D.compare(cases, pool, batch=4)
+    failures = [o for o in outcomes if not o.same]
+    assert all(o.fast_error is None and o.pellet_error is None for o in outcomes)
+    assert not failures, "\n".join(o.report()[:2000] for o in failures[:3])
