@@ -39,6 +39,7 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
 # the goat cards played by the banish, position change and damage effect kinds (and Night Assailant's FLIP): every
 # reasoner input of their scenarios, the resolving steps included, is compared with Pellet
 EFFECT_KIND_SCENARIOS = ["book-of-moon-turns-a-face-up-monster-face-down", "book-of-moon-on-an-attacker-ends-its-attack",
+                         "book-of-moon-face-down-monster-loses-its-atk-changes",
                          "nobleman-of-crossout-banishes-a-face-down-monster",
                          "nobleman-of-crossout-on-a-flip-monster-banishes-its-copies-from-both-decks",
                          "ring-of-destruction-destroys-and-burns-both-players",
