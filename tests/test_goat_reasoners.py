@@ -43,7 +43,9 @@ EFFECT_KIND_SCENARIOS = ["book-of-moon-turns-a-face-up-monster-face-down", "book
                          "nobleman-of-crossout-banishes-a-face-down-monster",
                          "nobleman-of-crossout-on-a-flip-monster-banishes-its-copies-from-both-decks",
                          "ring-of-destruction-destroys-and-burns-both-players",
-                         "ring-of-destruction-both-players-at-zero-is-a-draw", "ring-of-destruction-on-a-monster-turned-face-down-does-nothing", "night-assailant-flip-destroy-resolves"]
+                         "ring-of-destruction-both-players-at-zero-is-a-draw",
+                         "ring-of-destruction-on-a-monster-turned-face-down-does-nothing",
+                         "night-assailant-flip-destroy-resolves"]
 
 
 @pytest.mark.pellet
