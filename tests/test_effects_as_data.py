@@ -140,3 +140,17 @@ def test_random_duels_with_the_search_cards_finish_and_search():
             last = nxt
         assert last is not None
     assert searches > 0 and chosen > 0
+
+
+def test_the_goat_banish_position_and_damage_cards_are_data_alone():
+    """Book of Moon, Nobleman of Crossout, Ring of Destruction and Night Assailant's FLIP are played by the effect kinds'
+    rules alone (src/ygo_onto/data/goat/effects/*.ttl): no rule line of rules/common or rules/goat names them."""
+    v = knowledge("goat").vocabulary
+    cat = catalog("goat")
+    lines = card_rule_lines("goat")
+    kinds = {"Book of Moon": {"ChangePositionEffect"}, "Nobleman of Crossout": {"BanishEffect"},
+             "Ring of Destruction": {"DestroyEffect", "DamageEffect"}, "Night Assailant": {"DestroyEffect"}}
+    for name, expected in kinds.items():
+        card = cat.get(name)
+        assert expected <= {k for e in card.effects for k in v.individuals.get(e, set())}, name
+        assert lines[card.class_name] == 0, f"{name} names effects and still has rules of its own"

@@ -224,15 +224,29 @@ def deck_lookers(cat) -> frozenset:
     return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_deck_lookers", _deck_effects)
 
 
-def _deck_effects(vocabulary) -> set:
+def both_deck_lookers(cat) -> frozenset:
+    """Those of deck_lookers whose Deck filter has filterSide eitherSide: their chain link looks in both Decks
+    (formats/goat/cards.md Nobleman of Crossout), memoized as deck_lookers."""
+    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_both_deck_lookers",
+                        lambda v: _deck_effects(v, {s for p, s, o in v.tbox_facts if p == "filterSide" and o == "eitherSide"}))
+
+
+# the properties by which an effect names a filter: appliesTo, and a BanishEffect's filter of the target's namesakes
+FILTER_PROPERTIES = ("appliesTo", "banishesSameNameFrom")
+
+
+def _deck_effects(vocabulary, among=None) -> set:
     filters = {s for p, s, o in vocabulary.tbox_facts if p == "filterArea" and o == "deckArea"}
-    return {s for p, s, o in vocabulary.tbox_facts if p == "appliesTo" and o in filters}
+    if among is not None:
+        filters &= among
+    return {s for p, s, o in vocabulary.tbox_facts if p in FILTER_PROPERTIES and o in filters}
 
 
 def visible_decks(state: dict, transient: dict, cat) -> tuple:
     """The players whose Deck's cards the ABox shows: a player's Deck while an effect that looks there may be used,
     that is while its card is in a game event of the last step (a trigger: its owner's Deck), is the card of the
-    pending activation (its player's) or of a chain link (the link player's). Else none: the Deck's count only."""
+    pending activation (its player's) or of a chain link (the link player's; both players' for a filter of
+    eitherSide). Else none: the Deck's count only."""
     lookers = deck_lookers(cat)
     if not lookers:
         return ()
@@ -243,8 +257,11 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
     pending = state["pending"]
     if pending is not None and "from" in pending["action"] and card_name_at(state, pending["action"]["from"]) in lookers:
         out.add(pending["action"].get("player", state["turn_player"]))
+    both = both_deck_lookers(cat)
     for link in state["chain"]:
-        if link["card"] in lookers:
+        if link["card"] in both:
+            out.update(PLAYERS)
+        elif link["card"] in lookers:
             out.add(link["player"])
     return tuple(sorted(out))
 
