@@ -34,3 +34,26 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
     assert len(outcomes) == len(cases)
     assert all(o.fast_error is None and o.pellet_error is None and o.pellet_ms > 0 for o in outcomes)
     assert not failures, "\n".join(o.report() for o in failures[:3])
+
+
+# the goat cards played by data alone (src/ygo_onto/data/goat/effects/): every state and apply step of their scenarios
+CARD_SCENARIOS = [SCENARIOS / "goat" / f"{name}.json" for name in (
+    "heavy-storm-destroys-every-spell-and-trap",
+    "magician-of-faith-flip-adds-a-spell-from-the-graveyard",
+    "magician-of-faith-flip-with-no-spell-in-the-graveyard-does-nothing",
+    "gravekeepers-spy-flip-summons-a-gravekeeper-from-the-deck",
+    "sinister-serpent-returns-to-the-hand-in-its-owners-standby-phase",
+    "sinister-serpent-is-not-returned-in-the-main-phase",
+)]
+
+
+@pytest.mark.pellet
+def test_fast_infers_exactly_what_pellet_infers_on_the_goat_card_scenarios_steps():
+    cases = D.scenario_step_cases(CARD_SCENARIOS)
+    assert len(cases) >= 2 * len(CARD_SCENARIOS) and any(c.transient for c in cases)
+    with D.PelletPool(workers=1) as pool:
+        outcomes = D.compare(cases, pool, batch=4)
+    failures = [o for o in outcomes if not o.same]
+    assert len(outcomes) == len(cases)
+    assert all(o.fast_error is None and o.pellet_error is None for o in outcomes)
+    assert not failures, "\n".join(o.report() for o in failures[:3])
