@@ -44,6 +44,11 @@ CARD_SCENARIOS = [SCENARIOS / "goat" / f"{name}.json" for name in (
     "gravekeepers-spy-flip-summons-a-gravekeeper-from-the-deck",
     "sinister-serpent-returns-to-the-hand-in-its-owners-standby-phase",
     "sinister-serpent-is-not-returned-in-the-main-phase",
+    "premature-burial-revives-in-attack-position-and-equips",
+    "premature-burial-destroyed-destroys-its-monster",
+    "call-of-the-haunted-revives-in-attack-position",
+    "call-of-the-haunted-destroyed-destroys-its-monster",
+    "call-of-the-haunted-is-destroyed-with-its-monster-destroyed-by-battle",
 )]
 
 
