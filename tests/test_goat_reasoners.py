@@ -44,6 +44,7 @@ CARD_SCENARIOS = [SCENARIOS / "goat" / f"{name}.json" for name in (
     "gravekeepers-spy-flip-summons-a-gravekeeper-from-the-deck",
     "sinister-serpent-returns-to-the-hand-in-its-owners-standby-phase",
     "sinister-serpent-is-not-returned-in-the-main-phase",
+    "sinister-serpent-stops-the-turn-in-its-owners-standby-phase",
     "premature-burial-revives-in-attack-position-and-equips",
     "premature-burial-destroyed-destroys-its-monster",
     "call-of-the-haunted-revives-in-attack-position",
