@@ -26,7 +26,8 @@ PELLET_SCENARIOS = ["sangan-destroyed-by-battle-searches-its-deck", "sangan-trib
                     "witch-of-the-black-forest-destroyed-by-dark-hole-searches-by-def",
                     "audit10-cards-raigeki-set-man-eater-bug-no-flip", "audit10-battle-man-eater-bug-flipped-by-attack",
                     "audit10-battle-mirror-force-on-declaration", "audit10-cards-pot-of-greed-last-two-cards",
-                    "audit10-cards-harpies-feather-duster-lifts-swords-and-axe"]
+                    "audit10-cards-harpies-feather-duster-lifts-swords-and-axe",
+                    "audit10-cards-reborn-synchro-properly-summoned-only", "audit5-monster-reborn-opponents-monster-stays"]
 
 
 def card_rule_lines(ruleset: str) -> dict[str, int]:

@@ -176,7 +176,7 @@ CASES = [
     ("a winner while a pending action plays", won("A"), "pending", won(None)),
     ("0 LP with no winner", zero_lp(None), "players.B.life_points", zero_lp("A")),
     ("two chain links on one card", two_links(same=True), "chain[1].zone", two_links(same=False)),
-    ("equipped_to on a card that is not an Equip Spell", equipped("Swords of Revealing Light", 0),
+    ("equipped_to on a card that is neither an Equip Spell nor a Continuous Trap", equipped("Swords of Revealing Light", 0),
      "players.A.spell_trap_zones[0].equipped_to", equipped("Axe of Despair", 0)),
     ("an Equip Spell equipped to an empty zone", equipped("Axe of Despair", 3), "players.A.spell_trap_zones[0].equipped_to",
      equipped("Axe of Despair", 0)),

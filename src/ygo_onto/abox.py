@@ -244,9 +244,9 @@ def _deck_effects(vocabulary, among=None) -> set:
 
 def visible_decks(state: dict, transient: dict, cat) -> tuple:
     """The players whose Deck's cards the ABox shows: a player's Deck while an effect that looks there may be used,
-    that is while its card is in a game event of the last step (a trigger: its owner's Deck), is the card of the
-    pending activation (its player's) or of a chain link (the link player's; both players' for a filter of
-    eitherSide). Else none: the Deck's count only."""
+    that is while its card is in a game event of the last step (a trigger: its owner's Deck), is a monster just
+    flipped (a FLIP effect: its controller's), is the card of the pending activation (its player's) or of a chain
+    link (the link player's; both players' for a filter of eitherSide). Else none: the Deck's count only."""
     lookers = deck_lookers(cat)
     if not lookers:
         return ()
@@ -254,6 +254,10 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
     for p, area, i, *_ in transient.get("events", ()):
         if card_name_at(state, {"player": p, "area": area, "index": i}) in lookers:
             out.add(p)
+    for p in PLAYERS:  # a FLIP effect that looks there (its justFlipped lasts until it is activated): its controller's Deck
+        for fc in state["players"][p]["monster_zones"]:
+            if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
+                out.add(p)
     pending = state["pending"]
     if pending is not None and "from" in pending["action"] and card_name_at(state, pending["action"]["from"]) in lookers:
         out.add(pending["action"].get("player", state["turn_player"]))
@@ -857,9 +861,23 @@ def placed_card_facts(cat, name: str, p: str, area: str, i: int, owner: str) -> 
             memo.clear()
         card, c = cat.get(name), card_ind(p, area, i)
         placed = ((card.class_name, c), ("placedIn", c, zone_ind(p, area, i)), ("cardIndex", c, i),
-                  ("ownerPlayer", c, player_ind(owner)), *catalog_facts(card, c))
+                  ("ownerPlayer", c, player_ind(owner)), *catalog_facts(card, c),
+                  *(("namePart", c, part) for part in name_parts(cat).get(card.name, ())))
         got = memo[key] = (card, c, placed)
     return got
+
+
+def name_parts(cat) -> dict:
+    """Card name -> the parts of names that the catalog's filters look for (ygo:filterNameContains) and that name
+    contains: the card's namePart facts.  SWRL's string builtins are not compiled by the fast reasoner, so the
+    containment is read here, once per catalog and vocabulary; the filter rule joins on the value."""
+    vocabulary = knowledge(cat.ruleset).vocabulary
+    got = cat.__dict__.get("_name_parts")
+    if got is None or got[0] is not vocabulary:
+        parts = {o for p, _s, o in vocabulary.tbox_facts if p == "filterNameContains"}
+        got = cat.__dict__["_name_parts"] = (vocabulary, {
+            c.name: tuple(sorted(x for x in parts if x in c.name)) for c in cat.cards if any(x in c.name for x in parts)})
+    return got[1]
 
 
 def catalog_facts(card, c: str) -> list[tuple]:

@@ -493,18 +493,20 @@ def _inv_summon_answers_official_only(state: dict, cat: Catalog):
 
 
 def _inv_equip_spells_equip(state: dict, cat: Catalog):
-    """Only a face-up Equip Spell is equipped to a monster (rulebook p. 17), and its monster is on the field: an
-    Equip Spell whose monster leaves is destroyed (the engine clears `equipped_to` as it happens)."""
+    """Only a face-up Equip Spell is equipped to a monster (rulebook p. 17), or a face-up Continuous Trap linked to
+    the monster it Special Summoned (cards.md Call of the Haunted), and its monster is on the field: an Equip Spell
+    whose monster leaves is destroyed (the engine clears `equipped_to` as it happens)."""
     for p, area, i, fc in _field_entries(state):
         eq = fc["equipped_to"]
         if eq is None:
             continue
         card = cat.get(fc["card"])
         where = f"{_where_of(p, area, i)}.equipped_to"
-        if not (card.card_type == "spell" and card.subtype == "equip"):
-            return where, f"null ({card.name} is not an Equip Spell)", show(eq)
+        # a Continuous Trap is linked the same way to the monster it Special Summoned (cards.md Call of the Haunted)
+        if not (card.card_type == "spell" and card.subtype == "equip" or card.card_type == "trap" and card.subtype == "continuous"):
+            return where, f"null ({card.name} is neither an Equip Spell nor a Continuous Trap)", show(eq)
         if fc["position"] != "face_up":
-            return where, "null (a face-down Equip Spell equips nothing)", show(eq)
+            return where, "null (a face-down card equips nothing)", show(eq)
         if state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None:
             return where, f"a Monster Zone holding a monster (players.{eq['player']}.monster_zones[{eq['zone']}] is empty)", show(eq)
 
@@ -637,7 +639,7 @@ INVARIANTS = (
     ("0 LP ends the duel", _inv_no_life_points_no_duel),
     ("an attack in progress: the turn player's one, in its Battle Phase", _inv_one_attack_at_a_time),
     ("a summon waits for answers only where there are responses", _inv_summon_answers_official_only),
-    ("only Equip Spells equip, to a monster", _inv_equip_spells_equip),
+    ("only Equip Spells (and linked Continuous Traps) equip, to a monster", _inv_equip_spells_equip),
     ("one face-up Field Spell", _inv_one_face_up_field_spell),
     ("one link per card, on its card", _inv_one_link_per_card),
     ("a phase end waits for the opponent", _inv_phase_end_waits_for_the_opponent),
