@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opSendToGraveyard", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -438,6 +438,30 @@ def gain_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
     bound (state-format.md: 0..MAX_LIFE_POINTS) holds, so every written state loads again."""
     side = step.state["players"][_player(player_ind)]
     side["life_points"] = max(0, min(MAX_LIFE_POINTS, side["life_points"] + int(amount)))
+
+
+@primitive("discard_at_random")
+def discard_at_random(step: Step, op: str, player_ind: str, count: int) -> None:
+    """The player discards `count` cards of the hand chosen at random (fewer if it holds fewer), from the duel's
+    seeded RNG; the state keeps the next seed, as a shuffle does, so a duel replays exactly. They go to the
+    owner's Graveyard as discarded cards (a game event where an effect watches the card)."""
+    p = _player(player_ind)
+    side = step.state["players"][p]
+    for area in ("hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
+        if (p, area) not in step.wrapped:
+            step.wrapped.add((p, area))
+            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    if not side["hand"] or count <= 0:
+        return
+    picked = step.rng.sample(side["hand"], min(int(count), len(side["hand"])))
+    step.state["rng_seed"] = step.rng.randrange(2**31)
+    watched = watched_cards(step.state["ruleset"], step.vocabulary)
+    reason = step.vocabulary.annotations["opDiscard"].get("reasonOfMove")
+    for tok in picked:
+        side["hand"].remove(tok)
+        side["graveyard"].append(tok)
+        if tok.name in watched:
+            step.moved.append((tok, "hand", "graveyard", reason))
 
 
 @primitive("draw")
