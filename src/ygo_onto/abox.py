@@ -899,7 +899,8 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     out.append(("linkTargetGone", me, any(card_at(state, t) is None for t in targets)))
     if number == len(state["chain"]):
         out.append(("ChainTop", me))
-        if transient.get("resolving"):
+        # a selection a resolving effect opened (a discard chosen on resolution) holds the chain until it is made
+        if transient.get("resolving") and state["pending"] is None:
             out.append(("ResolvingLink", me))
     return out
 

@@ -35,7 +35,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -577,6 +577,18 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         step.pending_refs = []
     else:
         step.state["pending"]["needed"] = int(value)
+
+
+@primitive("ask_discard")
+def ask_discard(step: Step, op: str, player_ind: str, count: int) -> None:
+    """A resolving effect asks the player to discard `count` cards of their choice (Graceful Charity): the pass on
+    which the chain resolves waits for them, as a pending action with the purpose discard (state-format.md "A
+    pending action"); the player holds priority and selects, and the chain goes on resolving once they are chosen."""
+    player = _player(player_ind)
+    step.state["pending"] = {"action": {"type": "pass", "player": player}, "purpose": "discard",
+                             "needed": int(count), "chosen": []}
+    step.pending_refs = []
+    step.state["priority"] = player
 
 
 @primitive("trigger")
