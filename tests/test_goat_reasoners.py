@@ -34,3 +34,33 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
     assert len(outcomes) == len(cases)
     assert all(o.fast_error is None and o.pellet_error is None and o.pellet_ms > 0 for o in outcomes)
     assert not failures, "\n".join(o.report() for o in failures[:3])
+
+
+# the goat scenarios of the draw, discard, hand and Life Point effects (DrawEffect on a trap, GainLifePointsEffect,
+# DiscardEffect whole, at random and chosen on resolution, the search filtered by Type and Level): every reasoner
+# input of their steps, the resolution's pending discard and the random discard's step included
+HAND_SCENARIOS = ["jar-of-greed-draws-one-card", "upstart-goblin-draws-and-gives-the-opponent-1000",
+                  "card-destruction-discards-both-hands-and-draws-as-many",
+                  "reinforcement-of-the-army-adds-a-level-4-or-lower-warrior",
+                  "graceful-charity-draws-3-then-discards-2-chosen-on-resolution",
+                  "delinquent-duo-random-then-chosen-discard"]
+
+
+@pytest.mark.pellet
+def test_fast_infers_what_pellet_infers_on_every_step_of_the_hand_scenarios():
+    from scenario_runner import run
+
+    cases = []
+    for name in HAND_SCENARIOS:
+        path = SCENARIOS / "goat" / f"{name}.json"
+        sink: list = []
+        with D._recording_steps(sink):
+            run(path, "fast")
+        cases += [D.Case(f"scenario {name} step {i}", data, transient) for i, (data, transient) in enumerate(sink)]
+    cases = D.dedupe(cases)
+    assert len(cases) >= 3 * len(HAND_SCENARIOS)
+    with D.PelletPool(workers=1) as pool:
+        outcomes = D.compare(cases, pool, batch=4)
+    failures = [o for o in outcomes if not o.same]
+    assert all(o.fast_error is None and o.pellet_error is None for o in outcomes)
+    assert not failures, "\n".join(o.report()[:2000] for o in failures[:3])
