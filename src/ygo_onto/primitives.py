@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -35,7 +35,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -462,6 +462,31 @@ def discard_at_random(step: Step, op: str, player_ind: str, count: int) -> None:
         side["graveyard"].append(tok)
         if tok.name in watched:
             step.moved.append((tok, "hand", "graveyard", reason))
+
+
+@primitive("add_matches_to_hand")
+def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
+    """Up to `count` cards of a Deck that the card's effect filter matches (the inferred candidateOf facts: the
+    Deck is in the ABox while its effect resolves, abox.visible_decks) go to their owner's hand, the first in
+    Deck order. The effects that use it match copies of one card (a filter of sameNameCards), so the order
+    chooses nothing a player could choose."""
+    found = []
+    for f in named(step.facts, ("candidateOf",)):
+        if f[2] == card_ind and f[1].endswith("_card"):
+            head, _, index = f[1][:-5].rpartition("_")
+            if _IND_HEADS.get(head, (None, None))[1] == "deck":
+                found.append((_IND_HEADS[head][0], int(index)))
+    picked = []
+    for p, index in sorted(found)[: max(0, int(count))]:
+        side = step.state["players"][p]
+        for area in ("deck", "hand"):  # cards as Tokens, so that the step's other moves still find theirs
+            if (p, area) not in step.wrapped:
+                step.wrapped.add((p, area))
+                side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+        picked.append((p, side["deck"][index]))
+    for p, tok in picked:
+        step.state["players"][p]["deck"].remove(tok)
+        step.state["players"][p]["hand"].append(tok)
 
 
 @primitive("draw")
