@@ -38,8 +38,8 @@ def test_fast_infers_exactly_what_pellet_infers_on_goat_states(cases):
 
 # the goat scenarios of the draw, discard, hand and Life Point effects (DrawEffect on a trap, GainLifePointsEffect,
 # DiscardEffect whole, at random and chosen on resolution, the search filtered by Type and Level, Thunder Dragon's
-# ignition from the hand): every reasoner
-# input of their steps, the resolution's pending discard and the random discard's step included
+# ignition from the hand): every reasoner input of their steps, the resolution's pending discard and the random
+# discard's step included
 HAND_SCENARIOS = ["jar-of-greed-draws-one-card", "upstart-goblin-draws-and-gives-the-opponent-1000",
                   "card-destruction-discards-both-hands-and-draws-as-many",
                   "reinforcement-of-the-army-adds-a-level-4-or-lower-warrior",
