@@ -591,8 +591,9 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
     wants = {"end_turn": ("discard",), "tribute_summon": ("tribute",), "set_monster": ("tribute",),
              "special_summon": ("tribute",), "synchro_summon": ("material",)}
     if kind == "pass":  # a resolving effect's discards chosen on resolution (rules/common/effects/discard.swrl)
-        if purpose != "discard":
-            return "pending.purpose", "\"discard\" (what a resolving effect asks of a pending pass)", show(purpose)
+        if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
+            return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
+                    "selects only the discards a resolving effect asks for)", show(kind))
         if len(state["players"][player]["hand"]) < pending["needed"]:
             return (f"players.{player}.hand", f"at least {pending['needed']} cards (the discards asked for)",
                     f"{len(state['players'][player]['hand'])} cards")
