@@ -44,7 +44,8 @@ HAND_SCENARIOS = ["jar-of-greed-draws-one-card", "upstart-goblin-draws-and-gives
                   "card-destruction-discards-both-hands-and-draws-as-many",
                   "reinforcement-of-the-army-adds-a-level-4-or-lower-warrior",
                   "graceful-charity-draws-3-then-discards-2-chosen-on-resolution",
-                  "delinquent-duo-random-then-chosen-discard", "thunder-dragon-discards-itself-to-add-up-to-2"]
+                  "delinquent-duo-random-then-chosen-discard", "thunder-dragon-discards-itself-to-add-up-to-2",
+                  "reinforcement-of-the-army-in-the-deck-does-nothing"]
 
 
 @pytest.mark.pellet
