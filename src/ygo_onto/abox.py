@@ -242,11 +242,23 @@ def _deck_effects(vocabulary, among=None) -> set:
     return {s for p, s, o in vocabulary.tbox_facts if p in FILTER_PROPERTIES and o in filters}
 
 
+def activation_lookers(cat) -> frozenset:
+    """The names of the catalog's cards whose activation itself looks in the Deck (an effect with filterArea
+    deckArea and the trigger onActivation: a search spell), memoized per catalog and vocabulary."""
+    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_activation_lookers", _activation_deck_effects)
+
+
+def _activation_deck_effects(vocabulary) -> set:
+    on_activation = {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o == "onActivation"}
+    return _deck_effects(vocabulary) & on_activation
+
+
 def visible_decks(state: dict, transient: dict, cat) -> tuple:
     """The players whose Deck's cards the ABox shows: a player's Deck while an effect that looks there may be used,
     that is while its card is in a game event of the last step (a trigger: its owner's Deck), is a monster just
     flipped (a FLIP effect: its controller's), is the card of the pending activation (its player's) or of a chain
-    link (the link player's; both players' for a filter of eitherSide). Else none: the Deck's count only."""
+    link (the link player's; both players' for a filter of eitherSide), or is a search spell in its player's hand
+    or Spell & Trap Zones (activation_lookers). Else none: the Deck's count only."""
     lookers = deck_lookers(cat)
     if not lookers:
         return ()
@@ -267,6 +279,13 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
             out.update(PLAYERS)
         elif link["card"] in lookers:
             out.add(link["player"])
+    # a search spell its player may activate (in the hand or Set): whether its Deck holds a match is its condition
+    starters = activation_lookers(cat)
+    for p in PLAYERS:
+        side = state["players"][p]
+        if any(n in starters for n in side["hand"]) or any(
+                fc is not None and fc["card"] in starters for fc in side["spell_trap_zones"]):
+            out.add(p)
     return tuple(sorted(out))
 
 
@@ -934,7 +953,8 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     out.append(("linkTargetGone", me, any(card_at(state, t) is None for t in targets)))
     if number == len(state["chain"]):
         out.append(("ChainTop", me))
-        if transient.get("resolving"):
+        # a selection a resolving effect opened (a discard chosen on resolution) holds the chain until it is made
+        if transient.get("resolving") and state["pending"] is None:
             out.append(("ResolvingLink", me))
     return out
 

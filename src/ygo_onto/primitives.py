@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opSendToGraveyard", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -35,7 +35,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opOpenSelection", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -454,6 +454,55 @@ def gain_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
     side["life_points"] = max(0, min(MAX_LIFE_POINTS, side["life_points"] + int(amount)))
 
 
+@primitive("discard_at_random")
+def discard_at_random(step: Step, op: str, player_ind: str, count: int) -> None:
+    """The player discards `count` cards of the hand chosen at random (fewer if it holds fewer), from the duel's
+    seeded RNG; the state keeps the next seed, as a shuffle does, so a duel replays exactly. They go to the
+    owner's Graveyard as discarded cards (a game event where an effect watches the card)."""
+    p = _player(player_ind)
+    side = step.state["players"][p]
+    for area in ("hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
+        if (p, area) not in step.wrapped:
+            step.wrapped.add((p, area))
+            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    if not side["hand"] or count <= 0:
+        return
+    picked = step.rng.sample(side["hand"], min(int(count), len(side["hand"])))
+    step.state["rng_seed"] = step.rng.randrange(2**31)
+    watched = watched_cards(step.state["ruleset"], step.vocabulary)
+    reason = step.vocabulary.annotations["opDiscard"].get("reasonOfMove")
+    for tok in picked:
+        side["hand"].remove(tok)
+        side["graveyard"].append(tok)
+        if tok.name in watched:
+            step.moved.append((tok, "hand", "graveyard", reason))
+
+
+@primitive("add_matches_to_hand")
+def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
+    """Up to `count` cards of a Deck that the card's effect filter matches (the inferred candidateOf facts: the
+    Deck is in the ABox while its effect resolves, abox.visible_decks) go to their owner's hand, the first in
+    Deck order. The effects that use it match copies of one card (a filter of sameNameCards), so the order
+    chooses nothing a player could choose."""
+    found = []
+    for f in named(step.facts, ("candidateOf",)):
+        if f[2] == card_ind and f[1].endswith("_card"):
+            head, _, index = f[1][:-5].rpartition("_")
+            if _IND_HEADS.get(head, (None, None))[1] == "deck":
+                found.append((_IND_HEADS[head][0], int(index)))
+    picked = []
+    for p, index in sorted(found)[: max(0, int(count))]:
+        side = step.state["players"][p]
+        for area in ("deck", "hand"):  # cards as Tokens, so that the step's other moves still find theirs
+            if (p, area) not in step.wrapped:
+                step.wrapped.add((p, area))
+                side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+        picked.append((p, side["deck"][index]))
+    for p, tok in picked:
+        step.state["players"][p]["deck"].remove(tok)
+        step.state["players"][p]["hand"].append(tok)
+
+
 @primitive("draw")
 def draw(step: Step, op: str, player_ind: str, count: int) -> None:
     side = step.state["players"][_player(player_ind)]
@@ -567,6 +616,18 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         step.pending_refs = []
     else:
         step.state["pending"]["needed"] = int(value)
+
+
+@primitive("ask_discard")
+def ask_discard(step: Step, op: str, player_ind: str, count: int) -> None:
+    """A resolving effect asks the player to discard `count` cards of their choice (Graceful Charity): the pass on
+    which the chain resolves waits for them, as a pending action with the purpose discard (state-format.md "A
+    pending action"); the player holds priority and selects, and the chain goes on resolving once they are chosen."""
+    player = _player(player_ind)
+    step.state["pending"] = {"action": {"type": "pass", "player": player}, "purpose": "discard",
+                             "needed": int(count), "chosen": []}
+    step.pending_refs = []
+    step.state["priority"] = player
 
 
 @primitive("trigger")

@@ -278,9 +278,9 @@ def normalize(raw: Any, source: str = "") -> dict:
         from .actions import check_action_object
 
         check_action_object(pending["action"], "pending.action", source)
-        if pending["action"]["type"] in ("select", "cancel", "pass"):  # the choices themselves: never waiting for one
-            ck.fail("pending.action.type", "the action being built (a summon, an activation, end_turn), not a "
-                    "choice made while one is built", pending["action"]["type"])
+        if pending["action"]["type"] in ("select", "cancel"):  # the choices themselves: never waiting for one
+            ck.fail("pending.action.type", "the action being built (a summon, an activation, end_turn, the pass on "
+                    "which a chain resolves), not a choice made while one is built", pending["action"]["type"])
         ck.choice(pending["purpose"], "pending.purpose", PURPOSES)
         pending.setdefault("needed", 1)
         pending.setdefault("chosen", [])
@@ -592,9 +592,17 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
     main = ("main1", "main2")
     wants = {"end_turn": ("discard",), "tribute_summon": ("tribute",), "set_monster": ("tribute",),
              "special_summon": ("tribute",), "synchro_summon": ("material",)}
+    if kind == "pass":  # a resolving effect's discards chosen on resolution (rules/common/effects/discard.swrl)
+        if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
+            return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
+                    "selects only the discards a resolving effect asks for)", show(kind))
+        if len(state["players"][player]["hand"]) < pending["needed"]:
+            return (f"players.{player}.hand", f"at least {pending['needed']} cards (the discards asked for)",
+                    f"{len(state['players'][player]['hand'])} cards")
+        return None
     if kind not in wants and kind != "activate":
         return "pending.action.type", "an action that selects cards (end_turn, tribute_summon, set_monster, " \
-            "special_summon, synchro_summon, activate)", show(kind)
+            "special_summon, synchro_summon, activate, pass)", show(kind)
     if kind != "activate" and player != state["turn_player"]:
         return "pending.action.player", f"the turn player ({state['turn_player']}): only they {kind}", show(player)
     if kind in wants and purpose not in wants[kind]:
