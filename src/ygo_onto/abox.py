@@ -919,6 +919,12 @@ def catalog_facts(card, c: str) -> list[tuple]:
     return out
 
 
+def _resolution_choice_open(state: dict) -> bool:
+    """A choice made on resolution is open: the pending is the `pass` on which the chain resolves (state-format.md,
+    "A pending action")."""
+    return state["pending"] is not None and state["pending"]["action"]["type"] == "pass"
+
+
 def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tuple]:
     """One chain link (state 'chain', link 1 first); the last is ChainTop, and while the chain
     resolves it is the ResolvingLink."""
@@ -953,8 +959,9 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     out.append(("linkTargetGone", me, any(card_at(state, t) is None for t in targets)))
     if number == len(state["chain"]):
         out.append(("ChainTop", me))
-        # a selection a resolving effect opened (a discard chosen on resolution) holds the chain until it is made
-        if transient.get("resolving") and state["pending"] is None:
+        # a selection a resolving effect opened (a discard chosen on resolution: a pending `pass`) holds the chain
+        # until it is made; another pending (a FLIP effect starting as the chain ends) does not
+        if transient.get("resolving") and not _resolution_choice_open(state):
             out.append(("ResolvingLink", me))
     return out
 
