@@ -560,6 +560,9 @@ def finish_link(step: Step, op: str, link: str, _value) -> None:
 def open_choice(step: Step, op: str, _duel: str, value) -> None:
     if op == "opOpenSelection":
         action = {k: v for k, v in step.previous["action"].items() if k != "id"}
+        moved = step.objects.get(Step._ind(action["from"])) if "from" in action else None
+        if moved is not None and step._findable(moved):  # a cost paid as it was activated moved the card (tributeThisCard)
+            action["from"] = step.locate(moved)
         step.state["pending"] = {"action": action, "purpose": value[: -len("Purpose")], "needed": 1, "chosen": []}
         step.pending_refs = []
     else:
