@@ -121,6 +121,36 @@ def test_a_pellet_run_past_its_budget_is_a_clean_error(monkeypatch):
         GameState.from_dict(read_json_file(EXAMPLE)).allowed_actions("pellet")
 
 
+@pytest.mark.pellet
+def test_a_pellet_jvm_run_past_its_budget_is_a_clean_error(monkeypatch):
+    """YGO_PELLET_TIMEOUT bounds the warm JVM's Pellet too (Pellet's own interruption), and the JVM answers the
+    next run as before."""
+    pytest.importorskip("jpype")
+    data = read_json_file(EXAMPLE)
+    GameState.from_dict(data).allowed_actions("pellet-jvm")  # the JVM started and Pellet loaded: not in the budget
+    data["players"]["A"]["life_points"] = 2345  # a state not reasoned about yet in this process (none is cached)
+    monkeypatch.setenv("YGO_PELLET_TIMEOUT", "0.01")
+    started = time.monotonic()
+    with pytest.raises(ReasonerError, match=r"pellet-jvm: .*within its budget of 0.01 s \(YGO_PELLET_TIMEOUT\)"):
+        GameState.from_dict(data).allowed_actions("pellet-jvm")
+    assert time.monotonic() - started < 30
+    monkeypatch.delenv("YGO_PELLET_TIMEOUT")
+    data["players"]["A"]["life_points"] = 2346
+    assert "tribute_summon@A.hand0" in {a.id for a in GameState.from_dict(data).allowed_actions("pellet-jvm")}
+
+
+def test_every_reasoner_the_cli_offers_is_bounded_or_refuses_at_once():
+    """Each `--reasoner` choice either has a budget (fast: YGO_FAST_MAX_ATOMS; pellet, pellet-jvm:
+    YGO_PELLET_TIMEOUT, tested above) or never runs the rules (hermit refuses them at once)."""
+    from ygo_onto import reasoning
+
+    assert set(reasoning.names()) == {"fast", "pellet", "pellet-jvm", "hermit"}, "a new reasoner: give it a budget"
+    started = time.monotonic()
+    with pytest.raises(ReasonerError, match="hermit: HermiT refuses SWRL rules with builtin atoms"):
+        GameState.from_dict(read_json_file(EXAMPLE)).allowed_actions("hermit")
+    assert time.monotonic() - started < 30
+
+
 def _interrupt(args: list[str], tmp_path: Path, after: float = 8.0, child: bool = False):
     """Run `ygo-onto ARGS`, send it SIGINT after `after` seconds (child: once it has started a child process, as
     Pellet's Java), and return (the finished process, the child processes it had)."""

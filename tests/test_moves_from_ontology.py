@@ -252,7 +252,8 @@ def test_a_move_to_the_top_of_the_deck_is_the_files_data(rules):
 
 # ---------------------------------------------------------------- what a move needs is checked on load
 
-@pytest.mark.parametrize("case", ["no_area", "unknown_area", "place_in_a_zone", "unknown_place", "counter_without_key"])
+@pytest.mark.parametrize("case", ["no_area", "unknown_area", "place_in_a_zone", "unknown_place", "counter_without_key",
+                                  "full_area_not_a_list", "full_area_on_a_list"])
 def test_a_move_without_a_destination_or_a_counter_without_its_key_is_refused_on_load(onto, tmp_path, case):
     g = Graph().parse(onto, format="xml")
     op, area, place = URIRef(YGO + "opBanish"), URIRef(YGO + "destinationArea"), URIRef(YGO + "destinationPlace")
@@ -265,6 +266,10 @@ def test_a_move_without_a_destination_or_a_counter_without_its_key_is_refused_on
         g.add((op, place, Literal("start")))
     elif case == "unknown_place":
         g.set((URIRef(YGO + "opShuffleIntoDeck"), place, Literal("bottom")))
+    elif case == "full_area_not_a_list":  # where a card goes when the zones are full is a list of cards
+        g.set((URIRef(YGO + "opReturnControl"), URIRef(YGO + "areaWhenFull"), Literal("spell_trap_zones")))
+    elif case == "full_area_on_a_list":  # and only a move to zones can find them full
+        g.add((op, URIRef(YGO + "areaWhenFull"), Literal("graveyard")))
     else:  # a counter operation must name its counter
         g.remove((URIRef(YGO + "opSetAtkUntilEndPhase"), URIRef(YGO + "counterKey"), None))
     path = tmp_path / "edited.owl"
@@ -274,7 +279,9 @@ def test_a_move_without_a_destination_or_a_counter_without_its_key_is_refused_on
     expected = {"no_area": "property opBanish: ygo:destinationArea: expected one of deck, hand", "unknown_area": "(where the primitive move puts the card), got 'exile'",
                 "place_in_a_zone": "property opBanish: ygo:destinationPlace: expected one of end, start, shuffled",
                 "unknown_place": "property opShuffleIntoDeck: ygo:destinationPlace",
-                "counter_without_key": "property opSetAtkUntilEndPhase: ygo:counterKey: expected the key"}[case]
+                "counter_without_key": "property opSetAtkUntilEndPhase: ygo:counterKey: expected the key",
+                "full_area_not_a_list": "property opReturnControl: ygo:areaWhenFull: expected one of deck, hand",
+                "full_area_on_a_list": "property opBanish: ygo:areaWhenFull: expected one of deck, hand"}[case]
     assert expected in str(err.value), str(err.value)
     if case == "no_area":
         assert str(err.value).endswith("got none")

@@ -591,6 +591,10 @@ def _check_operations(k: Knowledge, path) -> None:
                 raise StateError(f"{path}: property {prop}: ygo:marksCard: expected a bookkeeping key (lower case "
                                  f"and _) on a move to monster_zones or spell_trap_zones, got {mark!r} "
                                  f"(destinationArea {area})")
+            full = ann.get("areaWhenFull")
+            if full is not None and (full not in LIST_AREAS or area not in ("monster_zones", "spell_trap_zones")):
+                raise StateError(f"{path}: property {prop}: ygo:areaWhenFull: expected one of {', '.join(LIST_AREAS)} "
+                                 f"on a move to monster_zones or spell_trap_zones, got {full!r} (destinationArea {area})")
             continue  # a new move operation has its place in a step by its destination (primitives.step_place)
         if name == "set_counter":  # which counter is the property's data (primitives.set_counter)
             key = k.vocabulary.annotations[prop].get("counterKey")

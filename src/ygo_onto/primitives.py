@@ -285,18 +285,12 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     if ref["area"] == "graveyard":
         _remember_properly_summoned(step.state, ref["player"], name, False)
     if area in LIST_AREAS:
-        tok = Token(name)
-        place = ann.get("destinationPlace", "end")
-        side[area].insert(0 if place == "start" else len(side[area]), tok)
-        if place == "shuffled":  # from the duel's seeded RNG; the state keeps the next seed (as roll_die)
-            step.rng.shuffle(side[area])
-            step.state["rng_seed"] = step.rng.randrange(2**31)
-        step.objects[card_ind] = tok
-        if watched:
-            step.moved.append((tok, ref["area"], area, ann.get("reasonOfMove")))
-        step.wrapped.add((_player(player_ind), area))
-        if area == "graveyard" and ("properlySummoned", card_ind, True) in step.facts:
-            _remember_properly_summoned(step.state, _player(player_ind), name, True)
+        _to_list_area(step, side, area, name, card_ind, player_ind, ref, ann, watched)
+        return
+    if "areaWhenFull" in ann and None not in side.get(area, (None,)):
+        # ygo:areaWhenFull: a card for which the player's zones have no room left goes to that area instead
+        # (rulebook p. 3, at most 5 monsters; p. 42 "Control": to its owner's Graveyard)
+        _to_list_area(step, side, ann["areaWhenFull"], name, card_ind, player_ind, ref, ann, watched)
         return
     if fc is not None and area != "field_zone":  # a card changing zones on the field (control): its bookkeeping starts again
         fc["extra"] = {ann["marksCard"]: True} if "marksCard" in ann else {}
@@ -313,6 +307,23 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.objects[card_ind] = new
     if watched:
         step.moved.append((new, ref["area"], area, ann.get("reasonOfMove")))
+
+
+def _to_list_area(step: Step, side: dict, area: str, name: str, card_ind: str, player_ind: str, ref: dict,
+                  ann: dict, watched: bool) -> None:
+    """The move's second half for a list of cards: where in it (ygo:destinationPlace), and its event."""
+    tok = Token(name)
+    place = ann.get("destinationPlace", "end")
+    side[area].insert(0 if place == "start" else len(side[area]), tok)
+    if place == "shuffled":  # from the duel's seeded RNG; the state keeps the next seed (as roll_die)
+        step.rng.shuffle(side[area])
+        step.state["rng_seed"] = step.rng.randrange(2**31)
+    step.objects[card_ind] = tok
+    if watched:
+        step.moved.append((tok, ref["area"], area, ann.get("reasonOfMove")))
+    step.wrapped.add((_player(player_ind), area))
+    if area == "graveyard" and ("properlySummoned", card_ind, True) in step.facts:
+        _remember_properly_summoned(step.state, _player(player_ind), name, True)
 
 
 def watched_cards(ruleset: str, vocabulary) -> frozenset:
@@ -612,6 +623,9 @@ def finish_link(step: Step, op: str, link: str, _value) -> None:
 def open_choice(step: Step, op: str, _duel: str, value) -> None:
     if op == "opOpenSelection":
         action = {k: v for k, v in step.previous["action"].items() if k != "id"}
+        moved = step.objects.get(Step._ind(action["from"])) if "from" in action else None
+        if moved is not None and step._findable(moved):  # a cost paid as it was activated moved the card (tributeThisCard)
+            action["from"] = step.locate(moved)
         step.state["pending"] = {"action": action, "purpose": value[: -len("Purpose")], "needed": 1, "chosen": []}
         step.pending_refs = []
     else:

@@ -55,7 +55,7 @@ from ..errors import ReasonerError
 from ..knowledge import ABOX, YGO, Knowledge
 from . import register
 from .owl import _knowledge_ntriples, iri
-from .pellet import _value
+from .pellet import TIMEOUT_ENV, _value, timeout
 
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 NAMED_INDIVIDUAL = "http://www.w3.org/2002/07/owl#NamedIndividual"
@@ -389,16 +389,33 @@ class PelletJvmBackend:
         union.addGraph(_knowledge_graph(pellet, k))
         union.addGraph(pellet.graph(abox))
         graph = pellet.reasoner.bind(union)
+        budget = timeout()
+        alarm = None
         try:
             graph.prepare(False)  # JenaLoader.load: the KnowledgeBase from the triples
             kb = graph.getKB()
-            if not kb.isConsistent():
-                raise ReasonerError("Pellet: the state is inconsistent with the ontology: "
-                                    "Ontology is inconsistent (pellet-jvm)")
-            kb.classify()
-            kb.realize()
+            if budget:
+                # the run's budget (YGO_PELLET_TIMEOUT, as the pellet backend's): Pellet's own interruption
+                # (Timers.interrupt, what the OWL API's PelletReasoner.interrupt calls), which the tableau and
+                # the rule strategy check as they run; the run then ends in a TimerInterruptedException
+                alarm = threading.Timer(budget, kb.timers.interrupt)
+                alarm.daemon = True
+                alarm.start()
+            try:
+                if not kb.isConsistent():
+                    raise ReasonerError("Pellet: the state is inconsistent with the ontology: "
+                                        "Ontology is inconsistent (pellet-jvm)")
+                kb.classify()
+                kb.realize()
+            except pellet.jpype.JException as exc:
+                if alarm is not None and not alarm.is_alive():
+                    raise ReasonerError(f"pellet-jvm: the reasoner did not reach its fixpoint within its budget of "
+                                        f"{budget:g} s ({TIMEOUT_ENV})") from None
+                raise
             return self._read(pellet, kb, k, facts)
         finally:
+            if alarm is not None:
+                alarm.cancel()
             # drops the KB, and the listener the graph registered on the (shared) knowledge graph
             graph.close(False)
 
