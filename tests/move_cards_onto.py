@@ -6,7 +6,7 @@ helpers write.  An operation property is an object property (card -> player) ann
 own moves (opToHand, opSendToGraveyard, ...), with `ygo:primitive "move"` and where the card goes:
 `ygo:destinationArea` (an area of the state format) and, in a list, `ygo:destinationPlace`.
 
-- opBanish: to the player's banished cards (state-format.md `banished`).
+- opBanishFromField: to the player's banished cards (state-format.md `banished`).
 - opShuffleIntoDeck: into the player's Deck, which is then shuffled (from the duel's seeded RNG).
 - opToDeckTop: on top of the player's Deck (the state's first card).
 
@@ -27,7 +27,7 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 
 # name -> (comment, destinationArea, destinationPlace or None)
 NEW_MOVES = {
-    "opBanish": ("Banish the card: it goes to the banished cards of the player given (its owner).", "banished", None),
+    "opBanishFromField": ("Banish the card: it goes to the banished cards of the player given (its owner).", "banished", None),
     "opShuffleIntoDeck": ("Shuffle the card into the Deck of the player given (its owner).", "deck", "shuffled"),
     "opToDeckTop": ("Place the card on top of the Deck of the player given (its owner).", "deck", "start"),
 }
@@ -53,7 +53,7 @@ NEW_CARDS = {
             ("Dimensional Prison resolves (card text: \"banish that target\"): its target, if still in a Monster Zone, "
              "is banished; a card leaving the field goes to its owner's (rulebook v6.0 p. 43 \"Control\").",
              "ResolvingLink(?l), linkNegated(?l, false), linkCard(?l, ?c), DimensionalPrison(?c), linkTarget(?l, ?t), "
-             "Monster(?t), placedIn(?t, ?z), MonsterZone(?z), ownerPlayer(?t, ?w) -> opBanish(?t, ?w)"),
+             "Monster(?t), placedIn(?t, ?z), MonsterZone(?z), ownerPlayer(?t, ?w) -> opBanishFromField(?t, ?w)"),
         ],
     },
     "The Transmigration Prophecy": {

@@ -1,6 +1,6 @@
 """A new KIND of move is ontology data, not Python: the primitive `move` reads where a card
 goes from the operation property's annotations (ygo:destinationArea, ygo:destinationPlace, ygo:marksCard),
-so an exported ontology gains operations the sources do not have (opBanish, opShuffleIntoDeck,
+so an exported ontology gains operations the sources do not have (opBanishFromField, opShuffleIntoDeck,
 opToDeckTop: tests/move_cards_onto.py) and two effect cards that use them, Dimensional Prison and The
 Transmigration Prophecy, which are not in the catalog; the engine runs the saved file with the fast backend.
 
@@ -77,7 +77,7 @@ def test_the_moves_and_cards_are_only_in_the_edited_file(onto, rules):
     for f in (REPO / "ontology" / "cards-official.owl", REPO / "ontology" / "ygo-onto.owl", REPO / "docs" / "cards.md",
               *sorted((REPO / "rules").rglob("*.swrl")), *sorted((REPO / "src").rglob("*.py"))):
         text = f.read_text(encoding="utf-8")
-        assert "opBanish" not in text and "Dimensional Prison" not in text and "Transmigration" not in text, f
+        assert "opBanishFromField" not in text and "Dimensional Prison" not in text and "Transmigration" not in text, f
         assert "Rush Recklessly" not in text and "RushRecklessly" not in text, f
     assert len(rules.knowledge.rules) == len(Rules.load(onto.parent / "ygo.owl").knowledge.rules) + 11
     listed = {c["name"]: c for c in json.loads(run("cards", "--json", "--ontology", onto).stdout)}
@@ -243,7 +243,7 @@ def test_a_move_to_the_top_of_the_deck_is_the_files_data(rules):
     data = copy.deepcopy(GameState.from_dict(state({"monster_zones": zones(DM)}, {"graveyard": ["Raigeki"]}),
                                              rules=rules).data)
     apply_operations(data, [("opToDeckTop", "A_monster_zones_0_card", "playerA"),
-                            ("opBanish", "B_graveyard_0_card", "playerB")],
+                            ("opBanishFromField", "B_graveyard_0_card", "playerB")],
                      {}, rules.knowledge.vocabulary, random.Random(0))
     assert data["players"]["A"]["deck"] == ["Dark Magician"] * 4 and data["players"]["A"]["monster_zones"] == NONE5
     assert data["players"]["B"]["banished"] == ["Raigeki"] and data["players"]["B"]["graveyard"] == []
@@ -256,7 +256,7 @@ def test_a_move_to_the_top_of_the_deck_is_the_files_data(rules):
                                   "full_area_not_a_list", "full_area_on_a_list"])
 def test_a_move_without_a_destination_or_a_counter_without_its_key_is_refused_on_load(onto, tmp_path, case):
     g = Graph().parse(onto, format="xml")
-    op, area, place = URIRef(YGO + "opBanish"), URIRef(YGO + "destinationArea"), URIRef(YGO + "destinationPlace")
+    op, area, place = URIRef(YGO + "opBanishFromField"), URIRef(YGO + "destinationArea"), URIRef(YGO + "destinationPlace")
     if case == "no_area":
         g.remove((op, area, None))
     elif case == "unknown_area":
@@ -276,12 +276,12 @@ def test_a_move_without_a_destination_or_a_counter_without_its_key_is_refused_on
     g.serialize(path, format="xml")
     with pytest.raises(StateError) as err:
         Rules.load(path, cache=False)
-    expected = {"no_area": "property opBanish: ygo:destinationArea: expected one of deck, hand", "unknown_area": "(where the primitive move puts the card), got 'exile'",
-                "place_in_a_zone": "property opBanish: ygo:destinationPlace: expected one of end, start, shuffled",
+    expected = {"no_area": "property opBanishFromField: ygo:destinationArea: expected one of deck, hand", "unknown_area": "(where the primitive move puts the card), got 'exile'",
+                "place_in_a_zone": "property opBanishFromField: ygo:destinationPlace: expected one of end, start, shuffled",
                 "unknown_place": "property opShuffleIntoDeck: ygo:destinationPlace",
                 "counter_without_key": "property opSetAtkUntilEndPhase: ygo:counterKey: expected the key",
                 "full_area_not_a_list": "property opReturnControl: ygo:areaWhenFull: expected one of deck, hand",
-                "full_area_on_a_list": "property opBanish: ygo:areaWhenFull: expected one of deck, hand"}[case]
+                "full_area_on_a_list": "property opBanishFromField: ygo:areaWhenFull: expected one of deck, hand"}[case]
     assert expected in str(err.value), str(err.value)
     if case == "no_area":
         assert str(err.value).endswith("got none")
@@ -310,7 +310,7 @@ def test_import_owl_writes_the_moves_into_a_copy_of_the_sources_that_then_plays_
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0 and "cards added: 3" in done.stdout, done.stdout + done.stderr
     tbox = Graph().parse(copy_ / "ontology" / "ygo-onto.owl", format="xml")
-    assert str(tbox.value(URIRef(YGO + "opBanish"), URIRef(YGO + "destinationArea"))) == "banished"
+    assert str(tbox.value(URIRef(YGO + "opBanishFromField"), URIRef(YGO + "destinationArea"))) == "banished"
     assert str(tbox.value(URIRef(YGO + "opToDeckTop"), URIRef(YGO + "destinationPlace"))) == "start"
     path = tmp_path / "s.json"
     path.write_text(json.dumps(prison_state()), encoding="utf-8")
