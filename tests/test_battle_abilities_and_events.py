@@ -1,6 +1,8 @@
-"""Keyword abilities as data (ontology ygo:KeywordAbility, named by ygo:cardAbility on a card class): the catalog
-reads them, the ABox says which monster on the field has or lacks each, and `fast` infers what Pellet infers on
-every reasoner input of the battle scenarios that use them (tests/scenarios/goat)."""
+"""Battle as data: keyword abilities (ontology ygo:KeywordAbility, named by ygo:cardAbility on a card class) and the
+battle damage event (ygo:BattleDamageEvent, the trigger onBattleDamage). The catalog reads the abilities, the ABox
+says which monster on the field has or lacks each, a battle damage event is recorded only for a card an effect of
+which watches it, and `fast` infers what Pellet infers on every reasoner input of the battle scenarios that use them
+(tests/scenarios/goat)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,6 +11,7 @@ import pytest
 
 from ygo_onto import abox
 from ygo_onto.cards import catalog
+from ygo_onto.game import GameState
 from ygo_onto.state import normalize
 from ygo_onto.testing import differential as D
 
@@ -16,7 +19,9 @@ GOAT_SCENARIOS = Path(__file__).parent / "scenarios" / "goat"
 ABILITY_SCENARIOS = ["spirit-reaper-is-not-destroyed-by-battle", "spirit-reaper-attacking-a-stronger-monster-survives",
                      "spirit-reaper-set-and-attacked-survives-once-flipped",
                      "airknight-parshath-pierces-a-defense-position-monster",
-                     "piercing-against-spirit-reaper-in-defense", "zombyra-the-dark-cannot-attack-directly"]
+                     "piercing-against-spirit-reaper-in-defense", "zombyra-the-dark-cannot-attack-directly",
+                     "airknight-parshath-draws-when-it-inflicts-battle-damage",
+                     "airknight-parshath-draws-nothing-without-battle-damage"]
 ABILITIES = ("cannotAttackDirectly", "indestructibleByBattle", "piercing")
 
 
@@ -49,6 +54,29 @@ def test_a_card_without_abilities_lacks_every_one_in_official():
         "A": {"monster_zones": [{"card": "Dark Magician", "position": "attack"}, None, None, None, None]}, "B": {}}}
     c = abox.card_ind("A", "monster_zones", 0)
     assert _ability_facts(state) == {("lacksAbility", c, a) for a in ABILITIES}
+
+
+def _battle_damage_events(state: dict) -> tuple[list, list]:
+    """The events the apply loop records for the next step of a direct attack by the monster in A's first zone, and
+    the facts of that step."""
+    game = GameState.from_dict(state)
+    sink: list = []
+    with D._recording_steps(sink):
+        game.apply("direct_attack@A.mz0", "fast")
+    events = [e for _, t in sink if t and "events" in t for e in t["events"]]
+    facts = [f for data, t in sink if t and "events" in t for f in abox.state_facts(data, True, t)]
+    return events, facts
+
+
+def test_battle_damage_is_an_event_only_for_a_card_that_watches_it():
+    def state(card):
+        return {"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "phase": "battle", "players": {
+            "A": {"deck": ["Sangan"], "monster_zones": [{"card": card, "position": "attack"}, None, None, None, None]},
+            "B": {}}}
+    events, facts = _battle_damage_events(state("Airknight Parshath"))
+    assert events == [("A", "monster_zones", 0, None, None, None)]
+    assert {("BattleDamageEvent", "event1"), ("eventCard", "event1", abox.card_ind("A", "monster_zones", 0))} <= set(facts)
+    assert _battle_damage_events(state("Giant Orc")) == ([], [])
 
 
 @pytest.mark.pellet
