@@ -21,7 +21,8 @@ ABILITY_SCENARIOS = ["spirit-reaper-is-not-destroyed-by-battle", "spirit-reaper-
                      "airknight-parshath-pierces-a-defense-position-monster",
                      "piercing-against-spirit-reaper-in-defense", "zombyra-the-dark-cannot-attack-directly",
                      "airknight-parshath-draws-when-it-inflicts-battle-damage",
-                     "airknight-parshath-draws-nothing-without-battle-damage"]
+                     "airknight-parshath-draws-nothing-without-battle-damage",
+                     "airknight-parshath-in-defense-draws-when-its-def-inflicts-damage"]
 ABILITIES = ("cannotAttackDirectly", "indestructibleByBattle", "piercing")
 
 
