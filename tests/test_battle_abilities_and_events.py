@@ -5,6 +5,9 @@ which watches it, and `fast` infers what Pellet infers on every reasoner input o
 (tests/scenarios/goat)."""
 from __future__ import annotations
 
+import copy
+import json
+
 from pathlib import Path
 
 import pytest
@@ -80,10 +83,36 @@ def test_battle_damage_is_an_event_only_for_a_card_that_watches_it():
     assert _battle_damage_events(state("Giant Orc")) == ([], [])
 
 
+def _every_input(monkeypatch) -> list:
+    """The start state and every reasoner input of the scenarios' steps, those without transient facts too (the
+    damage calculation's: D.scenario_step_cases keeps only the inputs with transient facts)."""
+    from ygo_onto import game
+
+    sink: list = []
+    original = game.run_reasoner
+
+    def recorder(data, reasoner, transient=None, base=None):
+        sink.append((copy.deepcopy(data), copy.deepcopy(transient)))
+        return original(data, reasoner, transient, base)
+
+    monkeypatch.setattr(game, "run_reasoner", recorder)
+    cases = []
+    for name in ABILITY_SCENARIOS:
+        sc = json.loads((GOAT_SCENARIOS / f"{name}.json").read_text(encoding="utf-8"))
+        state = GameState.from_dict(sc["state"])
+        cases.append(D.Case(f"{name} start", state.to_dict()))
+        for step in sc["steps"]:
+            del sink[:]
+            state = state.apply(step, "fast")
+            cases += [D.Case(f"{name} {step} input {i}", data, transient) for i, (data, transient) in enumerate(sink)]
+    return D.dedupe(cases)
+
+
 @pytest.mark.pellet
-def test_fast_infers_exactly_what_pellet_infers_on_the_keyword_ability_battles():
-    cases = D.dedupe(D.scenario_step_cases([GOAT_SCENARIOS / f"{name}.json" for name in ABILITY_SCENARIOS]))
-    assert any(("damageStep", abox.DUEL, True) in abox.state_facts(c.state, transient=c.transient) for c in cases)
+def test_fast_infers_exactly_what_pellet_infers_on_the_battle_scenarios(monkeypatch):
+    cases = _every_input(monkeypatch)
+    assert sum(1 for c in cases if ("damageStep", abox.DUEL, True) in abox.state_facts(c.state, transient=c.transient)) >= 9
+    assert any(c.transient and "events" in c.transient for c in cases)
     with D.PelletPool(workers=1) as pool:
         outcomes = D.compare(cases, pool, batch=4)
     failures = [o for o in outcomes if not o.same]
