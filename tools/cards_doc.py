@@ -59,6 +59,8 @@ def _text(c, notes: list[str]) -> str:
     """A card's text, with its notes and then its other names (both kinds of card)."""
     if c.effects:
         notes.append("effects: " + ", ".join(c.effects))
+    if c.abilities:
+        notes.append("keyword abilities: " + ", ".join(c.abilities))
     if c.aliases:
         notes.append("also: " + ", ".join(c.aliases))
     if c.italian_name:

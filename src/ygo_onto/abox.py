@@ -207,10 +207,14 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
 
 def event_facts(events) -> list[tuple]:
     """The part "events": the game events of the last step (primitives.Step.finish), each a MoveEvent
-    (player, area, index of the card now, the area it left, the area it entered, why or None)."""
+    (player, area, index of the card now, the area it left, the area it entered, why or None), or a
+    BattleDamageEvent (the monster's player, area and index, then None: it moved nowhere)."""
     out = []
     for n, (p, area, i, came_from, went_to, reason) in enumerate(events, 1):
         me = f"event{n}"
+        if came_from is None:
+            out += [("BattleDamageEvent", me), ("eventCard", me, card_ind(p, area, i))]
+            continue
         out += [("MoveEvent", me), ("eventCard", me, card_ind(p, area, i)),
                 ("movedFrom", me, AREA_INDIVIDUALS[came_from]), ("movedTo", me, AREA_INDIVIDUALS[went_to])]
         if reason:
@@ -387,6 +391,7 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
     for prop, key in counters:
         add((prop, c, fc["counters"].get(key, 0)))
     if card.is_monster:
+        _ability_facts(add, cat, card, c, fc["position"].startswith("face_down"))
         add(("summonedThisTurn", c, fc["summoned_this_turn"]))
         add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
         add(("attacksDeclared", c, fc["attacks_declared"]))
@@ -413,6 +418,27 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         add(("turnsCounterGiven", c, "turns" in fc["counters"]))
         if "turns" in fc["counters"]:
             add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
+
+
+def keyword_abilities(cat) -> tuple:
+    """The keyword abilities of the TBox (individuals of ygo:KeywordAbility: piercing, ...), memoized per catalog."""
+    got = cat.__dict__.get("_keyword_abilities")
+    if got is None:
+        vocabulary = knowledge(cat.ruleset).vocabulary
+        got = cat.__dict__["_keyword_abilities"] = tuple(sorted(
+            ind for ind, classes in vocabulary.individuals.items() if "KeywordAbility" in classes))
+    return got
+
+
+def _ability_facts(add, cat, card, c: str, face_down: bool) -> None:
+    """A monster's keyword abilities on the field (seed 004: defined once, rules/common/battle.swrl reads them):
+    hasAbility for each of its card's, and lacksAbility for each other one of the TBox, because SWRL cannot say
+    "has no such ability" (the battle rules destroy a monster that lacksAbility indestructibleByBattle). A face-down
+    monster's effects are not active (rulebook p. 11; cards.md Spirit Reaper: "a face-down card has no active
+    effects"): it lacks every ability."""
+    own = () if face_down else card.abilities
+    for ability in keyword_abilities(cat):
+        add(("hasAbility" if ability in own else "lacksAbility", c, ability))
 
 
 def _pending_facts(add, state: dict, pending: dict, cat) -> None:

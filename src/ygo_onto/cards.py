@@ -66,6 +66,7 @@ class Card:
     optional_effect: bool = False  # a monster effect its player may decline ("you can")
     no_effect: bool = False  # a card other than a Normal Monster that has no effect (a Fusion Monster of materials alone)
     effects: tuple[str, ...] = ()  # its effects: Effect individuals of the card ontology (ygo:cardEffect; the rules of their kinds)
+    abilities: tuple[str, ...] = ()  # its keyword abilities: KeywordAbility individuals of the TBox (ygo:cardAbility; piercing)
     description: str = ""
     extra_deck: bool = field(init=False, default=False)
     # the card's OWL class when an ontology file names it otherwise than class_name(name) would

@@ -137,6 +137,7 @@ def card_triples(card: Card, ns) -> list[tuple]:
     if card.activation:
         out.append((c, YGO.cardActivation, Literal(" ".join(card.activation))))
     out += [(c, YGO.cardEffect, ns[effect]) for effect in card.effects]  # (an Effect individual of the card file)
+    out += [(c, YGO.cardAbility, YGO[ability]) for ability in card.abilities]  # (a KeywordAbility individual of the TBox)
     # any other catalog field (one added after this mapping was written) as "name=JSON", so a round trip keeps it
     for f in dataclasses.fields(card):
         if f.init and f.compare and f.name not in _MAPPED and getattr(card, f.name) != f.default:
@@ -145,7 +146,7 @@ def card_triples(card: Card, ns) -> list[tuple]:
 
 
 _MAPPED = {"name", "card_type", "subtype", "tuner", "flip", "italian_name", "materials", "phases", "activation", "effects",
-           "aliases", *_INT_FIELDS.values(), *_STR_FIELDS.values(), *_BOOL_FIELDS.values()}
+           "abilities", "aliases", *_INT_FIELDS.values(), *_STR_FIELDS.values(), *_BOOL_FIELDS.values()}
 
 
 def _local(uri) -> str:
@@ -217,6 +218,7 @@ def cards_from_graph(g: Graph, ruleset: str) -> list[Card]:
                           phases=tuple(p for p in str(phases or "").split("|") if p),
                           activation=tuple(str(activation or "").split()),
                           effects=tuple(sorted(_local(e) for e in g.objects(c, YGO.cardEffect))),
+                          abilities=tuple(sorted(_local(a) for a in g.objects(c, YGO.cardAbility))),
                           aliases=tuple(sorted(str(a) for a in g.objects(c, YGO.cardAlias))),
                           owl_class=_local(c) if _local(c) != class_name(name) else None, **fields))
     return cards

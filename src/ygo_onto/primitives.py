@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opBattleDamageEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
@@ -97,7 +97,9 @@ class Step:
         self.previous = transient
         self.attacker = None
         self.facts: set = frozenset()
-        self.moved = []  # MoveEvents of this step, for the next (move): (card object, from area, to area, reason)
+        # the game events of this step, for the next: MoveEvents (move: card object, from area, to area, reason)
+        # and BattleDamageEvents (battle_damage_event: card object, None, None, None)
+        self.moved = []
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
@@ -341,6 +343,29 @@ def control_equips(ruleset: str, vocabulary) -> frozenset:
 
 def _while_equipped_effects(vocabulary) -> set:
     return {s for p, s, o in vocabulary.tbox_facts if p == "controlDuration" and o == "whileEquipped"}
+
+
+BATTLE_DAMAGE_TRIGGER = "onBattleDamage"  # the EffectTrigger individual of the ontology that a BattleDamageEvent starts
+
+
+def battle_damage_watchers(ruleset: str, vocabulary) -> frozenset:
+    """The names of the catalog's cards whose battle damage is a game event (a BattleDamageEvent): those with an
+    effect whose trigger is onBattleDamage (the ontology's data). Other cards' battle damage asserts nothing."""
+    return cards_naming(catalog(ruleset), vocabulary, "_battle_damage_watchers", _battle_damage_effects)
+
+
+def _battle_damage_effects(vocabulary) -> set:
+    return {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o == BATTLE_DAMAGE_TRIGGER}
+
+
+@primitive("battle_damage_event")
+def battle_damage_event(step: Step, op: str, card_ind: str, _player_ind: str) -> None:
+    """The monster inflicted battle damage: a BattleDamageEvent of the next step (abox.event_facts) when one of its
+    effects watches it, else nothing (the facts of a duel without such cards stay as they are)."""
+    obj = step.objects[card_ind]
+    name = obj["card"] if isinstance(obj, dict) else obj.name
+    if name in battle_damage_watchers(step.state["ruleset"], step.vocabulary):
+        step.moved.append((obj, None, None, None))
 
 
 def _move_triggered_effects(vocabulary) -> set:
