@@ -96,17 +96,19 @@ def dedupe(cases: Iterable[Case]) -> list[Case]:
     return out
 
 
-def sampled(cases: list[Case], keep=lambda case: False) -> list[Case]:
-    """The Pellet comparison's share of `cases` in a default run: a fixed third (a checksum of the case's name picks
-    it, so adding a case does not shift the others) plus those `keep` names; every case with YGO_FULL_PELLET=1."""
+def sampled(cases: list[Case], keep=lambda case: False, one_in: int = 3) -> list[Case]:
+    """The Pellet comparison's share of `cases` in a default run: a fixed one in `one_in` (a checksum of the case's
+    name picks it, so adding a case does not shift the others) plus those `keep` names; every case with
+    YGO_FULL_PELLET=1."""
     if os.environ.get("YGO_FULL_PELLET"):
         return list(cases)
-    return [c for c in cases if zlib.crc32(c.name.encode()) % 3 == 0 or keep(c)]
+    return [c for c in cases if zlib.crc32(c.name.encode()) % one_in == 0 or keep(c)]
 
 
-def scenario_step_cases(paths) -> list[Case]:
+def scenario_step_cases(paths, every_input: bool = False) -> list[Case]:
     """Every state of the rule scenarios at `paths` (tests/scenarios/<ruleset>/*.json): the start, each reasoner
-    input of each step (the apply loop's states with their transient facts) and the state after each step."""
+    input of each step (the apply loop's states with their transient facts; with every_input, those without
+    transient facts too, such as the damage calculation's) and the state after each step."""
     from ..game import GameState
 
     out = []
@@ -116,7 +118,7 @@ def scenario_step_cases(paths) -> list[Case]:
         out.append(Case(f"{Path(path).stem} start", state.to_dict()))
         for n, step in enumerate(sc.get("steps", []), 1):
             steps: list = []
-            with _recording_steps(steps):
+            with _recording_steps(steps, every_input):
                 state = state.apply(step, "fast")
             out += [Case(f"{Path(path).stem} step {n} input {i}", data, transient)
                     for i, (data, transient) in enumerate(steps)]
@@ -145,8 +147,9 @@ def fixture_cases(fixture_dir: Path) -> list[Case]:
 
 
 @contextlib.contextmanager
-def _recording_steps(sink: list | None):
-    """While active, every reasoner input of GameState.apply (state + transient facts) is appended to sink."""
+def _recording_steps(sink: list | None, every_input: bool = False):
+    """While active, every reasoner input of GameState.apply with transient facts (with every_input: every one) is
+    appended to sink, as (state, transient facts)."""
     from .. import game
 
     original = getattr(game, "run_reasoner", None)
@@ -155,7 +158,7 @@ def _recording_steps(sink: list | None):
         return
 
     def recorder(data, reasoner, transient=None, base=None):  # (base saves rebuilding the same ABox)
-        if transient:
+        if transient or every_input:
             sink.append((copy.deepcopy(data), copy.deepcopy(transient)))
         return original(data, reasoner, transient, base)
 
