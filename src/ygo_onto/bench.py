@@ -25,7 +25,7 @@ from . import resources
 
 DEFAULT_REPEATS = {"fast": 30, "pellet": 3}
 # the whole duels timed: a ruleset, or RULESET:A+B for the two decks the package carries (duel.new_duel); the goat
-# duels pair the four benchmark decks of the GOAT pack (issue 27's "Chaos Control, Warrior, Chaos Turbo, Chaos Warrior")
+# duels pair the four benchmark decks of the GOAT pack (Chaos Control, Warrior, Chaos Turbo, Chaos Warrior)
 DUELS = ("official", "simplified", "goat:chaos-control+warrior", "goat:chaos-turbo+chaos-warrior")
 
 
