@@ -19,20 +19,23 @@ never prunes a real win:
 
 - the turn's damage comes from the rules that infer `opDamage` (the operation that lowers a
   player's LP); `damage_needs_battle` reads them from the ruleset and checks that each needs
-  a damage step (`damageStep(?d, true)`).  A damage step happens only in the Battle Phase and
+  a damage step (`damageStep(?d, true)`) or names the cards whose effect it is (a burn card,
+  below).  A damage step happens only in the Battle Phase and
   the phases of a turn only go forward, so once the Battle Phase is over (Main Phase 2, End
   Phase) nothing can damage the opponent any more: the bound is 0 and the node is lost without
   being expanded.  An action that moves to such a phase is not even applied.  (The opponent's
   own LP costs are its choice: it always has `pass`.)  A ruleset with a damage rule that needs
   no damage step gets no such bound.  Damage is not the only way to win: a rule that infers a
   loss (`LoserPlayer`) without reading LP or the start of a turn names the cards that give one
-  (`other_loss_cards`: a spell that makes a player draw more than its Deck holds); while the
+  (`other_loss_cards`: a spell that makes a player draw more than its Deck holds; a card whose
+  effect deals damage outside a damage step, named by a rule or by the effect kind its effect is
+  of, `DamageEffect`); while the
   turn player has such a card (hand, Graveyard, field; the Deck too when it holds a card that
   draws, `draw_cards`) there is no bound at all
   (`win_needs_battle`; the opponent's copies are its own choice to play).
 - in the Battle Phase, when no card can still raise an ATK or add an attacker (see
   `battle_bound` for the conditions, all read from the state, the catalog's card kinds and which
-  cards have rules of their own), the bound is the sum of the current ATK of the turn player's
+  cards have effects of their own), the bound is the sum of the current ATK of the turn player's
   monsters that may still attack; a node whose bound is below the opponent's LP is lost.
 - otherwise (the Main Phase) the bound is not finite and prunes nothing.  The search is ordered
   by the attacks still needed (`attacks_needed`), which initialises the proof numbers of new
@@ -137,8 +140,42 @@ class SolveResult:
 _DAMAGE_NEEDS_BATTLE: dict[str, bool] = {}
 
 
+def _rule_cards(ruleset: str, preds: set) -> set[str] | None:
+    """The catalog's card classes whose effect a rule body is about: the classes it names (`SwordsOfRevealingLight(?c)`)
+    and the cards that name an effect of a kind it names (`DamageEffect(?e)`); empty when they are not in the catalog
+    (the rule never applies), None when the body names neither (any card may be the cause)."""
+    from .knowledge import knowledge
+
+    vocabulary = knowledge(ruleset).vocabulary
+    classes = {c.class_name for c in catalog(ruleset)}
+    kinds = {p for p in preds if p in vocabulary.classes and "Effect" in vocabulary.ancestors(p)}
+    if not preds & classes and not kinds:
+        return None
+    by_kind = _cards_by_effect_kind(ruleset)
+    return (preds & classes).union(*(by_kind.get(k, set()) for k in kinds))
+
+
+_KIND_CARDS: dict[str, dict] = {}
+
+
+def _cards_by_effect_kind(ruleset: str) -> dict[str, set[str]]:
+    """Effect kind (a class of an Effect individual a card names) -> the card classes that name such an effect."""
+    if ruleset not in _KIND_CARDS:
+        from .knowledge import knowledge
+
+        individuals = knowledge(ruleset).vocabulary.individuals
+        out: dict[str, set[str]] = {}
+        for card in catalog(ruleset):
+            for effect in card.effects:
+                for kind in individuals.get(effect, ()):
+                    out.setdefault(kind, set()).add(card.class_name)
+        _KIND_CARDS[ruleset] = out
+    return _KIND_CARDS[ruleset]
+
+
 def damage_needs_battle(ruleset: str) -> bool:
-    """True when every rule of the ruleset that infers `opDamage` needs a damage step."""
+    """True when every rule of the ruleset that infers `opDamage` needs a damage step or names the cards whose
+    effect it is (`other_loss_cards` holds those: a burn card is another way to win)."""
     if ruleset not in _DAMAGE_NEEDS_BATTLE:
         from .knowledge import knowledge
         from .swrl import parse_rule
@@ -146,7 +183,8 @@ def damage_needs_battle(ruleset: str) -> bool:
         rules = [parse_rule(r.text) for r in knowledge(ruleset).rules]
         damage_rules = [body for body, head in rules if any(a.predicate == "opDamage" for a in head)]
         _DAMAGE_NEEDS_BATTLE[ruleset] = bool(damage_rules) and all(
-            any(a.predicate == "damageStep" and a.args[-1] is True for a in body) for body in damage_rules)
+            any(a.predicate == "damageStep" and a.args[-1] is True for a in body)
+            or _rule_cards(ruleset, {a.predicate for a in body}) is not None for body in damage_rules)
     return _DAMAGE_NEEDS_BATTLE[ruleset]
 
 
@@ -154,29 +192,30 @@ _OTHER_LOSSES: dict[str, frozenset | None] = {}
 
 
 def other_loss_cards(ruleset: str) -> frozenset | None:
-    """The card classes through which a player can lose this turn other than by damage: the
-    rules that infer `LoserPlayer` without reading `lifePoints` (the LP rule; LP fall only by
-    damage, or by a player's own costs, its choice) or `turnStarted` (the draw of a later turn,
-    already a lost line) -- e.g. a spell that makes the opponent draw more cards than its Deck
-    holds.  None when such a rule names no card class (then no bound is safe)."""
+    """The card classes through which a player can lose this turn other than by battle damage: the rules that
+    infer `LoserPlayer` without reading `lifePoints` (the LP rule; LP fall only by damage, or by a player's own
+    costs, its choice) or `turnStarted` (the draw of a later turn, already a lost line) -- e.g. a spell that makes
+    the opponent draw more cards than its Deck holds -- and the rules that infer `opDamage` outside a damage step
+    (a card's burn). None when such a rule names no card class (then no bound is safe)."""
     if ruleset not in _OTHER_LOSSES:
         from .knowledge import knowledge
         from .swrl import parse_rule
 
-        classes = {c.class_name for c in catalog(ruleset)}
         found: set = set()
         unknown = False
         for r in knowledge(ruleset).rules:
             body, head = parse_rule(r.text)
-            if not any(a.predicate == "LoserPlayer" for a in head):
-                continue
             preds = {a.predicate for a in body}
-            if preds & {"lifePoints", "turnStarted"}:
+            heads = {a.predicate for a in head}
+            loss = "LoserPlayer" in heads and not preds & {"lifePoints", "turnStarted"}
+            burn = "opDamage" in heads and not any(a.predicate == "damageStep" and a.args[-1] is True for a in body)
+            if not (loss or burn):
                 continue
-            named = preds & classes
-            if not named:
+            named = _rule_cards(ruleset, preds)
+            if named is None:
                 unknown = True
-            found |= named
+            else:
+                found |= named
         _OTHER_LOSSES[ruleset] = None if unknown else frozenset(found)
     return _OTHER_LOSSES[ruleset]
 
@@ -186,17 +225,17 @@ _DRAW_CARDS: dict[str, frozenset] = {}
 
 def draw_cards(ruleset: str) -> frozenset:
     """The card classes named by a rule that infers `opDraw` other than the turn's own draw (a rule
-    reading `turnStarted`): with one of them, a card of the Deck may still reach the hand."""
+    reading `turnStarted`), directly or by their effect's kind (`DrawEffect`): with one of them, a card of the Deck
+    may still reach the hand."""
     if ruleset not in _DRAW_CARDS:
         from .knowledge import knowledge
         from .swrl import parse_rule
 
-        classes = {c.class_name for c in catalog(ruleset)}
         found: set = set()
         for r in knowledge(ruleset).rules:
             body, head = parse_rule(r.text)
             if any(a.predicate == "opDraw" for a in head) and not any(a.predicate == "turnStarted" for a in body):
-                found |= {a.predicate for a in body} & classes
+                found |= _rule_cards(ruleset, {a.predicate for a in body}) or set()
         _DRAW_CARDS[ruleset] = frozenset(found)
     return _DRAW_CARDS[ruleset]
 
@@ -229,22 +268,18 @@ def win_needs_battle(state: GameState, me: str | None = None) -> bool:
     return not classes & others
 
 
-_CARDS_WITH_RULES: dict[str, set] = {}
+_CARDS_WITH_EFFECTS: dict[str, set] = {}
 
 
-def cards_with_rules(ruleset: str) -> set[str]:
-    """The card classes that some rule of the ruleset names (the others have no effect of their own)."""
-    if ruleset not in _CARDS_WITH_RULES:
-        from .knowledge import knowledge
-        from .swrl import parse_rule
+def cards_with_effects(ruleset: str) -> set[str]:
+    """The card classes with an effect of their own: some rule names the class, or the card names effects of the
+    effect vocabulary or keyword abilities (the others play as their facts alone)."""
+    if ruleset not in _CARDS_WITH_EFFECTS:
+        from .knowledge import card_classes_with_rules, knowledge
 
-        classes = {c.class_name for c in catalog(ruleset)}
-        used = set()
-        for r in knowledge(ruleset).rules:
-            body, head = parse_rule(r.text)
-            used |= {a.predicate for a in body + head} & classes
-        _CARDS_WITH_RULES[ruleset] = used
-    return _CARDS_WITH_RULES[ruleset]
+        _CARDS_WITH_EFFECTS[ruleset] = card_classes_with_rules(knowledge(ruleset)) | {
+            c.class_name for c in catalog(ruleset) if c.effects or c.abilities}
+    return _CARDS_WITH_EFFECTS[ruleset]
 
 
 def battle_bound(state: GameState, me: str, reasoner: str) -> float:
@@ -253,8 +288,8 @@ def battle_bound(state: GameState, me: str, reasoner: str) -> float:
     activated only in the Main Phase, positions change only in the Main Phase, and each monster
     declares at most one attack (rulebook pp. 27-28); so if `me` holds in the hand no Quick-Play
     Spell, no Trap, no spell the catalog marks for the Battle Phase (`simplified`) and no monster
-    with rules of its own, has no set card, no face-up Spell/Trap/Field card on either side has
-    rules of its own, and no monster on the field has rules of its own (no effect can raise an
+    with an effect of its own, has no set card, no face-up Spell/Trap/Field card on either side has
+    an effect of its own, and no monster on the field has an effect of its own (no effect can raise an
     ATK or add an attacker), the damage is at most the sum of the current ATK (inferred, with
     every continuous effect) of `me`'s face-up Attack Position monsters that may still attack: an
     attack deals at most the attacker's ATK, and the opponent may always pass.  Otherwise inf."""
@@ -263,7 +298,7 @@ def battle_bound(state: GameState, me: str, reasoner: str) -> float:
         return math.inf
     ruleset = d["ruleset"]
     cat = catalog(ruleset)
-    active = cards_with_rules(ruleset)
+    active = cards_with_effects(ruleset)
     mine = d["players"][me]
     for name in mine["hand"]:
         card = cat.get(name)
