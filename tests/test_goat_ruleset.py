@@ -106,7 +106,7 @@ def test_goat_plays_the_official_rules_and_its_own_folder():
     own_files = {p.relative_to(RULES_DIR).as_posix() for p in sorted((RULES_DIR / "goat").rglob("*.swrl"))
                  if parse_rule_file(p, p.relative_to(RULES_DIR).as_posix())}  # (mr1-base.swrl has comments alone)
     assert {r.name.split("#")[0] for r in k.rules if r.name.startswith("goat/")} == own_files
-    assert {"goat/positions.swrl", "goat/snatch-steal.swrl"} <= own_files
+    assert {"goat/positions.swrl", "goat/snatch-steal.swrl", "goat/ignition-priority.swrl"} <= own_files
     k.check_rules()  # every name a goat rule uses is in goat's vocabulary
 
 
