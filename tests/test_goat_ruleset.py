@@ -183,7 +183,7 @@ def test_ignition_priority_opens_ignition_effects_in_the_turn_players_summon_win
     goat = knowledge("goat")
     official_rules = Knowledge("goat", catalog_=goat.catalog, tbox=goat.tbox,
                                rules=[r for r in goat.rules if not r.name.startswith("goat/ignition-priority.swrl")])
-    assert len(official_rules.rules) == len(goat.rules) - 2
+    assert len(official_rules.rules) == len(goat.rules) - 5
     ignition = {"activate@A.mz0", "activate@A.hand0"}
 
     def allowed(data: dict, k=None) -> set[str]:
