@@ -106,7 +106,7 @@ def test_goat_plays_the_official_rules_and_its_own_folder():
     own_files = {p.relative_to(RULES_DIR).as_posix() for p in sorted((RULES_DIR / "goat").rglob("*.swrl"))
                  if parse_rule_file(p, p.relative_to(RULES_DIR).as_posix())}  # (mr1-base.swrl has comments alone)
     assert {r.name.split("#")[0] for r in k.rules if r.name.startswith("goat/")} == own_files
-    assert {"goat/positions.swrl", "goat/snatch-steal.swrl"} <= own_files
+    assert {"goat/positions.swrl", "goat/snatch-steal.swrl", "goat/ignition-priority.swrl"} <= own_files
     k.check_rules()  # every name a goat rule uses is in goat's vocabulary
 
 
@@ -158,3 +158,45 @@ def test_the_fusion_deck_has_no_15_card_limit_in_goat():
     with pytest.raises(StateError, match="at most 75 cards owned by A"):  # what a player owns stays bounded
         GameState.from_dict({**_state("goat", toolbox[:34]), "players": {
             "A": {"extra_deck": toolbox[:34], "deck": ["Sangan"] * 42}, "B": {}}})
+
+
+def _summon_window(hand: list[str]) -> dict:
+    """A's window right after its own Normal Summon of Sangan (rulebook p. 38), with Exiled Force face-up
+    beside it and Torrential Tribute Set on B's side."""
+    return {"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "turn_player": "A", "phase": "main1",
+            "players": {"A": {"hand": hand, "deck": ["Sangan"] * 3,
+                              "monster_zones": [{"card": "Exiled Force"},
+                                                {"card": "Sangan", "summoned_this_turn": True,
+                                                 "extra": {"just_summoned": "normal"}}, None, None, None]},
+                        "B": {"deck": ["Sangan"] * 3, "monster_zones": [{"card": "Giant Orc"}, None, None, None, None],
+                              "spell_trap_zones": [{"card": "Torrential Tribute", "position": "face_down"},
+                                                   None, None, None, None]}}}
+
+
+def test_ignition_priority_opens_ignition_effects_in_the_turn_players_summon_window():
+    """GOAT pack README item 1, TCG_FAST_EFFECT_IGNITION (rules/goat/ignition-priority.swrl): in its window right
+    after its own Summon, the turn player may start a chain with an ignition effect (Exiled Force on the field,
+    Thunder Dragon from the hand). The official rules alone (the goat rules without that file) allow only Spell
+    Speed 2 or more there; in an open Main Phase both allow the ignition effects."""
+    from ygo_onto.knowledge import ACTIVE, Knowledge
+
+    goat = knowledge("goat")
+    official_rules = Knowledge("goat", catalog_=goat.catalog, tbox=goat.tbox,
+                               rules=[r for r in goat.rules if not r.name.startswith("goat/ignition-priority.swrl")])
+    assert len(official_rules.rules) == len(goat.rules) - 5
+    ignition = {"activate@A.mz0", "activate@A.hand0"}
+
+    def allowed(data: dict, k=None) -> set[str]:
+        token = ACTIVE.set({**ACTIVE.get(), "goat": k}) if k is not None else None
+        try:
+            return {a.id for a in GameState.from_dict(data).allowed_actions("fast")}
+        finally:
+            if token is not None:
+                ACTIVE.reset(token)
+
+    window = _summon_window(["Thunder Dragon"])
+    assert ignition <= allowed(window) and "pass" in allowed(window)
+    assert not ignition & allowed(window, official_rules) and "pass" in allowed(window, official_rules)
+    open_main = {**window, "players": {**window["players"], "A": {**window["players"]["A"], "monster_zones": [
+        {"card": "Exiled Force"}, {"card": "Sangan", "summoned_this_turn": True}, None, None, None]}}}
+    assert ignition <= allowed(open_main) and ignition <= allowed(open_main, official_rules)

@@ -306,6 +306,8 @@ def _duel_facts(add, state: dict, transient: dict) -> None:
     add(("turnEnding", DUEL, phase_end == "turn"))
     # rulebook p. 32: a chain built in the Damage Step after damage calculation (a FLIP effect of an attacked monster)
     add(("damageStepChain", DUEL, bool(state.get("extra", {}).get("damage_step_chain"))))
+    # GOAT priority (pack README item 1): the open chain was begun by an ignition effect in a Summon's window
+    add(("summonChain", DUEL, bool(state.get("extra", {}).get("summon_chain"))))
     if phase_end in PHASE_INDIVIDUALS:
         add(("phaseEndsTo", DUEL, PHASE_INDIVIDUALS[phase_end]))
 
@@ -677,7 +679,8 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     phase_end = extra.get("phase_end")
     turn = state["turn"]
     key = (state["phase"], turn, type(turn), state["winner"] is not None, len(state["chain"]), pending is not None,
-           bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")))
+           bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")),
+           bool(extra.get("summon_chain")))
     duel = _get(memo.duels, key)
     if duel is None:
         part = []

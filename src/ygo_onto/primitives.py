@@ -37,7 +37,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opMarkDamageStepChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opMarkDamageStepChain", "opMarkSummonChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -436,6 +436,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
                 fc["extra"]["attack"]["opponent_passed"] = bool(value)
     elif op == "opMarkDamageStepChain":  # kept until the chain is over (close_window)
         step.state.setdefault("extra", {})["damage_step_chain"] = bool(value)
+    elif op == "opMarkSummonChain":  # kept until the chain is over (close_window)
+        step.state.setdefault("extra", {})["summon_chain"] = bool(value)
     elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes
         step.state.setdefault("extra", {})["phase_end"] = PHASE_NAMES[value] if op == "opAskPhaseEnd" else "turn"
     elif op == "opSetJustSummoned":
@@ -585,6 +587,7 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
     if extra is not None:
         extra.pop("phase_end", None)
         extra.pop("damage_step_chain", None)  # the Damage Step's chain is over (rulebook p. 32)
+        extra.pop("summon_chain", None)  # the chain begun in a Summon's window is over (GOAT priority)
         if not extra:
             del step.state["extra"]
     for fc in step.field_monsters():

@@ -239,6 +239,8 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.choice(state["extra"]["phase_end"], "extra.phase_end", (*phases_of(state["ruleset"]), "turn"))
         if "damage_step_chain" in state["extra"]:  # rulebook p. 32: the open chain is in the Damage Step
             ck.choice(state["extra"]["damage_step_chain"], "extra.damage_step_chain", (True, False))
+        if "summon_chain" in state["extra"]:  # GOAT priority: the open chain was begun in a Summon's window
+            ck.choice(state["extra"]["summon_chain"], "extra.summon_chain", (True, False))
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
