@@ -32,7 +32,8 @@ PELLET_SCENARIOS = ["sangan-destroyed-by-battle-searches-its-deck", "sangan-trib
                     "axe-of-despair-trigger-declined-stays-in-the-graveyard",
                     "axe-of-despair-with-no-monster-to-tribute-cannot-be-activated",
                     "axe-of-despair-on-the-opponents-monster-returns-for-its-controller",
-                    "axe-of-despair-destroyed-by-mystical-space-typhoon-can-return"]
+                    "axe-of-despair-destroyed-by-mystical-space-typhoon-can-return",
+                    "axe-of-despair-discarded-from-the-hand-does-not-return"]
 
 
 def card_rule_lines(ruleset: str) -> dict[str, int]:
