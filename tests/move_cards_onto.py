@@ -8,7 +8,8 @@ own moves (opToHand, opSendToGraveyard, ...), with `ygo:primitive "move"` and wh
 
 - opBanishFromField: to the player's banished cards (state-format.md `banished`).
 - opShuffleIntoDeck: into the player's Deck, which is then shuffled (from the duel's seeded RNG).
-- opToDeckTop: on top of the player's Deck (the state's first card).
+
+(A move to the top of the Deck is the TBox's own: opToDeckTop, destinationPlace start.)
 
 The cards (their texts as printed):
 
@@ -29,7 +30,6 @@ from rdflib.namespace import OWL, RDF, RDFS, XSD
 NEW_MOVES = {
     "opBanishFromField": ("Banish the card: it goes to the banished cards of the player given (its owner).", "banished", None),
     "opShuffleIntoDeck": ("Shuffle the card into the Deck of the player given (its owner).", "deck", "shuffled"),
-    "opToDeckTop": ("Place the card on top of the Deck of the player given (its owner).", "deck", "start"),
 }
 
 # a selection requirement of two targets (the TBox has chooseOneTarget): data, as the TBox's own

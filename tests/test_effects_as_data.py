@@ -27,7 +27,13 @@ PELLET_SCENARIOS = ["sangan-destroyed-by-battle-searches-its-deck", "sangan-trib
                     "audit10-cards-raigeki-set-man-eater-bug-no-flip", "audit10-battle-man-eater-bug-flipped-by-attack",
                     "audit10-battle-mirror-force-on-declaration", "audit10-cards-pot-of-greed-last-two-cards",
                     "audit10-cards-harpies-feather-duster-lifts-swords-and-axe",
-                    "audit10-cards-reborn-synchro-properly-summoned-only", "audit5-monster-reborn-opponents-monster-stays"]
+                    "audit10-cards-reborn-synchro-properly-summoned-only", "audit5-monster-reborn-opponents-monster-stays",
+                    "axe-of-despair-sent-to-the-graveyard-tributes-to-return-on-top-of-the-deck",
+                    "axe-of-despair-trigger-declined-stays-in-the-graveyard",
+                    "axe-of-despair-with-no-monster-to-tribute-cannot-be-activated",
+                    "axe-of-despair-on-the-opponents-monster-returns-for-its-controller",
+                    "axe-of-despair-destroyed-by-mystical-space-typhoon-can-return",
+                    "axe-of-despair-discarded-from-the-hand-does-not-return"]
 
 
 def card_rule_lines(ruleset: str) -> dict[str, int]:
@@ -38,12 +44,18 @@ def card_rule_lines(ruleset: str) -> dict[str, int]:
             for card in catalog(ruleset)}
 
 
+# Cards that name effects and keep rule lines for another part of their text, which the vocabulary cannot say yet
+# (docs/adding-a-card.md, the official table): Axe of Despair's equip target and its ATK bonus.
+OWN_RULES_BESIDE_EFFECTS = {"AxeOfDespair": 3}
+
+
 def test_a_card_with_effects_needs_no_rule_of_its_own():
     lines = card_rule_lines("official")
-    data_alone = [c for c in catalog("official") if c.effects]
-    assert len(data_alone) >= 8
-    for card in data_alone:
-        assert lines[card.class_name] == 0, f"{card.name} names effects and still has rules of its own"
+    with_effects = [c for c in catalog("official") if c.effects]
+    assert len(with_effects) >= 9
+    for card in with_effects:
+        assert lines[card.class_name] == OWN_RULES_BESIDE_EFFECTS.get(card.class_name, 0), \
+            f"{card.name} names effects and still has rules of its own"
     for name in ("Sangan", "Witch of the Black Forest"):
         assert catalog("official").get(name).effects
 

@@ -1,7 +1,7 @@
 """A new KIND of move is ontology data, not Python: the primitive `move` reads where a card
 goes from the operation property's annotations (ygo:destinationArea, ygo:destinationPlace, ygo:marksCard),
-so an exported ontology gains operations the sources do not have (opBanishFromField, opShuffleIntoDeck,
-opToDeckTop: tests/move_cards_onto.py) and two effect cards that use them, Dimensional Prison and The
+so an exported ontology gains operations the sources do not have (opBanishFromField, opShuffleIntoDeck:
+tests/move_cards_onto.py) and two effect cards that use them, Dimensional Prison and The
 Transmigration Prophecy, which are not in the catalog; the engine runs the saved file with the fast backend.
 
 What the cards rely on (the official rulebook v6.0): a Normal Trap is Set first and activated from the
@@ -235,7 +235,7 @@ def test_rush_recklessly_without_it_the_attack_loses_and_two_add_up(rules):
     assert "activate@A.hand0" not in ids(none) and "set_spell_trap@A.hand0" in ids(none)
 
 
-# ---------------------------------------------------------------- the primitive reads the place: top of the Deck
+# ---------------------------------------------------------------- the primitive reads the place: top of the Deck (the TBox's opToDeckTop)
 
 def test_a_move_to_the_top_of_the_deck_is_the_files_data(rules):
     from ygo_onto.primitives import apply_operations
@@ -311,7 +311,7 @@ def test_import_owl_writes_the_moves_into_a_copy_of_the_sources_that_then_plays_
     assert done.returncode == 0 and "cards added: 3" in done.stdout, done.stdout + done.stderr
     tbox = Graph().parse(copy_ / "ontology" / "ygo-onto.owl", format="xml")
     assert str(tbox.value(URIRef(YGO + "opBanishFromField"), URIRef(YGO + "destinationArea"))) == "banished"
-    assert str(tbox.value(URIRef(YGO + "opToDeckTop"), URIRef(YGO + "destinationPlace"))) == "start"
+    assert str(tbox.value(URIRef(YGO + "opShuffleIntoDeck"), URIRef(YGO + "destinationPlace"))) == "shuffled"
     path = tmp_path / "s.json"
     path.write_text(json.dumps(prison_state()), encoding="utf-8")
     script = ("import json,sys; from ygo_onto import GameState\n"

@@ -51,6 +51,27 @@ def test_the_opponents_pass_does_not_decline_the_summoners_trigger():
         assert summoned.apply(mine, "fast").to_dict()["pending"] is None
 
 
+AXE = {"format": "ygo-onto.state/1", "turn": 3, "phase": "battle", "players": {
+    "A": {"deck": ["Feral Imp"] * 3, "monster_zones": [{"card": "Summoned Skull"}, None, None, None, None]},
+    "B": {"deck": ["Feral Imp"] * 3, "monster_zones": [{"card": "Mystical Elf"}, {"card": "Feral Imp"}, None, None, None],
+          "spell_trap_zones": [{"card": "Axe of Despair", "equipped_to": {"player": "B", "zone": 0}}, None, None, None, None]}}}
+
+
+def test_a_pass_declines_the_optional_trigger_of_a_card_in_the_graveyard():
+    # Axe of Despair reaches B's Graveyard with its monster, destroyed by battle: B's trigger waits for its cost
+    sent = GameState.from_dict(AXE).apply("attack@A.mz0>B.mz0", "fast")
+    assert sent.to_dict()["pending"]["action"]["from"] == {"player": "B", "area": "graveyard", "index": 1}
+    # A's pass, written before B's choice: nothing declined, the same state
+    assert sent.apply({"type": "pass", "player": "A"}, "fast").to_dict() == sent.to_dict()
+    # B's own pass (or a pass naming no player) declines it, as cancel does: the Axe stays, Feral Imp too
+    cancelled = sent.apply("cancel", "fast").to_dict()
+    for mine in ({"type": "pass", "player": "B"}, "pass"):
+        declined = sent.apply(mine, "fast").to_dict()
+        assert declined == cancelled and declined["pending"] is None
+        assert declined["players"]["B"]["graveyard"] == ["Mystical Elf", "Axe of Despair"]
+        assert declined["players"]["B"]["monster_zones"][1]["card"] == "Feral Imp"
+
+
 def test_the_opponents_pass_before_a_ritual_spells_tributes_waits_for_them():
     state = GameState.from_dict({"format": "ygo-onto.state/1", "turn": 3, "players": {
         "A": {"hand": ["Black Magic Ritual", "Magician of Black Chaos", "Celtic Guardian"],

@@ -150,6 +150,14 @@ def link_face(position: str) -> dict:
     return state
 
 
+def axe_in_graveyard(purpose: str) -> dict:
+    """Axe of Despair's trigger from A's Graveyard, its Tribute being selected: its effect's cost (effectCost
+    tributeOneMonster) selects for the purpose cost, not for the Tribute of a summon."""
+    state = board(phase="battle", pending=pending("activate", "Axe of Despair", purpose, area="graveyard"))
+    state["players"]["A"]["graveyard"] = ["Axe of Despair"]
+    return state
+
+
 def phase_end_asked(priority: str) -> dict:
     return board(priority=priority, extra={"phase_end": "battle"})
 
@@ -197,6 +205,8 @@ CASES = [
     ("a phase end asked, the turn player still holding priority", phase_end_asked("A"), "priority", phase_end_asked("B")),
     ("an attack waiting in the Damage Step with no chain", attack_in("battle", damage_step=True),
      "players.A.monster_zones[0].extra.attack.damage_step", attack_in("battle", damage_step=True, chain=True)),
+    ("a Graveyard effect selecting what its cost never selects", axe_in_graveyard("tribute"), "pending.purpose",
+     axe_in_graveyard("cost")),
 ]
 
 

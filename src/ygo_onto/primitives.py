@@ -674,17 +674,24 @@ def ask_discard(step: Step, op: str, player_ind: str, count: int) -> None:
 
 @primitive("trigger")
 def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
-    """A triggered effect (FLIP, "when Normal Summoned"): its player selects its targets now; the
+    """A triggered effect (FLIP, "when Normal Summoned"): its player selects its targets now, or the
+    effect's own cost (triggerPurpose, triggerSelections: an effectCost such as tributeOneMonster); the
     activation then goes on as any other (the pending action is an `activate` of the card)."""
     if step.triggered:  # one activation is built at a time: the other waits for the next step
         return
     step.triggered = True
     obj = step.objects[card_ind]
     player = _player(player_ind)
-    needed = next((f[2] for f in named(step.facts, ("activationSelections",)) if f[1] == card_ind), 1)
+
+    def fact(prop):
+        return next((f[2] for f in named(step.facts, (prop,)) if f[1] == card_ind), None)
+
+    why = fact("triggerPurpose")
+    needed = fact("triggerSelections") if why is not None else fact("activationSelections")
+    purpose = why[: -len("Purpose")] if why is not None else "target"
     action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
               "from": step.locate(obj), "effect": 0}
-    step.state["pending"] = {"action": action, "purpose": "target", "needed": max(1, needed), "chosen": []}
+    step.state["pending"] = {"action": action, "purpose": purpose, "needed": max(1, needed or 1), "chosen": []}
     step.pending_refs = []
     step.state["priority"] = player
 

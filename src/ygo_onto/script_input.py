@@ -132,7 +132,8 @@ def pass_already_made(state, action, reasoner: str):
     is allowed), or when the duel is over: the window it declines was already closed, since the engine
     passes by itself where a pass is the only choice (actions-and-cli.md: every state `apply` writes is
     a decision point).  The same state, or None (then the refusal stands).  A pass while a monster's
-    optional trigger waits for its target (nothing chosen, `cancel` offered) declines it, as `cancel` does; a pass
+    optional trigger waits for its target, or a Graveyard card's for its cost (nothing chosen, `cancel` offered),
+    declines it, as `cancel` does; a pass
     that names the other player (`player`) while a pending action waits for its player's choices declines nothing
     and answers nothing yet: the same state; so does the turn player's pass while the opponent holds the window of
     the turn player's own move with nothing on the chain (rulebook p. 38: that pass handed it priority)."""
@@ -152,6 +153,13 @@ def pass_already_made(state, action, reasoner: str):
         # the optional trigger of a monster the engine opened: passing is declining it
         declines = [a for a in state.allowed_actions(reasoner) if a.type == "cancel"]
         return state.apply(declines[0], reasoner) if declines else None
+    if kind == "pass" and pending and pending["action"].get("type") == "activate" and not pending["chosen"] \
+            and pending["action"].get("from", {}).get("area") == "graveyard":
+        # the optional trigger of a card in the Graveyard the engine opened (Axe of Despair's, waiting for its
+        # cost): passing is declining it; a mandatory one (a FLIP effect going on from the Graveyard) has no cancel
+        declines = [a for a in state.allowed_actions(reasoner) if a.type == "cancel"]
+        if declines:
+            return state.apply(declines[0], reasoner)
     if kind == "pass" and pending and pending["action"].get("type") == "activate" and not pending["chosen"] \
             and pending["purpose"] == "target" and not state.data["chain"] \
             and not any(a.type in ("cancel", "pass") for a in state.allowed_actions(reasoner)):

@@ -568,12 +568,14 @@ def _inv_phase_end_waits_for_the_opponent(state: dict, cat: Catalog):
 
 def _selection_purposes(ruleset: str, card) -> set[str]:
     """The purposes the selections of a card's activation are for (the ontology's selectsFor of its
-    SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost)."""
+    SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost), and of its effects' own costs
+    (effectCost: the Tribute of Axe of Despair's trigger, rules/common/effects/costs.swrl)."""
     from .knowledge import knowledge
 
-    table = {req: purpose.removesuffix("Purpose") for prop, req, purpose in knowledge(ruleset).vocabulary.tbox_facts
-             if prop == "selectsFor"}
-    out = {table[req] for req in card.activation if req in table}
+    facts = knowledge(ruleset).vocabulary.tbox_facts
+    table = {req: purpose.removesuffix("Purpose") for prop, req, purpose in facts if prop == "selectsFor"}
+    costs = {req for prop, effect, req in facts if prop == "effectCost" and effect in card.effects}
+    out = {table[req] for req in (*card.activation, *costs) if req in table}
     if "cost" in out:  # state-format.md: a cost paid by discarding may be called a discard
         out.add("discard")
     return out
