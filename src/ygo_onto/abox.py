@@ -230,7 +230,7 @@ def deck_lookers(cat) -> frozenset:
 
 def both_deck_lookers(cat) -> frozenset:
     """Those of deck_lookers whose Deck filter has filterSide eitherSide: their chain link looks in both Decks
-    (formats/goat/cards.md Nobleman of Crossout), memoized as deck_lookers."""
+    (a banish of the target's namesakes from both Decks), memoized as deck_lookers."""
     return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_both_deck_lookers",
                         lambda v: _deck_effects(v, {s for p, s, o in v.tbox_facts if p == "filterSide" and o == "eitherSide"}))
 
@@ -402,7 +402,7 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         add(("effectDeclined", c, bool(fc["extra"].get("effect_declined"))))
         add(("replayRight", c, bool(fc["extra"].get("replay"))))
         add(("controlReturnsAtEnd", c, bool(fc["extra"].get("control_until_end"))))
-        # how control was taken is noted (until the End Phase, or while an Equip Spell is equipped: Snatch Steal)
+        # how control was taken is noted (until the End Phase, or while an Equip Spell is equipped)
         add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"] or "control_by_equip" in fc["extra"]))
         add(("controlEquipGone", c, bool(fc["extra"].get("control_equip_gone"))))
         if fc["extra"].get("just_summoned"):
@@ -436,8 +436,7 @@ def _ability_facts(add, cat, card, c: str, face_down: bool) -> None:
     """A monster's keyword abilities on the field (seed 004: defined once, rules/common/battle.swrl reads them):
     hasAbility for each of its card's, and lacksAbility for each other one of the TBox, because SWRL cannot say
     "has no such ability" (the battle rules destroy a monster that lacksAbility indestructibleByBattle). A face-down
-    monster's effects are not active (rulebook p. 11; cards.md Spirit Reaper: "a face-down card has no active
-    effects"): it lacks every ability."""
+    monster's effects are not active (rulebook p. 11): it lacks every ability."""
     own = () if face_down else card.abilities
     for ability in keyword_abilities(cat):
         add(("hasAbility" if ability in own else "lacksAbility", c, ability))

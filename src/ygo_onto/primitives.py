@@ -662,7 +662,7 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
 
 @primitive("ask_discard")
 def ask_discard(step: Step, op: str, player_ind: str, count: int) -> None:
-    """A resolving effect asks the player to discard `count` cards of their choice (Graceful Charity): the pass on
+    """A resolving effect asks the player to discard `count` cards of their choice (a DiscardEffect byHandOwner): the pass on
     which the chain resolves waits for them, as a pending action with the purpose discard (state-format.md "A
     pending action"); the player holds priority and selects, and the chain goes on resolving once they are chosen."""
     player = _player(player_ind)

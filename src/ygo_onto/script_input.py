@@ -155,7 +155,7 @@ def pass_already_made(state, action, reasoner: str):
         return state.apply(declines[0], reasoner) if declines else None
     if kind == "pass" and pending and pending["action"].get("type") == "activate" and not pending["chosen"] \
             and pending["action"].get("from", {}).get("area") == "graveyard":
-        # the optional trigger of a card in the Graveyard the engine opened (Axe of Despair's, waiting for its
+        # the optional trigger of a card in the Graveyard the engine opened (an effect waiting for its
         # cost): passing is declining it; a mandatory one (a FLIP effect going on from the Graveyard) has no cancel
         declines = [a for a in state.allowed_actions(reasoner) if a.type == "cancel"]
         if declines:

@@ -496,7 +496,7 @@ def _inv_summon_answers_official_only(state: dict, cat: Catalog):
 
 def _inv_equip_spells_equip(state: dict, cat: Catalog):
     """Only a face-up Equip Spell is equipped to a monster (rulebook p. 17), or a face-up Continuous Trap linked to
-    the monster it Special Summoned (cards.md Call of the Haunted), and its monster is on the field: an Equip Spell
+    the monster it Special Summoned (a SpecialSummonEffect tiedToSummonedMonster), and its monster is on the field: an Equip Spell
     whose monster leaves is destroyed (the engine clears `equipped_to` as it happens)."""
     for p, area, i, fc in _field_entries(state):
         eq = fc["equipped_to"]
@@ -504,7 +504,7 @@ def _inv_equip_spells_equip(state: dict, cat: Catalog):
             continue
         card = cat.get(fc["card"])
         where = f"{_where_of(p, area, i)}.equipped_to"
-        # a Continuous Trap is linked the same way to the monster it Special Summoned (cards.md Call of the Haunted)
+        # a Continuous Trap is linked the same way to the monster it Special Summoned (tiedToSummonedMonster)
         if not (card.card_type == "spell" and card.subtype == "equip" or card.card_type == "trap" and card.subtype == "continuous"):
             return where, f"null ({card.name} is neither an Equip Spell nor a Continuous Trap)", show(eq)
         if fc["position"] != "face_up":
@@ -569,7 +569,7 @@ def _inv_phase_end_waits_for_the_opponent(state: dict, cat: Catalog):
 def _selection_purposes(ruleset: str, card) -> set[str]:
     """The purposes the selections of a card's activation are for (the ontology's selectsFor of its
     SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost), and of its effects' own costs
-    (effectCost: the Tribute of Axe of Despair's trigger, rules/common/effects/costs.swrl)."""
+    (effectCost: a Tribute paid for a Graveyard card's trigger, rules/common/effects/costs.swrl)."""
     from .knowledge import knowledge
 
     facts = knowledge(ruleset).vocabulary.tbox_facts
