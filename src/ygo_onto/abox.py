@@ -20,7 +20,7 @@ from itertools import chain, repeat
 
 from .cards import cards_naming, catalog, official_based
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
-from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
+from .state import ANSWERED_SUMMONS, AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
                      "main2": "mainPhase2", "end": "endPhase"}
@@ -529,8 +529,6 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False))
-# the summons the players answer in a window of their own (rulebook p. 38; extra.just_summoned)
-ANSWERED_SUMMONS = ("normal", "flip")
 _NO_EXTRA = (False, False, False, False, False, None, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
@@ -886,8 +884,8 @@ def battle_facts(state: dict) -> list[tuple]:
             # rulebook p. 38: the opponent has passed on the declaration (the attacker's window before damage)
             out.append(("attackAnswered", DUEL, bool(attack.get("opponent_passed"))))
     out.append(("battleInProgress", DUEL, bool(out)))
-    # rulebook p. 38: a Normal, Tribute or Flip Summon waits for both players' answers (the turn player's
-    # window, then the opponent's); SWRL cannot say "no monster was just summoned", so the driver says it
+    # rulebook p. 38: a Normal, Tribute, Flip or procedure Special Summon waits for both players' answers (the turn
+    # player's window, then the opponent's); SWRL cannot say "no monster was just summoned", so the driver says it
     out.append(("summonInProgress", DUEL, any(fc and fc["extra"].get("just_summoned") in ANSWERED_SUMMONS
                                               for p in PLAYERS for fc in state["players"][p]["monster_zones"])))
     return out

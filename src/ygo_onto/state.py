@@ -483,13 +483,18 @@ def _inv_one_attack_at_a_time(state: dict, cat: Catalog):
             return f"{where}.target", "a monster the opponent controls (null for a direct attack)", show(target)
 
 
+# the summons the players answer in a window of their own (rulebook p. 38; extra.just_summoned): a Normal, Tribute or
+# Flip Summon, and a Special Summon by a monster's own procedure (rules/common/effects/summon-procedure.swrl)
+ANSWERED_SUMMONS = ("normal", "flip", "special")
+
+
 def _inv_summon_answers_official_only(state: dict, cat: Catalog):
-    """A summon waiting for the players' answers (`extra.just_summoned` "normal" or "flip": the turn player's window,
-    then the opponent's, rulebook p. 38) is an `official`-based state: the simplified ruleset has no responses, so a
+    """A summon waiting for the players' answers (`extra.just_summoned` "normal", "flip" or "special": the turn
+    player's window, then the opponent's, rulebook p. 38) is an `official`-based state: the simplified ruleset has no responses, so a
     summon stands as it is made."""
     if state["ruleset"] == "simplified":
         for p, area, i, fc in _field_entries(state):
-            if area == "monster_zones" and fc["extra"].get("just_summoned") in ("normal", "flip"):
+            if area == "monster_zones" and fc["extra"].get("just_summoned") in ANSWERED_SUMMONS:
                 return (f"{_where_of(p, area, i)}.extra.just_summoned", "none (the simplified ruleset has no "
                         "response windows: a summon stands as it is made)", show(fc["extra"]["just_summoned"]))
 
@@ -595,7 +600,7 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
     card = cat.get(name) if name is not None else None
     main = ("main1", "main2")
     wants = {"end_turn": ("discard",), "tribute_summon": ("tribute",), "set_monster": ("tribute",),
-             "special_summon": ("tribute",), "synchro_summon": ("material",)}
+             "special_summon": ("tribute", "cost"), "synchro_summon": ("material",)}
     if kind == "pass":  # a resolving effect's discards chosen on resolution (rules/common/effects/discard.swrl)
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
