@@ -162,6 +162,16 @@ def phase_end_asked(priority: str) -> dict:
     return board(priority=priority, extra={"phase_end": "battle"})
 
 
+def procedure_summon(purpose: str) -> dict:
+    """A goat Chaos Sorcerer's own Special Summon being built: its procedure (summonProcedure) banishes its cost from
+    the Graveyard, so it selects for the purpose cost, not for a tribute (Red-Eyes Darkness Dragon's procedure)."""
+    return {"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "phase": "main1",
+            "pending": {**pending("special_summon", "Chaos Sorcerer", purpose), "needed": 2},
+            "players": {"A": {"deck": ["Sangan"], "hand": ["Chaos Sorcerer"], "graveyard": ["Sangan", "Blade Knight"],
+                              "monster_zones": [{"card": "Giant Orc"}, None, None, None, None]},
+                        "B": {"deck": ["Sangan"]}}}
+
+
 # (name, the impossible state, the field its refusal names, the possible twin)
 CASES = [
     ("End Phase discard with 6 or fewer cards in hand", discard(6), "players.A.hand", discard(7)),
@@ -207,6 +217,8 @@ CASES = [
      "players.A.monster_zones[0].extra.attack.damage_step", attack_in("battle", damage_step=True, chain=True)),
     ("a Graveyard effect selecting what its cost never selects", axe_in_graveyard("tribute"), "pending.purpose",
      axe_in_graveyard("cost")),
+    ("a summon procedure that banishes its cost selecting a tribute", procedure_summon("tribute"), "pending.purpose",
+     procedure_summon("cost")),
 ]
 
 

@@ -586,6 +586,17 @@ def _selection_purposes(ruleset: str, card) -> set[str]:
     return out
 
 
+def _procedure_purpose(ruleset: str, card) -> str:
+    """What a monster's own Special Summon procedure selects: the cards it banishes from the Graveyard (`cost`) when
+    one of its effects has the trigger summonProcedure (rules/common/effects/summon-procedure.swrl), else a
+    tribute (Red-Eyes Darkness Dragon's rules)."""
+    from .knowledge import knowledge
+
+    facts = knowledge(ruleset).vocabulary.tbox_facts
+    procedures = {effect for prop, effect, trigger in facts if prop == "hasTrigger" and trigger == "summonProcedure"}
+    return "cost" if procedures & set(card.effects) else "tribute"
+
+
 def _inv_pending_the_rules_open(state: dict, cat: Catalog):
     """A pending action is one whose selections the rules open (rules/*/summons.swrl, turn.swrl, activation.swrl):
     the End Phase discard of a hand above 6 (rulebook p. 31), the tributes of a Tribute Summon or Set of a Level 5+
@@ -600,7 +611,9 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
     card = cat.get(name) if name is not None else None
     main = ("main1", "main2")
     wants = {"end_turn": ("discard",), "tribute_summon": ("tribute",), "set_monster": ("tribute",),
-             "special_summon": ("tribute", "cost"), "synchro_summon": ("material",)}
+             "special_summon": (_procedure_purpose(state["ruleset"], card)
+                                if kind == "special_summon" and card else "tribute",),
+             "synchro_summon": ("material",)}
     if kind == "pass":  # a resolving effect's discards chosen on resolution (rules/common/effects/discard.swrl)
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
