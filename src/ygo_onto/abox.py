@@ -207,11 +207,15 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
 
 def event_facts(events) -> list[tuple]:
     """The part "events": the game events of the last step (primitives.Step.finish), each a MoveEvent
-    (player, area, index of the card now, the area it left, the area it entered, why or None), or a
-    BattleDamageEvent (the monster's player, area and index, then None: it moved nowhere)."""
+    (player, area, index of the card now, the area it left, the area it entered, why or None), a
+    BattleDamageEvent (the monster's player, area and index, then None: it moved nowhere), or a BattleEvent
+    (the same, with the player, area and index of the monster it battled last)."""
     out = []
     for n, (p, area, i, came_from, went_to, reason) in enumerate(events, 1):
         me = f"event{n}"
+        if came_from is None and reason is not None:
+            out += [("BattleEvent", me), ("eventCard", me, card_ind(p, area, i)), ("eventOpponent", me, card_ind(*reason))]
+            continue
         if came_from is None:
             out += [("BattleDamageEvent", me), ("eventCard", me, card_ind(p, area, i))]
             continue

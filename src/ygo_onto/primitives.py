@@ -32,12 +32,12 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opBattleDamageEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opBattleDamageEvent", "opBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opMarkDamageStepChain", "opMarkSummonChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -93,12 +93,13 @@ class Step:
         self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
         self.rolled = None  # (card object, result): a die rolled in this step, seen in the next
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
-        self.triggered = False  # a triggered effect opened its selections in this step
+        self.triggered = None  # the card whose triggered effect opened its selections in this step
         self.previous = transient
         self.attacker = None
         self.facts: set = frozenset()
         # the game events of this step, for the next: MoveEvents (move: card object, from area, to area, reason)
-        # and BattleDamageEvents (battle_damage_event: card object, None, None, None)
+        # BattleDamageEvents (battle_damage_event: card object, None, None, None) and BattleEvents (battle_event:
+        # card object, None, None, Battled(the other monster's object))
         self.moved = []
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
@@ -230,7 +231,11 @@ class Step:
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
-        events = [(*self.locate(obj).values(), *rest) for obj, *rest in self.moved if self._findable(obj)]
+        # a BattleEvent names the monster battled, located as the event's card is (abox.event_facts)
+        events = [(*self.locate(obj).values(), came, went,
+                   tuple(self.locate(why.card).values()) if isinstance(why, Battled) else why)
+                  for obj, came, went, why in self.moved
+                  if self._findable(obj) and (not isinstance(why, Battled) or self._findable(why.card))]
         if events:  # the game events of this step: facts of the next step only (abox: the part "events")
             self.transient["events"] = events
         for fc in self.flipped:  # kept on the card until its FLIP effect is on the chain (add_chain_link)
@@ -358,6 +363,40 @@ def _battle_damage_effects(vocabulary) -> set:
     return {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o == BATTLE_DAMAGE_TRIGGER}
 
 
+BATTLE_OPPONENT_KIND = "battleOpponent"  # the filter kind of "that monster": the CardKindChoice individual of the ontology
+
+
+class Battled:
+    """The other monster of a BattleEvent, as an object of the step (found again after the step's moves)."""
+
+    __slots__ = ("card",)
+
+    def __init__(self, card):
+        self.card = card
+
+
+def battle_watchers(ruleset: str, vocabulary) -> frozenset:
+    """The names of the catalog's cards whose battles are game events (a BattleEvent): those with an effect whose
+    filter is of the kind battleOpponent (the ontology's data). Other cards' battles assert nothing."""
+    return cards_naming(catalog(ruleset), vocabulary, "_battle_watchers", _battle_opponent_effects)
+
+
+def _battle_opponent_effects(vocabulary) -> set:
+    filters = {s for p, s, o in vocabulary.tbox_facts if p == "filterKind" and o == BATTLE_OPPONENT_KIND}
+    return {s for p, s, o in vocabulary.tbox_facts if p == "appliesTo" and o in filters}
+
+
+@primitive("battle_event")
+def battle_event(step: Step, op: str, card_ind: str, other_ind: str) -> None:
+    """The monster battled the other one (damage was calculated between them): a BattleEvent of the next step
+    (abox.event_facts) when one of its effects names "that monster" (a filter of the kind battleOpponent), else
+    nothing. Carried out after the step's moves, so both are found where the battle left them (the Graveyard)."""
+    obj = step.objects[card_ind]
+    name = obj["card"] if isinstance(obj, dict) else obj.name
+    if name in battle_watchers(step.state["ruleset"], step.vocabulary):
+        step.moved.append((obj, None, None, Battled(step.objects[other_ind])))
+
+
 @primitive("battle_damage_event")
 def battle_damage_event(step: Step, op: str, card_ind: str, _player_ind: str) -> None:
     """The monster inflicted battle damage: a BattleDamageEvent of the next step (abox.event_facts) when one of its
@@ -424,6 +463,9 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.equips[id(equip)] = (equip, monster)
     elif op == "opSetChosen":
         step.pending_refs.append(step.objects[subject])
+    elif op == "opChooseForTrigger":  # after opTriggerEffect (ORDER): the selection it opened is made
+        if step.triggered == subject:  # (another card's trigger of this step waits for the next: trigger)
+            step.pending_refs.append(step.objects[value])
     elif op == "opSetNormalSummonsLeft":
         step.state["players"][_player(subject)]["normal_summon_used"] = value <= 0
     elif op == "opSetPhase":
@@ -445,7 +487,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
     elif op == "opSetSummonPosition":  # kept on the card until add_chain_link moves it to the new link
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opDeclineEffect":
-        step.objects[subject]["extra"]["effect_declined"] = bool(value)
+        if isinstance(step.objects[subject], dict):  # a card off the field: its trigger was an event of one step
+            step.objects[subject]["extra"]["effect_declined"] = bool(value)
     elif op == "opSetReplayRight":  # rulebook p. 28: kept until an attack is declared or the turn ends
         if value:
             step.objects[subject]["extra"]["replay"] = True
@@ -679,7 +722,7 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     activation then goes on as any other (the pending action is an `activate` of the card)."""
     if step.triggered:  # one activation is built at a time: the other waits for the next step
         return
-    step.triggered = True
+    step.triggered = card_ind
     obj = step.objects[card_ind]
     player = _player(player_ind)
 
