@@ -1,6 +1,7 @@
-"""Locks that negate effects (trapEffectLock, spellEffectLock) and forbid activations (spellLock): the driver's
-per-card counts the rules of rules/common/effects/locks.swrl read, and the lock cards as data alone.  Their play
-is in their scenarios (tests/scenarios/goat/royal-decree-*, jinzo-negates-*, spell-canceller-*)."""
+"""Locks that negate effects (trapEffectLock, spellEffectLock) and forbid activations or Summons (spellLock,
+summonLock): the driver's per-card counts the rules of rules/common/effects/locks.swrl read, and the lock cards as
+data alone.  Their play is in their scenarios (tests/scenarios/goat/royal-decree-*, jinzo-negates-*,
+spell-canceller-*, the-last-warrior-from-another-planet-*)."""
 from __future__ import annotations
 
 import re
@@ -10,7 +11,7 @@ from ygo_onto.cards import catalog
 from ygo_onto.game import GameState
 from ygo_onto.knowledge import RULES_DIR
 
-LOCK_CARDS = ("Royal Decree", "Spell Canceller", "Jinzo")
+LOCK_CARDS = ("Royal Decree", "Spell Canceller", "Jinzo", "The Last Warrior from Another Planet")
 
 
 def _state(b_traps, chain=()):
