@@ -673,7 +673,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     strongest = _get(sums, key, sums)
     if strongest is sums:
         strongest = _remember(sums, key, strongest_in_graveyards(state, cat))
-    key = ("counts", sig_a, sig_b)
+    key = ("counts", sig_a, sig_b, frozenset(_on_chain(state)) if state["chain"] else ())  # (resolved=true reads the chain)
     counts = _get(sums, key)
     if counts is None:
         counts = _remember(sums, key, tuple(card_counts(state, cat)))
@@ -791,7 +791,10 @@ def strongest_in_graveyards(state: dict, cat) -> tuple | None:
 
 def count_declarations(ruleset: str) -> tuple:
     """The counts the ontology in use declares (annotation ygo:countsCards on a data property), parsed:
-    (property, card class, area, per, side, face-up only).  No card is named in Python."""
+    (property, card class, area, per, side, face-up only, resolved only, kind).  `resolved=true` leaves out a card
+    whose own activation is still a chain link (a Continuous Trap's lock applies once it has resolved); `per=card
+    of=KIND` gives each card of that kind (trap, spell) on the field the count of the other counted cards.  No card
+    is named in Python."""
     from .knowledge import knowledge
 
     k = knowledge(ruleset)  # the sources' or an ontology file's (ontofile): parsed once per Knowledge
@@ -801,7 +804,8 @@ def count_declarations(ruleset: str) -> tuple:
         for prop, spec in sorted(k.vocabulary.annotated("countsCards").items()):
             cls, *pairs = spec.split()
             opts = dict(pair.split("=", 1) for pair in pairs)
-            out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true"))
+            out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
+                        opts.get("resolved") == "true", opts.get("of")))
         parsed = k.__dict__["_count_declarations"] = tuple(out)
     return parsed
 
@@ -835,19 +839,35 @@ def _counts_card(cat, spec: str):
     return lambda name: cat.get(name).class_name == spec
 
 
+_FIELD_AREAS = ("monster_zones", "spell_trap_zones", "field_zone")
+
+
+def _on_chain(state: dict) -> set:
+    """The field places (player, area, index) whose card's activation is a chain link not yet resolved."""
+    return {(link["player"], link["zone"]["area"], link["zone"]["index"]) for link in state["chain"] if link.get("zone")}
+
+
 def card_counts(state: dict, cat) -> list[tuple]:
     """The closure facts of count_declarations: how many cards of a class are in an area, per subject."""
     out = []
-    for prop, cls, areas, per, side, face_up_only in count_declarations(state["ruleset"]):
+    for prop, cls, areas, per, side, face_up_only, resolved_only, kind in count_declarations(state["ruleset"]):
         counts_card = _counts_card(cat, cls)
+        waiting = _on_chain(state) if resolved_only else ()
 
         def counted(p: str) -> list[dict]:  # p's field cards of the class (or naming the effect) in the areas
             return [fc for area in areas.split(",") for entries in [state["players"][p][area]]
-                    for fc in (entries if isinstance(entries, list) else [entries])
+                    for i, fc in enumerate(_entries(entries))
                     if fc is not None and counts_card(fc["card"])
-                    and (not face_up_only or fc["position"] in _FACE_UP)]
+                    and (not face_up_only or fc["position"] in _FACE_UP) and (p, area, i) not in waiting]
 
-        if per == "duel":
+        if per == "card":  # each card of the kind on the field: the counted cards other than itself
+            cards = [fc for q in PLAYERS for fc in counted(q)]
+            for p in PLAYERS:
+                for area in _FIELD_AREAS:
+                    for i, fc in enumerate(_entries(state["players"][p][area])):
+                        if fc is not None and cat.get(fc["card"]).card_type == kind:
+                            out.append((prop, card_ind(p, area, i), sum(1 for c in cards if c is not fc)))
+        elif per == "duel":
             out.append((prop, DUEL, sum(len(counted(p)) for p in PLAYERS)))
         elif per == "player":
             for p in PLAYERS:
@@ -860,8 +880,32 @@ def card_counts(state: dict, cat) -> list[tuple]:
                         here = {"player": p, "zone": i}
                         out.append((prop, card_ind(p, "monster_zones", i), sum(1 for fc in cards if fc["equipped_to"] == here)))
         else:
-            raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player or equipped_monster")
+            raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player, card or equipped_monster")
     return out
+
+
+def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_field: bool) -> list[tuple]:
+    """The per=card counts of a chain link's card that is not on the field: activated on the field and gone since
+    (its pseudo-card, link_facts), every counted card on the field is another one; activated elsewhere (an effect
+    of a card in the Graveyard or the hand), it is none of the field's cards that a lock reaches: 0."""
+    kind = cat.get(name).card_type
+    out = []
+    for prop, cls, areas, per, _side, face_up_only, resolved_only, of in count_declarations(state["ruleset"]):
+        if per == "card" and of == kind and not activated_on_field:
+            out.append((prop, ind, 0))
+        elif per == "card" and of == kind:
+            counts_card, waiting = _counts_card(cat, cls), _on_chain(state) if resolved_only else ()
+            out.append((prop, ind, sum(1 for p in PLAYERS for area in areas.split(",")
+                                       for i, fc in enumerate(_entries(state["players"][p][area]))
+                                       if fc is not None and counts_card(fc["card"])
+                                       and (not face_up_only or fc["position"] in _FACE_UP)
+                                       and (p, area, i) not in waiting)))
+    return out
+
+
+def _entries(entries) -> list:
+    """A field area's cards: the five zones' list, or the Field Zone's one card as a list."""
+    return entries if isinstance(entries, list) else [entries]
 
 
 def battle_facts(state: dict) -> list[tuple]:
@@ -961,20 +1005,24 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     me = link_ind(number)
     out = [("ChainLink", me), ("linkNumber", me, number), ("linkSpeed", me, link["speed"]),
            ("linkPlayer", me, player_ind(link["player"])),
-           ("linkNegated", me, number in transient.get("negated", ()))]
+           ("negatedOnChain", me, number in transient.get("negated", ()))]
     zone = link.get("zone")
     entry = card_at(state, {"player": link["player"], **zone}) if zone else None
     card = catalog(state["ruleset"]).get(link["card"])
     if entry is not None and (entry["card"] if isinstance(entry, dict) else entry) == link["card"]:
         linked = card_ind(link["player"], zone["area"], zone["index"])
         out.append(("linkCard", me, linked))
+        if zone["area"] not in _FIELD_AREAS:  # (a field card's own are card_counts')
+            out += off_field_card_counts(state, catalog(state["ruleset"]), link["card"], linked, False)
     else:
         # The card left its zone (destroyed by a later link) or the link names no zone: the activation still
         # resolves unless negated (rulebook pp. 19, 35), so the link gets the card as a pseudo-card (seed 001,
         # CR 903.2b) that is nowhere on the field: rules that move or change the card itself do not match it.
         linked = f"{me}_card"
         out += [(card.class_name, linked), ("controlledBy", linked, player_ind(link["player"])),
-                ("linkCard", me, linked), *catalog_facts(card, linked)]
+                ("linkCard", me, linked), *catalog_facts(card, linked),
+                *off_field_card_counts(state, catalog(state["ruleset"]), link["card"], linked,
+                                       bool(zone) and zone["area"] in _FIELD_AREAS)]
     if "chooseBattlePosition" in card.activation:  # rulebook p. 15: the position chosen on activation (default Attack)
         out.append(("summonPosition", linked, POSITION_INDIVIDUALS[link.get("extra", {}).get("summon_position", "attack")]))
     targets = link.get("targets", [])
