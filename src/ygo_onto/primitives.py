@@ -489,10 +489,9 @@ def change_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
 def damage_per_match(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """The player loses the card's damagePerMatchingCard once for each card its effect's filter matches: the
     inferred candidateOf facts of the card in this step (SWRL cannot count, so the primitive does; a card's
-    effects share their candidates, rules/common/effects/filter.swrl). The amount is the ontology's data."""
-    obj = step.objects[card_ind]
-    card = catalog(step.state["ruleset"]).get(obj["card"] if isinstance(obj, dict) else obj.name)
-    per = sum(int(o) for p, s, o in step.vocabulary.tbox_facts if p == "damagePerMatchingCard" and s in card.effects)
+    effects share their candidates, rules/common/effects/filter.swrl). The amount and the matches are read off the
+    step's facts, so a link whose card left the field (its pseudo-card, abox.link_facts) counts the same."""
+    per = sum(int(f[2]) for f in named(step.facts, ("damagePerMatchingCard",)) if ("hasEffect", card_ind, f[1]) in step.facts)
     matches = {f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == card_ind}
     change_lp(step, op, player_ind, per * len(matches))
 
