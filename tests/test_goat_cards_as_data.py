@@ -16,7 +16,9 @@ from ygo_onto.knowledge import RULES_DIR, knowledge
 SCENARIOS = Path(__file__).parent / "scenarios" / "goat"
 DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeeper's Spy", "Premature Burial",
               "Call of the Haunted", "Chaos Sorcerer", "Black Luster Soldier - Envoy of the Beginning", "Gigantes",
-              "D.D. Warrior Lady", "D.D. Assailant", "Giant Rat")
+              "D.D. Warrior Lady", "D.D. Assailant", "Giant Rat",
+              "Just Desserts", "Secret Barrel", "Ceasefire", "Des Koala", "Magic Cylinder",
+              "Dekoichi the Battlechanted Locomotive", "Gravekeeper's Guard", "Giant Trunade")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():

@@ -27,12 +27,12 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
-         "opSetPosition", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
+         "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
          "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opBattleDamageEvent", "opBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
@@ -431,6 +431,7 @@ def _remember_properly_summoned(state: dict, player: str, name: str, present: bo
 
 SETTERS = {  # operation -> (state key of a field card, how to read the value)
     "opSetPosition": ("position", lambda v: POSITION_NAMES[v]),
+    "opFlipWithoutEffect": ("position", lambda v: POSITION_NAMES[v]),  # (set_property starts a FLIP effect on opSetPosition only)
     "opSetSummonedAs": ("summoned_by", lambda v: v[: -len("Summon")]),
     "opSetSummonedThisTurn": ("summoned_this_turn", bool),
     "opSetSetThisTurn": ("set_this_turn", bool),
@@ -525,6 +526,17 @@ def set_counter(step: Step, op: str, card_ind: str, value) -> None:
 def change_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
     side = step.state["players"][_player(player_ind)]
     side["life_points"] = max(0, side["life_points"] - amount)
+
+
+@primitive("damage_per_match")
+def damage_per_match(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """The player loses the card's damagePerMatchingCard once for each card its effect's filter matches: the
+    inferred candidateOf facts of the card in this step (SWRL cannot count, so the primitive does; a card's
+    effects share their candidates, rules/common/effects/filter.swrl). The amount and the matches are read off the
+    step's facts, so a link whose card left the field (its pseudo-card, abox.link_facts) counts the same."""
+    per = sum(int(f[2]) for f in named(step.facts, ("damagePerMatchingCard",)) if ("hasEffect", card_ind, f[1]) in step.facts)
+    matches = {f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == card_ind}
+    change_lp(step, op, player_ind, per * len(matches))
 
 
 @primitive("gain_lp")
