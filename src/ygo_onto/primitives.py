@@ -650,7 +650,11 @@ def finish_link(step: Step, op: str, link: str, _value) -> None:
 @primitive("open_choice")
 def open_choice(step: Step, op: str, _duel: str, value) -> None:
     if op == "opOpenSelection":
-        action = {k: v for k, v in step.previous["action"].items() if k != "id"}
+        # an activation's next selection (a target once its cost is selected: rules/common/activation.swrl) goes on
+        # building the pending action; a first selection starts from the action just taken
+        pending = step.state["pending"]
+        started = pending["action"] if pending is not None else step.previous["action"]
+        action = {k: v for k, v in started.items() if k != "id"}
         moved = step.objects.get(Step._ind(action["from"])) if "from" in action else None
         if moved is not None and step._findable(moved):  # a cost paid as it was activated moved the card (tributeThisCard)
             action["from"] = step.locate(moved)
