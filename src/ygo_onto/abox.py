@@ -18,7 +18,7 @@ import operator
 import threading
 from itertools import chain, repeat
 
-from .cards import cards_naming, catalog, official_based
+from .cards import cards_naming, catalog, official_based, type_individual
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
 from .state import AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
@@ -971,7 +971,7 @@ def catalog_facts(card, c: str, ruleset: str) -> list[tuple]:
         if card.attribute:
             out.append(("hasAttribute", c, card.attribute))
         if card.monster_type:
-            out.append(("hasMonsterType", c, "Type" + card.monster_type.replace("-", "").replace(" ", "")))
+            out.append(("hasMonsterType", c, type_individual(card.monster_type)))
     else:
         out.append(("staysOnField", c, card.stays_on_field))
     out += [("hasRequirement", c, requirement) for requirement in card.activation]  # read by the activation rules
@@ -1010,6 +1010,9 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
                 ("linkCard", me, linked), *catalog_facts(card, linked, state["ruleset"])]
     if "chooseBattlePosition" in card.activation:  # rulebook p. 15: the position chosen on activation (default Attack)
         out.append(("summonPosition", linked, POSITION_INDIVIDUALS[link.get("extra", {}).get("summon_position", "attack")]))
+    declared = link.get("extra", {}).get("declared_type")
+    if declared is not None:  # the Type declared on activation (a declareType selection): the link's, as a target is
+        out.append(("declaredType", me, type_individual(declared)))
     targets = link.get("targets", [])
     for i, t in enumerate(targets):
         target = card_ind(t["player"], t["area"], t["index"])
