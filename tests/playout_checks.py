@@ -64,9 +64,12 @@ def state_problems(data: dict, start_cards: dict[str, Counter] | None = None) ->
             continue
         side = data["players"][link["player"]]
         entry = side["field_zone"] if zone["area"] == "field_zone" else side[zone["area"]][zone["index"]]
-        if entry is None or entry["card"] != link["card"]:
+        # a link's card may be in a list area (the Graveyard: a card that paid its own cost, a Graveyard effect),
+        # where a card is its name
+        name = entry["card"] if isinstance(entry, dict) else entry
+        if name != link["card"]:
             problems.append(f"chain[{i}]: {link['card']} should be in {link['player']}'s {zone['area']}"
-                            f"[{zone['index']}], found {entry and entry['card']!r}")
+                            f"[{zone['index']}], found {name!r}")
     if start_cards is not None:
         now = cards_by_owner(data)
         for p in PLAYERS:

@@ -18,7 +18,7 @@ import operator
 import threading
 from itertools import chain, repeat
 
-from .cards import cards_naming, catalog, official_based
+from .cards import cards_naming, catalog, official_based, type_individual
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
 from .state import ANSWERED_SUMMONS, AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
@@ -954,7 +954,7 @@ def placed_card_facts(cat, name: str, p: str, area: str, i: int, owner: str) -> 
             memo.clear()
         card, c = cat.get(name), card_ind(p, area, i)
         placed = ((card.class_name, c), ("placedIn", c, zone_ind(p, area, i)), ("cardIndex", c, i),
-                  ("ownerPlayer", c, player_ind(owner)), *catalog_facts(card, c),
+                  ("ownerPlayer", c, player_ind(owner)), *catalog_facts(card, c, cat.ruleset),
                   *(("namePart", c, part) for part in name_parts(cat).get(card.name, ())))
         got = memo[key] = (card, c, placed)
     return got
@@ -973,7 +973,41 @@ def name_parts(cat) -> dict:
     return got[1]
 
 
-def catalog_facts(card, c: str) -> list[tuple]:
+def selection_requirements(ruleset: str) -> dict:
+    """The TBox's SelectionRequirement individuals -> (cardsToSelect, selectsFor): read once per vocabulary."""
+    vocabulary = knowledge(ruleset).vocabulary
+    got = _SELECTIONS.get(ruleset)
+    if got is None or got[0] is not vocabulary:
+        counts = {s: o for p, s, o in vocabulary.tbox_facts if p == "cardsToSelect"}
+        why = {s: o for p, s, o in vocabulary.tbox_facts if p == "selectsFor"}
+        got = _SELECTIONS[ruleset] = (vocabulary, {
+            ind: (int(counts.get(ind, 0)), why.get(ind)) for ind, classes in vocabulary.individuals.items()
+            if "SelectionRequirement" in classes})
+    return got[1]
+
+
+_SELECTIONS: dict = {}
+
+
+def selection_order_facts(card, c: str, ruleset: str) -> list[tuple]:
+    """The order of an activation's selections (rules/common/activation.swrl), read off the order its cardActivation
+    lists them in, because SWRL cannot say "the first" or "the last" of a card's requirements: firstSelection,
+    lastSelection (one requirement for most cards), secondSelection (a cost selected before a target: Raigeki Break);
+    and handCost, the cards its cost selection discards from the hand (0 for most: an activation is allowed only while
+    the hand holds them, rules/common/effects/costs.swrl)."""
+    table = selection_requirements(ruleset)
+    selections = [r for r in card.activation if r in table]
+    out = []
+    if selections:
+        out += [("firstSelection", c, selections[0]), ("lastSelection", c, selections[-1])]
+        if len(selections) > 1:
+            out.append(("secondSelection", c, selections[1]))
+    if card.effects:
+        out.append(("handCost", c, sum(table[r][0] for r in selections if table[r][1] == "costPurpose")))
+    return out
+
+
+def catalog_facts(card, c: str, ruleset: str) -> list[tuple]:
     """What the catalog says of a card: name, Level, ATK/DEF, kind, its activation's requirements."""
     out = [("cardName", c, card.name)]
     if card.is_monster:
@@ -983,10 +1017,11 @@ def catalog_facts(card, c: str) -> list[tuple]:
         if card.attribute:
             out.append(("hasAttribute", c, card.attribute))
         if card.monster_type:
-            out.append(("hasMonsterType", c, "Type" + card.monster_type.replace("-", "").replace(" ", "")))
+            out.append(("hasMonsterType", c, type_individual(card.monster_type)))
     else:
         out.append(("staysOnField", c, card.stays_on_field))
     out += [("hasRequirement", c, requirement) for requirement in card.activation]  # read by the activation rules
+    out += selection_order_facts(card, c, ruleset)
     out += [("hasEffect", c, effect) for effect in card.effects]  # read by the rules of the effect kinds (rules/common/effects)
     if card.activation and card.is_monster:
         out.append(("effectIsOptional", c, card.optional_effect))
@@ -1020,11 +1055,14 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
         # CR 903.2b) that is nowhere on the field: rules that move or change the card itself do not match it.
         linked = f"{me}_card"
         out += [(card.class_name, linked), ("controlledBy", linked, player_ind(link["player"])),
-                ("linkCard", me, linked), *catalog_facts(card, linked),
+                ("linkCard", me, linked), *catalog_facts(card, linked, state["ruleset"]),
                 *off_field_card_counts(state, catalog(state["ruleset"]), link["card"], linked,
                                        bool(zone) and zone["area"] in _FIELD_AREAS)]
     if "chooseBattlePosition" in card.activation:  # rulebook p. 15: the position chosen on activation (default Attack)
         out.append(("summonPosition", linked, POSITION_INDIVIDUALS[link.get("extra", {}).get("summon_position", "attack")]))
+    declared = link.get("extra", {}).get("declared_type")
+    if declared is not None:  # the Type declared on activation (a declareType selection): the link's, as a target is
+        out.append(("declaredType", me, type_individual(declared)))
     targets = link.get("targets", [])
     for i, t in enumerate(targets):
         target = card_ind(t["player"], t["area"], t["index"])

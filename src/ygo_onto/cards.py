@@ -39,6 +39,20 @@ SPELL_CLASSES = {"normal": "NormalSpell", "ritual": "RitualSpell", "continuous":
 TRAP_CLASSES = {"normal": "NormalTrap", "continuous": "ContinuousTrap", "counter": "CounterTrap"}
 
 
+# the monster Types of rulebook v6.0 p. 8, and the two later ones (Divine-Beast, Psychic)
+MONSTER_TYPES = ("Aqua", "Beast", "Beast-Warrior", "Dinosaur", "Dragon", "Fairy", "Fiend", "Fish", "Insect", "Machine",
+                 "Plant", "Pyro", "Reptile", "Rock", "Sea Serpent", "Spellcaster", "Thunder", "Warrior", "Winged Beast",
+                 "Zombie", "Divine-Beast", "Psychic")
+
+
+def type_individual(monster_type: str) -> str:
+    """A monster Type's individual of the TBox ("Beast-Warrior" -> TypeBeastWarrior: hasMonsterType's value)."""
+    return "Type" + monster_type.replace("-", "").replace(" ", "")
+
+
+TYPE_NAMES = {type_individual(t): t for t in MONSTER_TYPES}  # TypeBeastWarrior -> "Beast-Warrior"
+
+
 @dataclass(frozen=True)
 class Card:
     """One catalog entry (facts only; rules give it behaviour)."""

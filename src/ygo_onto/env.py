@@ -24,7 +24,7 @@ except ImportError as exc:  # (the agents extra: numpy comes with gymnasium)
                       f"'ygo-onto[agents]' ({exc})") from None
 
 from .actions import Action
-from .cards import catalog
+from .cards import MONSTER_TYPES, catalog
 from .errors import IllegalActionError, StateError
 
 # ---------------------------------------------------------------- the action space
@@ -139,10 +139,6 @@ PURPOSES = ("tribute", "target", "material", "cost", "discard")
 CARD_TYPES = ("monster", "spell", "trap")
 SUBTYPES = ("normal", "effect", "fusion", "ritual", "synchro", "continuous", "quick_play", "equip", "field", "counter")
 ATTRIBUTES = ("DARK", "LIGHT", "EARTH", "WATER", "FIRE", "WIND", "DIVINE")
-# the monster Types of rulebook v6.0 p. 8, and the two later ones (Divine-Beast, Psychic)
-MONSTER_TYPES = ("Aqua", "Beast", "Beast-Warrior", "Dinosaur", "Dragon", "Fairy", "Fiend", "Fish", "Insect", "Machine",
-                 "Plant", "Pyro", "Reptile", "Rock", "Sea Serpent", "Spellcaster", "Thunder", "Warrior", "Winged Beast",
-                 "Zombie", "Divine-Beast", "Psychic")
 ZONES = ("hand", "monster_zones", "spell_trap_zones", "field_zone", "graveyard", "banished", "extra_deck", "chain")
 CARD_ID_RANGE = 2 ** 20  # card ids are 1 .. CARD_ID_RANGE - 1 (0: no card, or a hidden one)
 SLOT_FEATURES = ("present", "hidden", "card_id", *(f"kind_{t}" for t in CARD_TYPES), *(f"sub_{t}" for t in SUBTYPES),

@@ -10,7 +10,7 @@ import random
 from typing import Callable
 
 from .abox import PHASE_NAMES, POSITION_NAMES
-from .cards import cards_naming, catalog
+from .cards import TYPE_NAMES, cards_naming, catalog
 from .errors import YgoError
 from .reasoning import named
 from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card,
@@ -28,7 +28,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
@@ -487,6 +487,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
     elif op == "opSetSummonPosition":  # kept on the card until add_chain_link moves it to the new link
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
+    elif op == "opSetDeclaredType":  # the same: a Type declared on activation, kept until add_chain_link
+        step.objects[subject]["extra"]["declared_type"] = TYPE_NAMES[value]
     elif op == "opDeclineEffect":
         if isinstance(step.objects[subject], dict):  # a card off the field: its trigger was an event of one step
             step.objects[subject]["extra"]["effect_declined"] = bool(value)
@@ -661,7 +663,8 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     speed = next((f[2] for f in named(step.facts, ("spellSpeed",)) if f[1] == card_ind), 1)
     targets = []
     pending = step.state["pending"]
-    if pending is not None and pending["purpose"] not in ("cost", "discard"):  # targets, materials, ritual tributes
+    # targets, materials, ritual tributes: not a cost, nor the monster whose Type a declaration names (not a target)
+    if pending is not None and pending["purpose"] not in ("cost", "discard", "declare"):
         targets = [("card", o) for o in step.pending_refs if o is not None]
     link = {"card": obj["card"] if isinstance(obj, dict) else obj.name, "player": _player(player_ind),
             "zone": {"area": ref["area"], "index": ref["index"]} if ref["area"] != "hand" else None,
@@ -669,10 +672,13 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     # an option chosen on activation (CR 903.2c: a Special Summon's position) belongs to the link: it
     # holds even if the card leaves the field before the link resolves
     position = obj["extra"].pop("summon_position", None) if isinstance(obj, dict) else None
+    declared = obj["extra"].pop("declared_type", None) if isinstance(obj, dict) else None
     if isinstance(obj, dict):
         obj["extra"].pop("flipped", None)  # its FLIP effect (if it waited) is on the chain now
     if position not in (None, "attack"):  # Attack is the default: nothing to keep
         link["extra"] = {"summon_position": position}
+    if declared is not None:  # a Type declared on activation (rules/common/effects/declare.swrl)
+        link.setdefault("extra", {})["declared_type"] = declared
     step.state["chain"].append(link)
 
 
@@ -705,7 +711,11 @@ def finish_link(step: Step, op: str, link: str, _value) -> None:
 @primitive("open_choice")
 def open_choice(step: Step, op: str, _duel: str, value) -> None:
     if op == "opOpenSelection":
-        action = {k: v for k, v in step.previous["action"].items() if k != "id"}
+        # an activation's next selection (a target once its cost is selected: rules/common/activation.swrl) goes on
+        # building the pending action; a first selection starts from the action just taken
+        pending = step.state["pending"]
+        started = pending["action"] if pending is not None else step.previous["action"]
+        action = {k: v for k, v in started.items() if k != "id"}
         moved = step.objects.get(Step._ind(action["from"])) if "from" in action else None
         if moved is not None and step._findable(moved):  # a cost paid as it was activated moved the card (tributeThisCard)
             action["from"] = step.locate(moved)

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .cards import RULESETS, Catalog, catalog, official_based
+from .cards import MONSTER_TYPES, RULESETS, Catalog, catalog, official_based
 from .errors import StateError
 
 FORMAT = "ygo-onto.state/1"
@@ -28,7 +28,7 @@ AREAS = LIST_AREAS + ZONE_AREAS + ("field_zone",)
 MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
-PURPOSES = ("tribute", "target", "material", "cost", "discard")
+PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare")
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
@@ -274,6 +274,8 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.keys(link["extra"], f"{where}.extra", set(link["extra"]) if isinstance(link["extra"], dict) else set())
             if "summon_position" in link["extra"]:
                 ck.choice(link["extra"]["summon_position"], f"{where}.extra.summon_position", MONSTER_POSITIONS)
+            if "declared_type" in link["extra"]:
+                ck.choice(link["extra"]["declared_type"], f"{where}.extra.declared_type", MONSTER_TYPES)
 
     if state["pending"] is not None:
         pending = ck.keys(state["pending"], "pending", PENDING_KEYS, {"action", "purpose"})
