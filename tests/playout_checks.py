@@ -63,10 +63,12 @@ def state_problems(data: dict, start_cards: dict[str, Counter] | None = None) ->
         if zone is None:
             continue
         side = data["players"][link["player"]]
-        entry = side["field_zone"] if zone["area"] == "field_zone" else side[zone["area"]][zone["index"]]
-        if entry is None or entry["card"] != link["card"]:
+        entry = side["field_zone"] if zone["area"] == "field_zone" else side[zone["area"]][zone["index"]] \
+            if zone["index"] < len(side[zone["area"]]) else None
+        found = entry["card"] if isinstance(entry, dict) else entry  # a Graveyard card's link (Sangan): a name
+        if found != link["card"]:
             problems.append(f"chain[{i}]: {link['card']} should be in {link['player']}'s {zone['area']}"
-                            f"[{zone['index']}], found {entry and entry['card']!r}")
+                            f"[{zone['index']}], found {found!r}")
     if start_cards is not None:
         now = cards_by_owner(data)
         for p in PLAYERS:
