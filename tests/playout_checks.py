@@ -63,7 +63,8 @@ def state_problems(data: dict, start_cards: dict[str, Counter] | None = None) ->
         if zone is None:
             continue
         side = data["players"][link["player"]]
-        entry = side["field_zone"] if zone["area"] == "field_zone" else side[zone["area"]][zone["index"]]
+        entry = side["field_zone"] if zone["area"] == "field_zone" else side[zone["area"]][zone["index"]] \
+            if zone["index"] < len(side[zone["area"]]) else None
         # a link's card may be in a list area (the Graveyard: a card that paid its own cost, a Graveyard effect),
         # where a card is its name
         name = entry["card"] if isinstance(entry, dict) else entry

@@ -1023,7 +1023,7 @@ def catalog_facts(card, c: str, ruleset: str) -> list[tuple]:
     out += [("hasRequirement", c, requirement) for requirement in card.activation]  # read by the activation rules
     out += selection_order_facts(card, c, ruleset)
     out += [("hasEffect", c, effect) for effect in card.effects]  # read by the rules of the effect kinds (rules/common/effects)
-    if card.activation and card.is_monster:
+    if card.is_monster and (card.activation or card.optional_effect):  # (an effect with selectsUpTo names no activation)
         out.append(("effectIsOptional", c, card.optional_effect))
     return out
 

@@ -575,14 +575,17 @@ def _inv_phase_end_waits_for_the_opponent(state: dict, cat: Catalog):
 
 def _selection_purposes(ruleset: str, card) -> set[str]:
     """The purposes the selections of a card's activation are for (the ontology's selectsFor of its
-    SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost), and of its effects' own costs
-    (effectCost: a Tribute paid for a Graveyard card's trigger, rules/common/effects/costs.swrl)."""
+    SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost), of its effects' own costs
+    (effectCost: a Tribute paid for a Graveyard card's trigger, rules/common/effects/costs.swrl) and of its effects'
+    targets selected up to a count (selectsUpTo)."""
     from .knowledge import knowledge
 
     facts = knowledge(ruleset).vocabulary.tbox_facts
     table = {req: purpose.removesuffix("Purpose") for prop, req, purpose in facts if prop == "selectsFor"}
     costs = {req for prop, effect, req in facts if prop == "effectCost" and effect in card.effects}
     out = {table[req] for req in (*card.activation, *costs) if req in table}
+    if any(prop == "selectsUpTo" and effect in card.effects for prop, effect, _n in facts):
+        out.add("target")  # a trigger that targets up to N cards (rules/common/effects/tribute-summon.swrl)
     if "cost" in out:  # state-format.md: a cost paid by discarding may be called a discard
         out.add("discard")
     return out
