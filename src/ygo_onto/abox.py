@@ -207,13 +207,14 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
 
 def event_facts(events) -> list[tuple]:
     """The part "events": the game events of the last step (primitives.Step.finish), each a MoveEvent
-    (player, area, index of the card now, the area it left, the area it entered, why or None), or a
-    BattleDamageEvent (the monster's player, area and index, then None: it moved nowhere)."""
+    (player, area, index of the card now, the area it left, the area it entered, why or None), or an event of a
+    monster that moved nowhere (its player, area and index, None, None, the event's class: BattleDamageEvent,
+    DestroysByBattleEvent)."""
     out = []
     for n, (p, area, i, came_from, went_to, reason) in enumerate(events, 1):
         me = f"event{n}"
         if came_from is None:
-            out += [("BattleDamageEvent", me), ("eventCard", me, card_ind(p, area, i))]
+            out += [(reason, me), ("eventCard", me, card_ind(p, area, i))]
             continue
         out += [("MoveEvent", me), ("eventCard", me, card_ind(p, area, i)),
                 ("movedFrom", me, AREA_INDIVIDUALS[came_from]), ("movedTo", me, AREA_INDIVIDUALS[went_to])]
@@ -857,8 +858,15 @@ def card_counts(state: dict, cat) -> list[tuple]:
                     if m is not None:
                         here = {"player": p, "zone": i}
                         out.append((prop, card_ind(p, "monster_zones", i), sum(1 for fc in cards if fc["equipped_to"] == here)))
+        elif per == "monster":  # each field monster: 1 when it is itself a counted card, else 0
+            for p in PLAYERS:
+                mine = [id(fc) for fc in counted(p)]
+                for i, m in enumerate(state["players"][p]["monster_zones"]):
+                    if m is not None:
+                        out.append((prop, card_ind(p, "monster_zones", i), mine.count(id(m))))
         else:
-            raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player or equipped_monster")
+            raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player, equipped_monster "
+                                  "or monster")
     return out
 
 
