@@ -686,7 +686,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         part = []
         _duel_facts(part.append, state, transient)
         duel = _remember(memo.duels, key, kept_part(tuple(part)))
-    key = (strongest, counts, tuple(battle_facts(state)) if battle else _NO_BATTLE)
+    key = (strongest, counts, (tuple(battle_facts(state)) if battle else _NO_BATTLE) + battling_type_counts(state, cat))
     board = None if transient.get("die") else _get(memo.boards, key)  # (a die result: rare, built each time)
     if board is None:
         part = []
@@ -901,6 +901,48 @@ def battle_facts(state: dict) -> list[tuple]:
     return out
 
 
+def _battling_types(cat) -> dict:
+    """Card name -> the Type individual its whileBattlingType ModifyStatEffect names (ygo:statBattlingType: the
+    ontology's data, no card named), memoized per catalog and vocabulary."""
+    vocabulary = knowledge(cat.ruleset).vocabulary
+    got = cat.__dict__.get("_battling_types")
+    if got is None or got[0] is not vocabulary:
+        types = {s: o for p, s, o in vocabulary.tbox_facts if p == "statBattlingType"}
+        got = cat.__dict__["_battling_types"] = (vocabulary, {
+            n: types[e] for c in cat.cards for e in c.effects if e in types for n in (c.name, *c.aliases)})
+    return got[1]
+
+
+def _type_individual(card) -> str:
+    return "Type" + card.monster_type.replace("-", "").replace(" ", "")
+
+
+def battling_type_counts(state: dict, cat) -> tuple:
+    """battlingStatTypeCount, a count the rules cannot make (SWRL cannot say "it battles no monster of that Type"):
+    for each monster on the field whose card has a whileBattlingType ModifyStatEffect, 1 while it attacks, or is
+    attacked by, a monster of the effect's statBattlingType, else 0 (rules/common/effects/modify-stat.swrl)."""
+    wanted = _battling_types(cat)
+    if not wanted:
+        return ()
+    battles = {}  # (player, zone) -> the card name it battles, both ways
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            target = fc and (fc["extra"].get("attack") or {}).get("target")
+            if target and target["area"] == "monster_zones":
+                other = state["players"][target["player"]]["monster_zones"][target["index"]]
+                if other is not None:
+                    battles[(p, i)] = other["card"]
+                    battles[(target["player"], target["index"])] = fc["card"]
+    out = []
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            if fc is not None and fc["card"] in wanted:
+                other = battles.get((p, i))
+                met = other is not None and _type_individual(cat.get(other)) == wanted[fc["card"]]
+                out.append(("battlingStatTypeCount", card_ind(p, "monster_zones", i), int(met)))
+    return tuple(out)
+
+
 def link_ind(number: int) -> str:
     return f"chainLink{number}"
 
@@ -945,7 +987,7 @@ def catalog_facts(card, c: str) -> list[tuple]:
         if card.attribute:
             out.append(("hasAttribute", c, card.attribute))
         if card.monster_type:
-            out.append(("hasMonsterType", c, "Type" + card.monster_type.replace("-", "").replace(" ", "")))
+            out.append(("hasMonsterType", c, _type_individual(card)))
     else:
         out.append(("staysOnField", c, card.stays_on_field))
     out += [("hasRequirement", c, requirement) for requirement in card.activation]  # read by the activation rules
