@@ -63,6 +63,6 @@ def test_battle_damage_is_an_event_only_for_a_card_that_watches_it():
             "A": {"deck": ["Sangan"], "monster_zones": [{"card": card, "position": "attack"}, None, None, None, None]},
             "B": {}}}
     events, facts = _battle_damage_events(state("Airknight Parshath"))
-    assert events == [("A", "monster_zones", 0, None, None, None)]
+    assert events == [("A", "monster_zones", 0, None, None, "BattleDamageEvent")]
     assert {("BattleDamageEvent", "event1"), ("eventCard", "event1", abox.card_ind("A", "monster_zones", 0))} <= set(facts)
     assert _battle_damage_events(state("Giant Orc")) == ([], [])

@@ -207,17 +207,18 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
 
 def event_facts(events) -> list[tuple]:
     """The part "events": the game events of the last step (primitives.Step.finish), each a MoveEvent
-    (player, area, index of the card now, the area it left, the area it entered, why or None), a
-    BattleDamageEvent (the monster's player, area and index, then None: it moved nowhere), or a BattleEvent
-    (the same, with the player, area and index of the monster it battled last)."""
+    (player, area, index of the card now, the area it left, the area it entered, why or None), a BattleEvent
+    (the monster's player, area and index, None, None, then the player, area and index of the monster it battled
+    last), or another event of a monster that moved nowhere (its player, area and index, None, None, the event's
+    class: BattleDamageEvent, DestroysByBattleEvent)."""
     out = []
     for n, (p, area, i, came_from, went_to, reason) in enumerate(events, 1):
         me = f"event{n}"
-        if came_from is None and reason is not None:
+        if came_from is None and isinstance(reason, (tuple, list)):  # a BattleEvent: the monster battled
             out += [("BattleEvent", me), ("eventCard", me, card_ind(p, area, i)), ("eventOpponent", me, card_ind(*reason))]
             continue
         if came_from is None:
-            out += [("BattleDamageEvent", me), ("eventCard", me, card_ind(p, area, i))]
+            out += [(reason, me), ("eventCard", me, card_ind(p, area, i))]
             continue
         out += [("MoveEvent", me), ("eventCard", me, card_ind(p, area, i)),
                 ("movedFrom", me, AREA_INDIVIDUALS[came_from]), ("movedTo", me, AREA_INDIVIDUALS[went_to])]
@@ -687,7 +688,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         part = []
         _duel_facts(part.append, state, transient)
         duel = _remember(memo.duels, key, kept_part(tuple(part)))
-    key = (strongest, counts, tuple(battle_facts(state)) if battle else _NO_BATTLE)
+    key = (strongest, counts, (tuple(battle_facts(state)) if battle else _NO_BATTLE) + battling_type_counts(state, cat))
     board = None if transient.get("die") else _get(memo.boards, key)  # (a die result: rare, built each time)
     if board is None:
         part = []
@@ -879,8 +880,15 @@ def card_counts(state: dict, cat) -> list[tuple]:
                     if m is not None:
                         here = {"player": p, "zone": i}
                         out.append((prop, card_ind(p, "monster_zones", i), sum(1 for fc in cards if fc["equipped_to"] == here)))
+        elif per == "monster":  # each field monster: 1 when it is itself a counted card, else 0
+            for p in PLAYERS:
+                mine = [id(fc) for fc in counted(p)]
+                for i, m in enumerate(state["players"][p]["monster_zones"]):
+                    if m is not None:
+                        out.append((prop, card_ind(p, "monster_zones", i), mine.count(id(m))))
         else:
-            raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player, card or equipped_monster")
+            raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player, card, "
+                                  "equipped_monster or monster")
     return out
 
 
@@ -937,6 +945,44 @@ def battle_facts(state: dict) -> list[tuple]:
     out.append(("summonInProgress", DUEL, any(fc and fc["extra"].get("just_summoned") in ANSWERED_SUMMONS
                                               for p in PLAYERS for fc in state["players"][p]["monster_zones"])))
     return out
+
+
+def _battling_types(cat) -> dict:
+    """Card name -> the Type individual its whileBattlingType ModifyStatEffect names (ygo:statBattlingType: the
+    ontology's data, no card named), memoized per catalog and vocabulary."""
+    vocabulary = knowledge(cat.ruleset).vocabulary
+    got = cat.__dict__.get("_battling_types")
+    if got is None or got[0] is not vocabulary:
+        types = {s: o for p, s, o in vocabulary.tbox_facts if p == "statBattlingType"}
+        got = cat.__dict__["_battling_types"] = (vocabulary, {
+            n: types[e] for c in cat.cards for e in c.effects if e in types for n in (c.name, *c.aliases)})
+    return got[1]
+
+
+def battling_type_counts(state: dict, cat) -> tuple:
+    """battlingStatTypeCount, a count the rules cannot make (SWRL cannot say "it battles no monster of that Type"):
+    for each monster on the field whose card has a whileBattlingType ModifyStatEffect, 1 while it attacks, or is
+    attacked by, a monster of the effect's statBattlingType, else 0 (rules/common/effects/modify-stat.swrl)."""
+    wanted = _battling_types(cat)
+    if not wanted:
+        return ()
+    battles = {}  # (player, zone) -> the card name it battles, both ways
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            target = fc and (fc["extra"].get("attack") or {}).get("target")
+            if target and target["area"] == "monster_zones":
+                other = state["players"][target["player"]]["monster_zones"][target["index"]]
+                if other is not None:
+                    battles[(p, i)] = other["card"]
+                    battles[(target["player"], target["index"])] = fc["card"]
+    out = []
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            if fc is not None and fc["card"] in wanted:
+                other = battles.get((p, i))
+                met = other is not None and type_individual(cat.get(other).monster_type) == wanted[fc["card"]]
+                out.append(("battlingStatTypeCount", card_ind(p, "monster_zones", i), int(met)))
+    return tuple(out)
 
 
 def link_ind(number: int) -> str:

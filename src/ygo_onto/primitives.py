@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
@@ -98,8 +98,9 @@ class Step:
         self.attacker = None
         self.facts: set = frozenset()
         # the game events of this step, for the next: MoveEvents (move: card object, from area, to area, reason)
-        # BattleDamageEvents (battle_damage_event: card object, None, None, None) and BattleEvents (battle_event:
-        # card object, None, None, Battled(the other monster's object))
+        # BattleEvents (battle_event: card object, None, None, Battled(the other monster's object)) and the other
+        # events of a monster that moved nowhere (card object, None, None, the event's class: battle_damage_event,
+        # destroys_by_battle_event)
         self.moved = []
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
@@ -404,7 +405,27 @@ def battle_damage_event(step: Step, op: str, card_ind: str, _player_ind: str) ->
     obj = step.objects[card_ind]
     name = obj["card"] if isinstance(obj, dict) else obj.name
     if name in battle_damage_watchers(step.state["ruleset"], step.vocabulary):
-        step.moved.append((obj, None, None, None))
+        step.moved.append((obj, None, None, "BattleDamageEvent"))
+
+
+DESTROYS_BY_BATTLE_TRIGGER = "onDestroysByBattle"  # the EffectTrigger individual that a DestroysByBattleEvent starts
+
+
+def destroys_by_battle_watchers(ruleset: str, vocabulary) -> frozenset:
+    """The names of the catalog's cards whose destruction of a monster by battle is a game event (a
+    DestroysByBattleEvent): those with an effect whose trigger is onDestroysByBattle (the ontology's data)."""
+    return cards_naming(catalog(ruleset), vocabulary, "_destroys_by_battle_watchers",
+                        lambda v: {s for p, s, o in v.tbox_facts if p == "hasTrigger" and o == DESTROYS_BY_BATTLE_TRIGGER})
+
+
+@primitive("destroys_by_battle_event")
+def destroys_by_battle_event(step: Step, op: str, card_ind: str, _destroyed_ind: str) -> None:
+    """The monster destroyed the monster it battled: a DestroysByBattleEvent of the next step (abox.event_facts) when
+    one of its effects watches it, else nothing (the facts of a duel without such cards stay as they are)."""
+    obj = step.objects[card_ind]
+    name = obj["card"] if isinstance(obj, dict) else obj.name
+    if name in destroys_by_battle_watchers(step.state["ruleset"], step.vocabulary):
+        step.moved.append((obj, None, None, "DestroysByBattleEvent"))
 
 
 def _move_triggered_effects(vocabulary) -> set:
