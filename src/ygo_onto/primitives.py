@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon", "opSpecialSummonTokens",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -236,9 +236,13 @@ class Step:
         for fc in self.flipped:  # kept on the card until its FLIP effect is on the chain (add_chain_link)
             if self.on_field(fc):
                 fc["extra"]["flipped"] = True
+        cat = catalog(self.state["ruleset"])
         for p, area in self.wrapped:
             entries = self.state["players"][p][area]
-            self.state["players"][p][area] = [t if type(t) is str else t.name for t in entries]
+            # a token moved off the field ceases to exist (state-format.md "Tokens"): it is gone once the step's
+            # moves are done, so every operation of the step still found it where it went
+            self.state["players"][p][area] = [t if type(t) is str else t.name for t in entries
+                                              if type(t) is str or not cat.get(t.name).is_token]
         return self.transient
 
 
@@ -476,6 +480,23 @@ def set_counter(step: Step, op: str, card_ind: str, value) -> None:
         counters[key] = value
     else:
         counters.pop(key, None)
+
+
+@primitive("summon_tokens")
+def summon_tokens(step: Step, op: str, player_ind: str, effect: str) -> None:
+    """Special Summon the tokens of a SpecialSummonTokensEffect (its catalog data: tokenKind, tokenCount,
+    tokenPosition) to the player's first free Monster Zones: new field cards owned by that player, Special Summoned
+    this turn (state-format.md "Tokens"). The rules infer the operation only while the zones are free."""
+    facts = {prop: value for prop, subject, value in step.vocabulary.tbox_facts if subject == effect}
+    name = catalog(step.state["ruleset"]).get(facts["tokenKind"], f"{effect}: tokenKind").name
+    position = POSITION_NAMES[facts.get("tokenPosition", "attackPosition")]
+    p = _player(player_ind)
+    zones = step.state["players"][p]["monster_zones"]
+    for _ in range(int(facts["tokenCount"])):
+        free = [i for i, z in enumerate(zones) if z is None]
+        if not free:
+            raise YgoError(f"internal: no free monster_zones for {name}: a rule allowed what the board cannot hold")
+        zones[free[0]] = new_field_card(name, p, position, summoned_this_turn=True, summoned_by="special")
 
 
 @primitive("change_lp")
