@@ -37,7 +37,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opMarkDamageStepChain", "opMarkSummonChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -440,6 +440,11 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
                 fc["extra"]["attack"]["opponent_passed"] = bool(value)
     elif op == "opMarkDamageStepChain":  # kept until the chain is over (close_window)
         step.state.setdefault("extra", {})["damage_step_chain"] = bool(value)
+    elif op == "opLockSummonsThisTurn":  # kept until the turn ends (start_turn)
+        locked = step.state.setdefault("extra", {}).setdefault("summon_lock", [])
+        if value and _player(subject) not in locked:
+            locked.append(_player(subject))
+            locked.sort()
     elif op == "opMarkSummonChain":  # kept until the chain is over (close_window)
         step.state.setdefault("extra", {})["summon_chain"] = bool(value)
     elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes
@@ -738,6 +743,11 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
     # counters that last until the End Phase (ygo:counterKey with ygo:resetEachTurn): gone
     counters = [ann["counterKey"] for ann in step.vocabulary.annotations.values()
                 if "resetEachTurn" in ann and "counterKey" in ann and "primitive" not in ann]
+    extra = state.get("extra")
+    if extra is not None and "summon_lock" in extra:  # a summon lock lasts the turn it was activated in
+        del extra["summon_lock"]
+        if not extra:
+            del state["extra"]
     for p in PLAYERS:
         side = state["players"][p]
         side["normal_summon_used"] = False

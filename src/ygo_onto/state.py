@@ -241,6 +241,10 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.choice(state["extra"]["damage_step_chain"], "extra.damage_step_chain", (True, False))
         if "summon_chain" in state["extra"]:  # GOAT priority: the open chain was begun in a Summon's window
             ck.choice(state["extra"]["summon_chain"], "extra.summon_chain", (True, False))
+        if "summon_lock" in state["extra"]:  # the players whose Summons are locked this turn (summonLockThisTurn)
+            locked = ck.list_(state["extra"]["summon_lock"], "extra.summon_lock", "players", 2)
+            for i, p in enumerate(locked):
+                ck.choice(p, f"extra.summon_lock[{i}]", PLAYERS)
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
