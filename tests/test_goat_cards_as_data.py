@@ -15,7 +15,7 @@ from ygo_onto.knowledge import RULES_DIR, knowledge
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "goat"
 DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeeper's Spy", "Premature Burial",
-              "Call of the Haunted")
+              "Call of the Haunted", "Scapegoat")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():
