@@ -769,7 +769,7 @@ def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
 def summon_facts(state: dict, p: str) -> tuple:
     """The player's Summons this turn and whether they are locked (summonLockThisTurn): SWRL cannot say "has not
     Summoned", so the driver counts the monsters the player controls that were Summoned this turn (not Set; one that
-    left the field is not counted: docs/decisions.md, "Tokens and Scapegoat")."""
+    left the field is not counted: docs/decisions.md, "Tokens and summon locks")."""
     count = sum(1 for fc in state["players"][p]["monster_zones"]
                 if fc is not None and fc["summoned_this_turn"] and fc["summoned_by"] != "set")
     return (("summonsThisTurn", count),

@@ -32,7 +32,7 @@ def official_based(ruleset: str) -> bool:
     return "official" in RULE_FOLDERS.get(ruleset, ())
 
 # kind (card_type, subtype) -> ontology class of the card
-# a "token" is a monster that is not a card (formats/goat/cards.md Scapegoat: "If a token leaves the field it ceases
+# a "token" is a monster that is not a card (the goat pack's cards.md: "If a token leaves the field it ceases
 # to exist"): a catalog class under ygo:Token that an effect Special Summons (SpecialSummonTokensEffect), never in a Deck
 MONSTER_CLASSES = {"normal": "NormalMonster", "effect": "EffectMonster", "ritual": "RitualMonster",
                    "fusion": "FusionMonster", "synchro": "SynchroMonster", "token": "Token"}

@@ -725,7 +725,7 @@ def _player(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, rules
         names = []
         for i, name in enumerate(out[area]):
             card = _card(ck, cat, name, f"{where}.{area}[{i}]")
-            if card.is_token:  # formats/goat/cards.md Scapegoat: a token that leaves the field ceases to exist
+            if card.is_token:  # state-format.md "Tokens": a token that leaves the field ceases to exist
                 ck.fail(f"{where}.{area}[{i}]", "a card (a token exists only in a Monster Zone: it is not a card)", card.name)
             if area == "extra_deck" and not card.extra_deck:
                 ck.fail(f"{where}.{area}[{i}]", "a Fusion or Synchro monster", card.name)
