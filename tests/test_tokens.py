@@ -62,3 +62,17 @@ def test_a_token_kind_that_names_no_token_stops_the_catalog_tool():
     goat_catalog.check_token_kinds(cards, [(*effect, "Sheep Token")])
     with pytest.raises(SystemExit, match="tokenKind: expected the name of a token"):
         goat_catalog.check_token_kinds(cards, [(*effect, "Sangan")])
+
+
+def test_a_deck_naming_a_token_is_refused_and_a_states_tokens_are_no_deck_cards(tmp_path):
+    from ygo_onto.decks import deck_from_file
+
+    deck = tmp_path / "deck.json"
+    deck.write_text(json.dumps({"main": ["Sangan", "Sheep Token"]}), encoding="utf-8")
+    with pytest.raises(StateError, match=r"main\[1\]: expected a card name, got the token 'Sheep Token'"):
+        deck_from_file(deck, "goat")
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(_state({"monster_zones": [{"card": "Sheep Token", "position": "defense"},
+                                                          None, None, None, None]})), encoding="utf-8")
+    got, _ = deck_from_file(state, None, "A")
+    assert got.main == ["Sangan"]
