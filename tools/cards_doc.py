@@ -126,8 +126,8 @@ def _goat() -> list[str]:
     limits = {0: "Forbidden", 1: "Limited", 2: "Semi-limited"}
     lines = ["", "## `goat`", "",
              f"The GOAT format pack's pool (the ten reference decks): {sum(not c.is_token for c in cat)} cards, and the "
-             f"{sum(c.is_token for c in cat)} token they Special Summon (Scapegoat's Sheep Token: a Token Monster, not a "
-             "card, state-format.md \"Tokens\"). The text of each is the "
+             f"{sum(c.is_token for c in cat)} token they Special Summon ({', '.join(c.name for c in cat if c.is_token)}: "
+             "a Token Monster, not a card, state-format.md \"Tokens\"). The text of each is the "
              "pack's rules description (`src/ygo_onto/data/goat/cards.md`, in the pack's own words), the "
              "GOAT-era version where the card was changed later. \"ids\" gives the passcode and the GOAT list's "
              "version ids (a `.ydk` may name the card by either). \"effect\" says whether the card's effect "
