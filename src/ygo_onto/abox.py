@@ -835,7 +835,11 @@ _FACE_UP = ("face_up", "attack", "defense")  # a Spell/Trap's, a monster's face-
 
 def _counts_card(cat, spec: str):
     """Whether a card (by name) is one a countsCards declaration counts: of the class `spec`, or, for
-    `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true (the ontology's data; no card named)."""
+    `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true, or for `ability:NAME`, having the keyword
+    ability NAME (the ontology's data; no card named)."""
+    if spec.startswith("ability:"):
+        ability = spec[len("ability:"):]
+        return lambda name: ability in cat.get(name).abilities
     if spec.startswith("effect:"):
         prop = spec[len("effect:"):]
         names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,
