@@ -142,7 +142,11 @@ def test_first_turn_draw_is_played_as_in_official():
         start = new_duel(ruleset, 4)
         first = start.data["first_player"]
         other = "B" if first == "A" else "A"
-        assert start.data["turn"] == 1 and start.data["phase"] == "main1"
+        # the first decision point: Main Phase 1, or the Draw Phase once its card is drawn when a Quick-Play Spell of
+        # the hand can be activated there (goat seed 4: Scapegoat, rulebook p. 18)
+        assert start.data["turn"] == 1 and start.data["phase"] in ("draw", "main1")
+        if start.data["phase"] == "draw":
+            assert [a.type for a in start.allowed_actions("fast")].count("activate") >= 1
         assert len(start.data["players"][first]["hand"]) == 6
         assert len(start.data["players"][other]["hand"]) == 5
 
