@@ -62,6 +62,11 @@ def test_a_token_kind_that_names_no_token_stops_the_catalog_tool():
     goat_catalog.check_token_kinds(cards, [(*effect, "Sheep Token")])
     with pytest.raises(SystemExit, match="tokenKind: expected the name of a token"):
         goat_catalog.check_token_kinds(cards, [(*effect, "Sangan")])
+    from rdflib import RDF, URIRef
+
+    typed = (URIRef(effect[0]), RDF.type, URIRef("http://ygo-onto.org/ontology#SpecialSummonTokensEffect"))
+    with pytest.raises(SystemExit, match="needs ygo:tokenCount, ygo:summonLockThisTurn"):
+        goat_catalog.check_token_kinds(cards, [typed, (URIRef(effect[0]), URIRef(effect[1]), "Sheep Token")])
 
 
 def test_a_deck_naming_a_token_is_refused_and_a_states_tokens_are_no_deck_cards(tmp_path):

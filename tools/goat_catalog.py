@@ -238,8 +238,17 @@ def token_files() -> list[Card]:
 
 
 def check_token_kinds(cards: list[Card], individuals: list[tuple]) -> None:
-    """Every tokenKind of an effect file names a token class of the catalog."""
+    """Every SpecialSummonTokensEffect of an effect file gives its tokenKind, tokenCount and summonLockThisTurn, and
+    every tokenKind names a token class of the catalog."""
+    from rdflib.namespace import RDF
+
     tokens = {c.name for c in cards if c.is_token}
+    kinds = {s for s, p, o in individuals if p == RDF.type and str(o).endswith("#SpecialSummonTokensEffect")}
+    for effect in sorted(kinds):
+        given = {str(p).rsplit("#", 1)[-1] for s, p, o in individuals if s == effect}
+        missing = [t for t in ("tokenKind", "tokenCount", "summonLockThisTurn") if t not in given]
+        if missing:
+            raise SystemExit(f"{effect}: a SpecialSummonTokensEffect needs ygo:{', ygo:'.join(missing)}, got none")
     for s, p, o in individuals:
         if str(p).endswith("#tokenKind") and str(o) not in tokens:
             raise SystemExit(f"{s}: ygo:tokenKind: expected the name of a token of {TOKENS.relative_to(ROOT)} "
