@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from ygo_onto import GameState
+from ygo_onto.cards import catalog
 from ygo_onto.duel import new_duel, play_duel, replay_log, write_log
 from ygo_onto.errors import IllegalActionError, YgoError
 from ygo_onto.state import LIST_AREAS, PLAYERS, ZONE_AREAS
@@ -26,7 +27,8 @@ def cards_by_owner(data: dict) -> dict[str, Counter]:
     """Every card of the duel, counted by owner: a card in a list area belongs to that side (cards
     go to their owner's deck, hand, graveyard...); a card on the field carries its owner.  Cards
     on the chain are on the field (a Spell or Trap resolving stays in its zone), so they are not
-    counted again."""
+    counted again. A token is not a card (state-format.md "Tokens"): it comes and goes, uncounted."""
+    cat = catalog(data["ruleset"])
     out = {p: Counter() for p in PLAYERS}
     for p in PLAYERS:
         side = data["players"][p]
@@ -34,7 +36,7 @@ def cards_by_owner(data: dict) -> dict[str, Counter]:
             out[p].update(side[area])
         for area in ZONE_AREAS:
             for fc in side[area]:
-                if fc is not None:
+                if fc is not None and not cat.get(fc["card"]).is_token:
                     out[fc["owner"]][fc["card"]] += 1
         if side["field_zone"] is not None:
             out[side["field_zone"]["owner"]][side["field_zone"]["card"]] += 1

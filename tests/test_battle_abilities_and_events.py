@@ -11,7 +11,8 @@ from ygo_onto.game import GameState
 from ygo_onto.state import normalize
 from ygo_onto.testing import differential as D
 
-ABILITIES = ("cannotAttackDirectly", "destroysFaceDownWithoutFlip", "indestructibleByBattle", "piercing")
+ABILITIES = ("cannotAttackDirectly", "cannotBeTributedForTributeSummon", "destroysFaceDownWithoutFlip", "indestructibleByBattle",
+             "piercing")
 
 
 def test_the_goat_catalog_reads_each_cards_keyword_abilities():

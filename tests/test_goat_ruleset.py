@@ -30,7 +30,8 @@ def _state(ruleset: str, extra_deck: list[str]) -> dict:
 
 def test_the_catalog_holds_the_packs_110_cards_with_their_facts():
     cat = catalog("goat")
-    assert len(cat) == 110 == len(ROWS)
+    assert len([c for c in cat if not c.is_token]) == 110 == len(ROWS)
+    assert [c.name for c in cat if c.is_token] == ["Sheep Token"]  # data/goat/tokens/: not a card of cards.csv
     for row in ROWS:
         card = cat.get(row["name"])
         assert card.passcode == int(row["passcode"])
@@ -121,15 +122,16 @@ def test_cards_lists_whether_each_effect_is_played():
     named = card_classes_with_rules(knowledge("goat"))
     cat = catalog("goat")
     assert {n for n, s in status.items() if s == "played"} == {c.name for c in cat if c.effects or c.class_name in named}
-    assert {n for n, s in status.items() if s == "none"} == {c.name for c in cat if c.no_effect}
-    assert status["Pot of Greed"] == "played" and status["Sangan"] == "played" and status["Scapegoat"] == "not yet"
+    assert {n for n, s in status.items() if s == "none"} == {c.name for c in cat if c.no_effect or c.is_token}
+    assert status["Pot of Greed"] == "played" and status["Sangan"] == "played" and status["Scapegoat"] == "played"
+    assert status["Sheep Token"] == "none"
     assert cat.get("Sangan").effects and "Sangan" not in {c.name for c in cat if c.class_name in named}  # data alone
     code, text = cli("cards", "--ruleset", "goat", "--json")
     assert code == 0
     import json
 
     listed = json.loads(text)
-    assert len(listed) == 110 and {c["name"]: c["effect"] for c in listed} == status
+    assert len(listed) == 111 and {c["name"]: c["effect"] for c in listed} == status  # the 110 cards and the token
     code, text = cli("cards", "504700178", "--ruleset", "goat", "--json")  # Sangan's GOAT version id
     assert code == 0 and json.loads(text)[0]["name"] == "Sangan"
 
@@ -140,7 +142,11 @@ def test_first_turn_draw_is_played_as_in_official():
         start = new_duel(ruleset, 4)
         first = start.data["first_player"]
         other = "B" if first == "A" else "A"
-        assert start.data["turn"] == 1 and start.data["phase"] == "main1"
+        # the first decision point: Main Phase 1, or the Draw Phase once its card is drawn when a Quick-Play Spell of
+        # the hand can be activated there (goat seed 4: Scapegoat, rulebook p. 18)
+        assert start.data["turn"] == 1 and start.data["phase"] in ("draw", "main1")
+        if start.data["phase"] == "draw":
+            assert [a.type for a in start.allowed_actions("fast")].count("activate") >= 1
         assert len(start.data["players"][first]["hand"]) == 6
         assert len(start.data["players"][other]["hand"]) == 5
 

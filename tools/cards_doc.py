@@ -125,12 +125,14 @@ def _goat() -> list[str]:
     counts = {s: sum(1 for v in status.values() if v == s) for s in ("played", "none", "not yet")}
     limits = {0: "Forbidden", 1: "Limited", 2: "Semi-limited"}
     lines = ["", "## `goat`", "",
-             f"The GOAT format pack's pool (the ten reference decks): {len(cat)} cards. The text of each is the "
+             f"The GOAT format pack's pool (the ten reference decks): {sum(not c.is_token for c in cat)} cards, and the "
+             f"{sum(c.is_token for c in cat)} token they Special Summon ({', '.join(c.name for c in cat if c.is_token)}: "
+             "a Token Monster, not a card, state-format.md \"Tokens\"). The text of each is the "
              "pack's rules description (`src/ygo_onto/data/goat/cards.md`, in the pack's own words), the "
              "GOAT-era version where the card was changed later. \"ids\" gives the passcode and the GOAT list's "
              "version ids (a `.ydk` may name the card by either). \"effect\" says whether the card's effect "
              f"is played: **played** ({counts['played']} cards: it names effects of the effect vocabulary, or rules name "
-             f"it), **none** ({counts['none']}: a Fusion Monster without an effect), **not yet** ({counts['not yet']}: "
+             f"it), **none** ({counts['none']}: a Fusion Monster without an effect, a token), **not yet** ({counts['not yet']}: "
              "neither yet, so it plays as its facts alone, and its keyword abilities if it has any: a monster is a "
              "body without its effect, a Spell or Trap can be Set but not activated). See `docs/rulesets.md`, "
              "\"goat\".", "", "### Monsters", ""]

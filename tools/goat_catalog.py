@@ -26,6 +26,10 @@ What each card gets:
   ygo:cardActivation "chooseOneTarget"`, any annotation the loader reads) and the named individuals its
   effects are (an Effect, its CardFilter). The card is read back as the engine reads a catalog class
   (ontofile.cards_from_graph), so a file that says something the loader refuses fails here, naming it.
+
+The tokens the cards Special Summon (a SpecialSummonTokensEffect's tokenKind) are classes of the catalog too, under
+ygo:Token: src/ygo_onto/data/goat/tokens/CLASS.ttl says the whole class (label, Level, ATK/DEF, Attribute, Type,
+abilities), since no row of cards.csv has a token (it is not a card).
 """
 from __future__ import annotations
 
@@ -44,6 +48,7 @@ from ygo_onto.cards import CATALOG_BASE, Card, catalog, catalog_file, catalog_ow
 
 PACK = ROOT / "src" / "ygo_onto" / "data" / "goat"
 EFFECTS = PACK / "effects"  # a card's effects as data: CLASS.ttl (module docstring)
+TOKENS = PACK / "tokens"  # the tokens the pack's cards Special Summon: CLASS.ttl, a whole class under ygo:Token
 PACK_FILES = ("README.md", "cards.csv", "cards.md", "decks.json", "forbidden-and-limited.md")
 FORMAT_LIST = PACK / "forbidden-and-limited.json"
 
@@ -206,6 +211,50 @@ def effect_files(cards: list[Card]) -> tuple[list[Card], list[tuple]]:
     return out_cards, individuals
 
 
+def token_files() -> list[Card]:
+    """The token classes of TOKENS/CLASS.ttl, read as the engine reads a catalog class: each a subclass of ygo:Token."""
+    from rdflib import Graph
+
+    from ygo_onto.errors import StateError
+    from ygo_onto.ontofile import cards_from_graph
+
+    out = []
+    for path in sorted(TOKENS.glob("*.ttl")):
+        where = path.relative_to(ROOT)
+        g = Graph()
+        try:
+            g.parse(path, format="turtle")
+        except Exception as e:  # rdflib raises several kinds on bad Turtle
+            raise SystemExit(f"{where}: not Turtle: {e}") from None
+        try:
+            read = cards_from_graph(g, "goat")
+        except StateError as e:
+            raise SystemExit(f"{where}: {e}") from None
+        if len(read) != 1 or not read[0].is_token or read[0].class_name != path.stem:
+            raise SystemExit(f"{where}: expected one class {path.stem} under ygo:Token, got "
+                             f"{', '.join(c.class_name + ' (' + c.kind_label + ')' for c in read) or 'none'}")
+        out.append(read[0])
+    return out
+
+
+def check_token_kinds(cards: list[Card], individuals: list[tuple]) -> None:
+    """Every SpecialSummonTokensEffect of an effect file gives its tokenKind, tokenCount and summonLockThisTurn, and
+    every tokenKind names a token class of the catalog."""
+    from rdflib.namespace import RDF
+
+    tokens = {c.name for c in cards if c.is_token}
+    kinds = {s for s, p, o in individuals if p == RDF.type and str(o).endswith("#SpecialSummonTokensEffect")}
+    for effect in sorted(kinds):
+        given = {str(p).rsplit("#", 1)[-1] for s, p, o in individuals if s == effect}
+        missing = [t for t in ("tokenKind", "tokenCount", "summonLockThisTurn") if t not in given]
+        if missing:
+            raise SystemExit(f"{effect}: a SpecialSummonTokensEffect needs ygo:{', ygo:'.join(missing)}, got none")
+    for s, p, o in individuals:
+        if str(p).endswith("#tokenKind") and str(o) not in tokens:
+            raise SystemExit(f"{s}: ygo:tokenKind: expected the name of a token of {TOKENS.relative_to(ROOT)} "
+                             f"({', '.join(sorted(tokens)) or 'none'}), got {str(o)!r}")
+
+
 def format_list(pack: Path, cards: list[Card]) -> dict:
     """forbidden-and-limited.md as data: every listed card with its passcode, list ids and limit;
     checked against cards.csv's goat_limit for the pool's cards."""
@@ -227,7 +276,7 @@ def format_list(pack: Path, cards: list[Card]) -> dict:
     rows = {int(r["passcode"]): int(r["goat_limit"])
             for r in csv.DictReader((pack / "cards.csv").open(encoding="utf-8"))}
     by_code = {e["passcode"]: e["limit"] for e in listed}
-    for card in cards:
+    for card in (c for c in cards if not c.is_token):  # a token is not a card: no Deck holds it
         if by_code.get(card.passcode, 3) != rows[card.passcode]:
             raise SystemExit(f"{card.name}: forbidden-and-limited.md says {by_code.get(card.passcode, 3)}, "
                              f"cards.csv's goat_limit {rows[card.passcode]}")
@@ -245,6 +294,8 @@ def main(argv=None) -> int:
         for name in PACK_FILES:
             shutil.copyfile(args.pack / name, PACK / name)
     cards, own = effect_files(goat_cards(PACK))
+    cards += token_files()
+    check_token_kinds(cards, own)
     outputs = {catalog_file("goat"): catalog_owl_text("goat", cards, sorted(set(shared_individuals(cards)) | set(own))),
                FORMAT_LIST: json.dumps(format_list(PACK, cards), indent=1, ensure_ascii=False) + "\n"}
     stale = [p for p, text in outputs.items() if not p.is_file() or p.read_text(encoding="utf-8") != text]

@@ -710,12 +710,13 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         parts[("priority", p)] = _turn_part(turns, _TURN_KEYS[p, "priority", priority == p], _priority_facts, state,
                                             p)
         life = side["life_points"]
+        summons = summon_facts(state, p)
         key = (p, state["first_player"] == p, life, type(life), bool(side["normal_summon_used"]),
-               5 - sig[:5].count(None), len(hand), len(side["deck"]), aggregates)  # (sig[:5]: the Monster Zones)
+               5 - sig[:5].count(None), len(hand), len(side["deck"]), aggregates, summons)  # (sig[:5]: the Monster Zones)
         got = _get(players, key)
         if got is None:
             part = []
-            _side_facts(part.append, state, p, aggregates)
+            _side_facts(part.append, state, p, aggregates + summons)
             got = _remember(players, key, kept_part(tuple(part)))
         parts[("side", p)] = got
         key = (p, official, tuple(map(operator.is_, sig, repeat(None))))  # (which zones are free, read off sig)
@@ -767,6 +768,16 @@ def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
 # ---------------------------------------------------------------- closure facts
 # SWRL has no aggregation: the counts and sums that card rules need are computed here, from the
 # state alone, each a named data property of the ontology.  Keep this list short.
+
+def summon_facts(state: dict, p: str) -> tuple:
+    """The player's Summons this turn and whether they are locked (summonLockThisTurn): SWRL cannot say "has not
+    Summoned", so the driver counts the monsters the player controls that were Summoned this turn (not Set; one that
+    left the field is not counted: docs/decisions.md, "Tokens and summon locks")."""
+    count = sum(1 for fc in state["players"][p]["monster_zones"]
+                if fc is not None and fc["summoned_this_turn"] and fc["summoned_by"] != "set")
+    return (("summonsThisTurn", count),
+            ("summonLockedThisTurn", p in state.get("extra", {}).get("summon_lock", ())))
+
 
 def player_aggregates(state: dict, p: str, cat) -> dict:
     side = state["players"][p]
@@ -831,7 +842,11 @@ _FACE_UP = ("face_up", "attack", "defense")  # a Spell/Trap's, a monster's face-
 
 def _counts_card(cat, spec: str):
     """Whether a card (by name) is one a countsCards declaration counts: of the class `spec`, or, for
-    `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true (the ontology's data; no card named)."""
+    `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true, or for `ability:NAME`, having the keyword
+    ability NAME (the ontology's data; no card named)."""
+    if spec.startswith("ability:"):
+        ability = spec[len("ability:"):]
+        return lambda name: ability in cat.get(name).abilities
     if spec.startswith("effect:"):
         prop = spec[len("effect:"):]
         names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,

@@ -32,8 +32,10 @@ def official_based(ruleset: str) -> bool:
     return "official" in RULE_FOLDERS.get(ruleset, ())
 
 # kind (card_type, subtype) -> ontology class of the card
+# a "token" is a monster that is not a card (the goat pack's cards.md: "If a token leaves the field it ceases
+# to exist"): a catalog class under ygo:Token that an effect Special Summons (SpecialSummonTokensEffect), never in a Deck
 MONSTER_CLASSES = {"normal": "NormalMonster", "effect": "EffectMonster", "ritual": "RitualMonster",
-                   "fusion": "FusionMonster", "synchro": "SynchroMonster"}
+                   "fusion": "FusionMonster", "synchro": "SynchroMonster", "token": "Token"}
 SPELL_CLASSES = {"normal": "NormalSpell", "ritual": "RitualSpell", "continuous": "ContinuousSpell",
                  "quick_play": "QuickPlaySpell", "equip": "EquipSpell", "field": "FieldSpell"}
 TRAP_CLASSES = {"normal": "NormalTrap", "continuous": "ContinuousTrap", "counter": "CounterTrap"}
@@ -92,6 +94,11 @@ class Card:
     @property
     def is_monster(self) -> bool:
         return self.card_type == "monster"
+
+    @property
+    def is_token(self) -> bool:
+        """A Monster Token: it exists on the field only (state-format.md "Tokens")."""
+        return self.card_type == "monster" and self.subtype == "token"
 
     @property
     def class_name(self) -> str:

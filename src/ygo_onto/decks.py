@@ -246,7 +246,7 @@ def deck_from_file(path, ruleset: str | None, player: str = "A") -> tuple[Deck, 
         owned = [n for area in ("deck", "hand", "graveyard", "banished") for n in side[area]]
         owned += [fc["card"] for q in PLAYERS for fc in [*state["players"][q]["monster_zones"],
                   *state["players"][q]["spell_trap_zones"], state["players"][q]["field_zone"]]
-                  if fc is not None and fc["owner"] == player]
+                  if fc is not None and fc["owner"] == player and not cat.get(fc["card"]).is_token]  # (not a card)
         main = [n for n in owned if not cat.get(n).extra_deck]
         extra = list(side["extra_deck"]) + [n for n in owned if cat.get(n).extra_deck]
         return Deck(name=f"{path.stem}-{player}", main=main, extra=extra, source=str(path)), ruleset
@@ -263,4 +263,7 @@ def deck_from_file(path, ruleset: str | None, player: str = "A") -> tuple[Deck, 
         if not isinstance(names, list):
             raise StateError(f"{path}: {key}: expected a list of card names, got {type(names).__name__}")
         lists[key] = [cat.get(n, f"{path}: {key}[{i}]").name for i, n in enumerate(names)]
+        for i, n in enumerate(lists[key]):
+            if cat.get(n).is_token:  # state-format.md "Tokens": a token is not a card, no Deck holds it
+                raise StateError(f"{path}: {key}[{i}]: expected a card name, got the token {n!r}")
     return Deck(name=str(data.get("name", path.stem)), source=str(path), **lists), ruleset

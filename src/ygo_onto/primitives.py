@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon", "opSpecialSummonTokens",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -37,7 +37,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -242,9 +242,13 @@ class Step:
         for fc in self.flipped:  # kept on the card until its FLIP effect is on the chain (add_chain_link)
             if self.on_field(fc):
                 fc["extra"]["flipped"] = True
+        cat = catalog(self.state["ruleset"])
         for p, area in self.wrapped:
             entries = self.state["players"][p][area]
-            self.state["players"][p][area] = [t if type(t) is str else t.name for t in entries]
+            # a token moved off the field ceases to exist (state-format.md "Tokens"): it is gone once the step's
+            # moves are done, so every operation of the step still found it where it went
+            self.state["players"][p][area] = [t if type(t) is str else t.name for t in entries
+                                              if type(t) is str or not cat.get(t.name).is_token]
         return self.transient
 
 
@@ -500,6 +504,11 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
                 fc["extra"]["attack"]["opponent_passed"] = bool(value)
     elif op == "opMarkDamageStepChain":  # kept until the chain is over (close_window)
         step.state.setdefault("extra", {})["damage_step_chain"] = bool(value)
+    elif op == "opLockSummonsThisTurn":  # kept until the turn ends (start_turn)
+        locked = step.state.setdefault("extra", {}).setdefault("summon_lock", [])
+        if value and _player(subject) not in locked:
+            locked.append(_player(subject))
+            locked.sort()
     elif op == "opMarkSummonChain":  # kept until the chain is over (close_window)
         step.state.setdefault("extra", {})["summon_chain"] = bool(value)
     elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes
@@ -543,6 +552,23 @@ def set_counter(step: Step, op: str, card_ind: str, value) -> None:
         counters[key] = value
     else:
         counters.pop(key, None)
+
+
+@primitive("summon_tokens")
+def summon_tokens(step: Step, op: str, player_ind: str, effect: str) -> None:
+    """Special Summon the tokens of a SpecialSummonTokensEffect (its catalog data: tokenKind, tokenCount,
+    tokenPosition) to the player's first free Monster Zones: new field cards owned by that player, Special Summoned
+    this turn (state-format.md "Tokens"). The rules infer the operation only while the zones are free."""
+    facts = {prop: value for prop, subject, value in step.vocabulary.tbox_facts if subject == effect}
+    name = catalog(step.state["ruleset"]).get(facts["tokenKind"], f"{effect}: tokenKind").name
+    position = POSITION_NAMES[facts.get("tokenPosition", "attackPosition")]
+    p = _player(player_ind)
+    zones = step.state["players"][p]["monster_zones"]
+    for _ in range(int(facts["tokenCount"])):
+        free = [i for i, z in enumerate(zones) if z is None]
+        if not free:
+            raise YgoError(f"internal: no free monster_zones for {name}: a rule allowed what the board cannot hold")
+        zones[free[0]] = new_field_card(name, p, position, summoned_this_turn=True, summoned_by="special")
 
 
 @primitive("change_lp")
@@ -803,6 +829,11 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
     # counters that last until the End Phase (ygo:counterKey with ygo:resetEachTurn): gone
     counters = [ann["counterKey"] for ann in step.vocabulary.annotations.values()
                 if "resetEachTurn" in ann and "counterKey" in ann and "primitive" not in ann]
+    extra = state.get("extra")
+    if extra is not None and "summon_lock" in extra:  # a summon lock lasts the turn it was activated in
+        del extra["summon_lock"]
+        if not extra:
+            del state["extra"]
     for p in PLAYERS:
         side = state["players"][p]
         side["normal_summon_used"] = False

@@ -241,6 +241,10 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.choice(state["extra"]["damage_step_chain"], "extra.damage_step_chain", (True, False))
         if "summon_chain" in state["extra"]:  # GOAT priority: the open chain was begun in a Summon's window
             ck.choice(state["extra"]["summon_chain"], "extra.summon_chain", (True, False))
+        if "summon_lock" in state["extra"]:  # the players whose Summons are locked this turn (summonLockThisTurn)
+            locked = ck.list_(state["extra"]["summon_lock"], "extra.summon_lock", "players", 2)
+            for i, p in enumerate(locked):
+                ck.choice(p, f"extra.summon_lock[{i}]", PLAYERS)
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
@@ -744,6 +748,8 @@ def _player(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, rules
         names = []
         for i, name in enumerate(out[area]):
             card = _card(ck, cat, name, f"{where}.{area}[{i}]")
+            if card.is_token:  # state-format.md "Tokens": a token that leaves the field ceases to exist
+                ck.fail(f"{where}.{area}[{i}]", "a card (a token exists only in a Monster Zone: it is not a card)", card.name)
             if area == "extra_deck" and not card.extra_deck:
                 ck.fail(f"{where}.{area}[{i}]", "a Fusion or Synchro monster", card.name)
             if area in ("deck", "hand") and card.extra_deck:
