@@ -1053,8 +1053,8 @@ _SELECTIONS: dict = {}
 def selection_order_facts(card, c: str, ruleset: str) -> list[tuple]:
     """The order of an activation's selections (rules/common/activation.swrl), read off the order its cardActivation
     lists them in, because SWRL cannot say "the first" or "the last" of a card's requirements: firstSelection,
-    lastSelection (one requirement for most cards), secondSelection (a cost selected before a target: Raigeki Break);
-    and handCost, the cards its cost selection discards from the hand (0 for most: an activation is allowed only while
+    lastSelection (one requirement for most cards), secondSelection (a cost selected before a target: a
+    cardActivation "discardOneCard chooseOneTarget"); and handCost, the cards its cost selection discards from the hand (0 for most: an activation is allowed only while
     the hand holds them, rules/common/effects/costs.swrl)."""
     table = selection_requirements(ruleset)
     selections = [r for r in card.activation if r in table]

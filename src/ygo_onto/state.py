@@ -598,7 +598,7 @@ def _selection_purposes(ruleset: str, card) -> set[str]:
 def _procedure_purpose(ruleset: str, card) -> str:
     """What a monster's own Special Summon procedure selects: the cards it banishes from the Graveyard (`cost`) when
     one of its effects has the trigger summonProcedure (rules/common/effects/summon-procedure.swrl), else a
-    tribute (Red-Eyes Darkness Dragon's rules)."""
+    tribute (a card's own summoning rules)."""
     from .knowledge import knowledge
 
     facts = knowledge(ruleset).vocabulary.tbox_facts
