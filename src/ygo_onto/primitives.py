@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
@@ -407,6 +407,15 @@ def battle_damage_event(step: Step, op: str, card_ind: str, _player_ind: str) ->
     name = obj["card"] if isinstance(obj, dict) else obj.name
     if name in battle_damage_watchers(step.state["ruleset"], step.vocabulary, op):
         step.moved.append((obj, None, None, BATTLE_DAMAGE_EVENTS[op][0]))
+
+
+@primitive("target_resolved_event")
+def target_resolved_event(step: Step, op: str, card_ind: str, _link_ind: str) -> None:
+    """A chain link that targets the monster resolved: a TargetResolvedEvent of the next step (abox.event_facts),
+    carried out after the step's moves, so the monster is found where the resolution left it. The rules name only a
+    monster whose keyword ability watches it (destroyedWhenTargeted)."""
+    obj = step.objects[card_ind]
+    step.moved.append((obj, None, None, "TargetResolvedEvent"))
 
 
 DESTROYS_BY_BATTLE_TRIGGER = "onDestroysByBattle"  # the EffectTrigger individual that a DestroysByBattleEvent starts
