@@ -11,13 +11,15 @@ from ygo_onto.game import GameState
 from ygo_onto.state import normalize
 from ygo_onto.testing import differential as D
 
-ABILITIES = ("cannotAttackDirectly", "cannotBeTributedForTributeSummon", "destroysFaceDownWithoutFlip", "indestructibleByBattle",
-             "piercing")
+ABILITIES = ("canAttackDirectly", "cannotAttackDirectly", "cannotBeTributedForTributeSummon", "destroyedWhenTargeted",
+             "destroysFaceDownWithoutFlip", "indestructibleByBattle", "piercing")
 
 
 def test_the_goat_catalog_reads_each_cards_keyword_abilities():
     cat = catalog("goat")
-    assert cat.get("Spirit Reaper").abilities == ("indestructibleByBattle",)
+    assert cat.get("Spirit Reaper").abilities == ("destroyedWhenTargeted", "indestructibleByBattle")
+    assert cat.get("Reaper on the Nightmare").abilities == ("canAttackDirectly", "destroyedWhenTargeted",
+                                                            "indestructibleByBattle")
     assert cat.get("Airknight Parshath").abilities == ("piercing",)
     assert cat.get("Zombyra the Dark").abilities == ("cannotAttackDirectly",)
     assert cat.get("Don Zaloog").abilities == ()
@@ -33,8 +35,9 @@ def test_a_face_up_monster_has_its_abilities_and_lacks_the_others():
         "B": {"monster_zones": [{"card": "Spirit Reaper", "position": "face_down_defense"}, None, None, None, None]}}}
     facts = _ability_facts(state)
     face_up, face_down = abox.card_ind("A", "monster_zones", 0), abox.card_ind("B", "monster_zones", 0)
-    assert ("hasAbility", face_up, "indestructibleByBattle") in facts
-    assert {("lacksAbility", face_up, a) for a in ABILITIES if a != "indestructibleByBattle"} <= facts
+    own = {"destroyedWhenTargeted", "indestructibleByBattle"}
+    assert {("hasAbility", face_up, a) for a in own} <= facts
+    assert {("lacksAbility", face_up, a) for a in ABILITIES if a not in own} <= facts
     # rulebook p. 11, cards.md Spirit Reaper: a face-down card has no active effects
     assert {f for f in facts if f[1] == face_down} == {("lacksAbility", face_down, a) for a in ABILITIES}
 
@@ -67,3 +70,17 @@ def test_battle_damage_is_an_event_only_for_a_card_that_watches_it():
     assert events == [("A", "monster_zones", 0, None, None, "BattleDamageEvent")]
     assert {("BattleDamageEvent", "event1"), ("eventCard", "event1", abox.card_ind("A", "monster_zones", 0))} <= set(facts)
     assert _battle_damage_events(state("Giant Orc")) == ([], [])
+
+
+def test_a_direct_attack_is_its_own_event_for_a_card_that_watches_it():
+    def state(card):
+        return {"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "phase": "battle", "players": {
+            "A": {"deck": ["Sangan"], "monster_zones": [{"card": card, "position": "attack"}, None, None, None, None]},
+            "B": {"hand": ["Giant Orc"]}}}
+    # Spirit Reaper's discard watches battle damage by a direct attack (onDirectBattleDamage) only
+    events, facts = _battle_damage_events(state("Spirit Reaper"))
+    assert events == [("A", "monster_zones", 0, None, None, "DirectBattleDamageEvent")]
+    assert ("DirectBattleDamageEvent", "event1") in set(facts)
+    # Airknight Parshath's draw watches any battle damage, not the direct attack as such
+    events, _ = _battle_damage_events(state("Airknight Parshath"))
+    assert events == [("A", "monster_zones", 0, None, None, "BattleDamageEvent")]

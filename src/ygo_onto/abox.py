@@ -210,7 +210,7 @@ def event_facts(events) -> list[tuple]:
     (player, area, index of the card now, the area it left, the area it entered, why or None), a BattleEvent
     (the monster's player, area and index, None, None, then the player, area and index of the monster it battled
     last), or another event of a monster that moved nowhere (its player, area and index, None, None, the event's
-    class: BattleDamageEvent, DestroysByBattleEvent)."""
+    class: BattleDamageEvent, DirectBattleDamageEvent, DestroysByBattleEvent, TargetResolvedEvent)."""
     out = []
     for n, (p, area, i, came_from, went_to, reason) in enumerate(events, 1):
         me = f"event{n}"

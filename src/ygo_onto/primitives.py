@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
@@ -355,17 +355,18 @@ def _while_equipped_effects(vocabulary) -> set:
     return {s for p, s, o in vocabulary.tbox_facts if p == "controlDuration" and o == "whileEquipped"}
 
 
-BATTLE_DAMAGE_TRIGGER = "onBattleDamage"  # the EffectTrigger individual of the ontology that a BattleDamageEvent starts
+# the operation -> (the GameEvent class it records, the EffectTrigger individual of the ontology that the event starts)
+BATTLE_DAMAGE_EVENTS = {"opBattleDamageEvent": ("BattleDamageEvent", "onBattleDamage"),
+                        "opDirectBattleDamageEvent": ("DirectBattleDamageEvent", "onDirectBattleDamage")}
 
 
-def battle_damage_watchers(ruleset: str, vocabulary) -> frozenset:
-    """The names of the catalog's cards whose battle damage is a game event (a BattleDamageEvent): those with an
-    effect whose trigger is onBattleDamage (the ontology's data). Other cards' battle damage asserts nothing."""
-    return cards_naming(catalog(ruleset), vocabulary, "_battle_damage_watchers", _battle_damage_effects)
-
-
-def _battle_damage_effects(vocabulary) -> set:
-    return {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o == BATTLE_DAMAGE_TRIGGER}
+def battle_damage_watchers(ruleset: str, vocabulary, op: str = "opBattleDamageEvent") -> frozenset:
+    """The names of the catalog's cards whose battle damage (by the operation op: any, or by a direct attack) is a
+    game event: those with an effect whose trigger is that event's (the ontology's data). Other cards' battle damage
+    asserts nothing."""
+    trigger = BATTLE_DAMAGE_EVENTS[op][1]
+    return cards_naming(catalog(ruleset), vocabulary, "_battle_damage_watchers_" + trigger,
+                        lambda v: {s for p, s, o in v.tbox_facts if p == "hasTrigger" and o == trigger})
 
 
 BATTLE_OPPONENT_KIND = "battleOpponent"  # the filter kind of "that monster": the CardKindChoice individual of the ontology
@@ -404,12 +405,21 @@ def battle_event(step: Step, op: str, card_ind: str, other_ind: str) -> None:
 
 @primitive("battle_damage_event")
 def battle_damage_event(step: Step, op: str, card_ind: str, _player_ind: str) -> None:
-    """The monster inflicted battle damage: a BattleDamageEvent of the next step (abox.event_facts) when one of its
-    effects watches it, else nothing (the facts of a duel without such cards stay as they are)."""
+    """The monster inflicted battle damage (opDirectBattleDamageEvent: by a direct attack): a BattleDamageEvent (a
+    DirectBattleDamageEvent) of the next step (abox.event_facts) when one of its effects watches it, else nothing (the facts of a duel without such cards stay as they are)."""
     obj = step.objects[card_ind]
     name = obj["card"] if isinstance(obj, dict) else obj.name
-    if name in battle_damage_watchers(step.state["ruleset"], step.vocabulary):
-        step.moved.append((obj, None, None, "BattleDamageEvent"))
+    if name in battle_damage_watchers(step.state["ruleset"], step.vocabulary, op):
+        step.moved.append((obj, None, None, BATTLE_DAMAGE_EVENTS[op][0]))
+
+
+@primitive("target_resolved_event")
+def target_resolved_event(step: Step, op: str, card_ind: str, _link_ind: str) -> None:
+    """A chain link that targets the monster resolved: a TargetResolvedEvent of the next step (abox.event_facts),
+    carried out after the step's moves, so the monster is found where the resolution left it. The rules name only a
+    monster whose keyword ability watches it (destroyedWhenTargeted)."""
+    obj = step.objects[card_ind]
+    step.moved.append((obj, None, None, "TargetResolvedEvent"))
 
 
 DESTROYS_BY_BATTLE_TRIGGER = "onDestroysByBattle"  # the EffectTrigger individual that a DestroysByBattleEvent starts
