@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -35,7 +35,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opAskSwap", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -746,16 +746,41 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         step.state["pending"]["needed"] = int(value)
 
 
-@primitive("ask_discard")
-def ask_discard(step: Step, op: str, player_ind: str, count: int) -> None:
-    """A resolving effect asks the player to discard `count` cards of their choice (a DiscardEffect byHandOwner): the pass on
-    which the chain resolves waits for them, as a pending action with the purpose discard (state-format.md "A
-    pending action"); the player holds priority and selects, and the chain goes on resolving once they are chosen."""
+# The purpose of the selection each ask_on_resolution operation opens (state-format.md "A pending action").
+RESOLUTION_CHOICES = {"opAskDiscard": "discard", "opAskSwap": "swap"}
+
+
+@primitive("ask_on_resolution")
+def ask_on_resolution(step: Step, op: str, player_ind: str, count: int) -> None:
+    """A resolving effect asks the player to select `count` cards (a DiscardEffect byHandOwner: its discards; a
+    SwapControlEffect: a monster to exchange): the pass on which the chain resolves waits for them, as a pending
+    action with the operation's purpose (RESOLUTION_CHOICES; state-format.md "A pending action"); the player holds
+    priority and selects, and the chain goes on resolving once they are chosen.  A selection of the same purpose
+    already open passes to this player: the cards chosen so far stay chosen and `count` more are needed (a choice
+    by each player in turn: Creature Swap)."""
     player = _player(player_ind)
-    step.state["pending"] = {"action": {"type": "pass", "player": player}, "purpose": "discard",
-                             "needed": int(count), "chosen": []}
-    step.pending_refs = []
+    purpose = RESOLUTION_CHOICES[op]
+    pending = step.state["pending"]
+    if pending is not None and pending["action"]["type"] == "pass" and pending["purpose"] == purpose:
+        pending["action"]["player"] = player
+        pending["needed"] += int(count)
+    else:
+        step.state["pending"] = {"action": {"type": "pass", "player": player}, "purpose": purpose,
+                                 "needed": int(count), "chosen": []}
+        step.pending_refs = []
     step.state["priority"] = player
+
+
+@primitive("swap_control")
+def swap_control(step: Step, op: str, card_ind: str, other_ind: str) -> None:
+    """The two monsters exchange control (rulebook p. 43 "Control"; a SwapControlEffect): each takes the other's
+    Monster Zone, so the exchange needs no free zone, and, as a monster that changes sides by a move, its field
+    bookkeeping (extra) starts again; its owner stays the same."""
+    first, second = step.objects[card_ind], step.objects[other_ind]
+    a, b = step.locate(first), step.locate(second)
+    step.state["players"][a["player"]][a["area"]][a["index"]] = second
+    step.state["players"][b["player"]][b["area"]][b["index"]] = first
+    first["extra"], second["extra"] = {}, {}
 
 
 @primitive("trigger")
