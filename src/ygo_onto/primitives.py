@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon",
+         "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -560,6 +560,21 @@ def damage_per_match(step: Step, op: str, card_ind: str, player_ind: str) -> Non
     per = sum(int(f[2]) for f in named(step.facts, ("damagePerMatchingCard",)) if ("hasEffect", card_ind, f[1]) in step.facts)
     matches = {f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == card_ind}
     change_lp(step, op, player_ind, per * len(matches))
+
+
+@primitive("destroy_highest_def")
+def destroy_highest_def(step: Step, op: str, card_ind: str, effect_card: str) -> None:
+    """Destroy the monster if it has the highest DEF of those the card's highestDef effect matches (its candidateOf
+    facts of this step): the rules found no matched monster with a higher DEF (no lowerDefThanCandidate fact), since
+    SWRL cannot say "no other is higher". Of several with the same DEF, only the first in the Monster Zones' order
+    (the individuals' order: one side's zones 0 to 4) is destroyed; the player's choice among them is not played
+    (docs/decisions.md)."""
+    lower = {f[1] for f in named(step.facts, ("lowerDefThanCandidate",)) if f[2] == effect_card}
+    highest = sorted(f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == effect_card and f[1] not in lower)
+    if not highest or highest[0] != card_ind:
+        return
+    owner = next(f[2] for f in named(step.facts, ("ownerPlayer",)) if f[1] == card_ind)
+    move(step, "opDestroy", card_ind, owner)
 
 
 @primitive("gain_lp")
