@@ -21,7 +21,8 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Dekoichi the Battlechanted Locomotive", "Gravekeeper's Guard", "Giant Trunade",
               "Mobius the Frost Monarch", "Zaborg the Thunder Monarch", "Thestalos the Firestorm Monarch",
               "Spirit Reaper", "Reaper on the Nightmare", "Dark Blade the Dragon Knight", "Kycoo the Ghost Destroyer",
-              "Scapegoat")
+              "Scapegoat", "Creature Swap", "Smashing Ground", "Enraged Battle Ox", "Giant Orc",
+              "Fusilier Dragon, the Dual-Mode Beast")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():

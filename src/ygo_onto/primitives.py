@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon", "opSpecialSummonTokens",
+         "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonTokens",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -35,7 +35,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opAskSwap", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -598,6 +598,21 @@ def damage_per_match(step: Step, op: str, card_ind: str, player_ind: str) -> Non
     change_lp(step, op, player_ind, per * len(matches))
 
 
+@primitive("destroy_highest_def")
+def destroy_highest_def(step: Step, op: str, card_ind: str, effect_card: str) -> None:
+    """Destroy the monster if it has the highest DEF of those the card's highestDef effect matches (its candidateOf
+    facts of this step): the rules found no matched monster with a higher DEF (no lowerDefThanCandidate fact), since
+    SWRL cannot say "no other is higher". Of several with the same DEF, only the first in the Monster Zones' order
+    (the individuals' order: one side's zones 0 to 4) is destroyed; the player's choice among them is not played
+    (docs/decisions.md)."""
+    lower = {f[1] for f in named(step.facts, ("lowerDefThanCandidate",)) if f[2] == effect_card}
+    highest = sorted(f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == effect_card and f[1] not in lower)
+    if not highest or highest[0] != card_ind:
+        return
+    owner = next(f[2] for f in named(step.facts, ("ownerPlayer",)) if f[1] == card_ind)
+    move(step, "opDestroy", card_ind, owner)
+
+
 @primitive("gain_lp")
 def gain_lp(step: Step, op: str, player_ind: str, amount: int) -> None:
     """The player gains Life Points (a card's effect): no maximum in the rulebook, but the state's
@@ -782,16 +797,41 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         step.state["pending"]["needed"] = int(value)
 
 
-@primitive("ask_discard")
-def ask_discard(step: Step, op: str, player_ind: str, count: int) -> None:
-    """A resolving effect asks the player to discard `count` cards of their choice (a DiscardEffect byHandOwner): the pass on
-    which the chain resolves waits for them, as a pending action with the purpose discard (state-format.md "A
-    pending action"); the player holds priority and selects, and the chain goes on resolving once they are chosen."""
+# The purpose of the selection each ask_on_resolution operation opens (state-format.md "A pending action").
+RESOLUTION_CHOICES = {"opAskDiscard": "discard", "opAskSwap": "swap"}
+
+
+@primitive("ask_on_resolution")
+def ask_on_resolution(step: Step, op: str, player_ind: str, count: int) -> None:
+    """A resolving effect asks the player to select `count` cards (a DiscardEffect byHandOwner: its discards; a
+    SwapControlEffect: a monster to exchange): the pass on which the chain resolves waits for them, as a pending
+    action with the operation's purpose (RESOLUTION_CHOICES; state-format.md "A pending action"); the player holds
+    priority and selects, and the chain goes on resolving once they are chosen.  A selection of the same purpose
+    already open passes to this player: the cards chosen so far stay chosen and `count` more are needed (a choice
+    by each player in turn: Creature Swap)."""
     player = _player(player_ind)
-    step.state["pending"] = {"action": {"type": "pass", "player": player}, "purpose": "discard",
-                             "needed": int(count), "chosen": []}
-    step.pending_refs = []
+    purpose = RESOLUTION_CHOICES[op]
+    pending = step.state["pending"]
+    if pending is not None and pending["action"]["type"] == "pass" and pending["purpose"] == purpose:
+        pending["action"]["player"] = player
+        pending["needed"] += int(count)
+    else:
+        step.state["pending"] = {"action": {"type": "pass", "player": player}, "purpose": purpose,
+                                 "needed": int(count), "chosen": []}
+        step.pending_refs = []
     step.state["priority"] = player
+
+
+@primitive("swap_control")
+def swap_control(step: Step, op: str, card_ind: str, other_ind: str) -> None:
+    """The two monsters exchange control (rulebook p. 43 "Control"; a SwapControlEffect): each takes the other's
+    Monster Zone, so the exchange needs no free zone, and, as a monster that changes sides by a move, its field
+    bookkeeping (extra) starts again; its owner stays the same."""
+    first, second = step.objects[card_ind], step.objects[other_ind]
+    a, b = step.locate(first), step.locate(second)
+    step.state["players"][a["player"]][a["area"]][a["index"]] = second
+    step.state["players"][b["player"]][b["area"]][b["index"]] = first
+    first["extra"], second["extra"] = {}, {}
 
 
 @primitive("trigger")

@@ -28,7 +28,7 @@ AREAS = LIST_AREAS + ZONE_AREAS + ("field_zone",)
 MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
-PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare")
+PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap")
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
@@ -417,6 +417,11 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
         if pending["purpose"] == "discard" and (r["area"] != "hand" or r["player"] != action.get("player")):
             ck.fail(f"pending.chosen[{j}]", f"a card in the hand of {action.get('player')}, who discards it "
                     "(a discard is a card sent from the hand)", r)
+        # a SwapControlEffect (rules/common/effects/swap.swrl): each player chooses a monster they control, the
+        # link's player first; the selection is then the opponent's, so a chosen card is a monster of the other player
+        if pending["purpose"] == "swap" and (r["area"] != "monster_zones" or r["player"] == action.get("player")):
+            ck.fail(f"pending.chosen[{j}]", f"a monster in a Monster Zone of the player who chose first (not "
+                    f"{action.get('player')}, who chooses now: a swap's choices are one of each player's monsters)", r)
 
 
 # ---------------------------------------------------------------- invariants
@@ -624,9 +629,16 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
                                 if kind == "special_summon" and card else "tribute",),
              "synchro_summon": ("material",)}
     if kind == "pass":  # a resolving effect's discards chosen on resolution (rules/common/effects/discard.swrl)
+        if purpose == "swap":  # a SwapControlEffect's choices (rules/common/effects/swap.swrl): one of each player's
+            if len(pending["chosen"]) != pending["needed"] - 1 or pending["needed"] not in (1, 2):
+                return ("pending.needed", "1 (the first player's choice) or 2 with 1 chosen (the opponent's)",
+                        f"{pending['needed']} with {len(pending['chosen'])} chosen")
+            if not any(state["players"][player]["monster_zones"]):
+                return f"players.{player}.monster_zones", "a monster (the one the swap asks for)", "none"
+            return None
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
-                    "selects only the discards a resolving effect asks for)", show(kind))
+                    "selects only the discards or the swap a resolving effect asks for)", show(kind))
         if len(state["players"][player]["hand"]) < pending["needed"]:
             return (f"players.{player}.hand", f"at least {pending['needed']} cards (the discards asked for)",
                     f"{len(state['players'][player]['hand'])} cards")
