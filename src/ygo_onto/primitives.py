@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
@@ -92,6 +92,7 @@ class Step:
         # what carries over to the next step: a chain being resolved and the links it negated
         self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
         self.rolled = None  # (card object, result): a die rolled in this step, seen in the next
+        self.tossed = {}  # coins tossed in this step, seen in the next: "card" (object), "heads", "needed"
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = None  # the card whose triggered effect opened its selections in this step
         self.previous = transient
@@ -232,6 +233,9 @@ class Step:
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
+        if "heads" in self.tossed and self._findable(self.tossed["card"]):
+            self.transient["coins"] = {"card": tuple(self.locate(self.tossed["card"]).values()),
+                                       "heads": self.tossed["heads"], "needed": self.tossed.get("needed", 0)}
         # a BattleEvent names the monster battled, located as the event's card is (abox.event_facts)
         events = [(*self.locate(obj).values(), came, went,
                    tuple(self.locate(why.card).values()) if isinstance(why, Battled) else why)
@@ -641,6 +645,19 @@ def roll_die(step: Step, op: str, card_ind: str, sides: int) -> None:
     """Roll a die for a card's effect, from the duel's seeded RNG; the state keeps the next seed,
     so a duel replays exactly (state-format: rng_seed)."""
     step.rolled = (step.objects[card_ind], step.rng.randint(1, int(sides)))
+    step.state["rng_seed"] = step.rng.randrange(2**31)
+
+
+@primitive("toss_coins")
+def toss_coins(step: Step, op: str, card_ind: str, count: int) -> None:
+    """Toss `count` coins for the card an effect applies to (opTossCoins), from the duel's seeded RNG, as roll_die
+    does; opNeedHeads notes how many heads the effect asks for. The next step sees the heads (coinHeads), the card
+    (coinsTossedFor) and the heads asked for (coinHeadsNeeded): the rules decide the rest (TossCoinsEffect)."""
+    step.tossed["card"] = step.objects[card_ind]
+    if op == "opNeedHeads":
+        step.tossed["needed"] = int(count)
+        return
+    step.tossed["heads"] = sum(step.rng.randint(0, 1) for _ in range(int(count)))
     step.state["rng_seed"] = step.rng.randrange(2**31)
 
 
