@@ -103,6 +103,7 @@ class Step:
         # events of a monster that moved nowhere (card object, None, None, the event's class: battle_damage_event,
         # destroys_by_battle_event)
         self.moved = []
+        self.move_index = {}  # card individual -> its MoveEvent in moved (_record_move)
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
@@ -318,7 +319,7 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         side[area][free[0]] = new
     step.objects[card_ind] = new
     if watched:
-        step.moved.append((new, ref["area"], area, ann.get("reasonOfMove")))
+        _record_move(step, card_ind, new, ref["area"], area, ann.get("reasonOfMove"))
 
 
 def _to_list_area(step: Step, side: dict, area: str, name: str, card_ind: str, player_ind: str, ref: dict,
@@ -332,10 +333,23 @@ def _to_list_area(step: Step, side: dict, area: str, name: str, card_ind: str, p
         step.state["rng_seed"] = step.rng.randrange(2**31)
     step.objects[card_ind] = tok
     if watched:
-        step.moved.append((tok, ref["area"], area, ann.get("reasonOfMove")))
+        _record_move(step, card_ind, tok, ref["area"], area, ann.get("reasonOfMove"))
     step.wrapped.add((_player(player_ind), area))
     if area == "graveyard" and ("properlySummoned", card_ind, True) in step.facts:
         _remember_properly_summoned(step.state, _player(player_ind), name, True)
+
+
+def _record_move(step: Step, card_ind: str, obj, came: str, went: str, reason) -> None:
+    """A MoveEvent of the step. A card moved twice in one step (a destruction the rules replace with a banish:
+    rules/common/effects/banish-replacement.swrl) makes one event, from where it was to where it ends, with the
+    last move's reason: the Graveyard it passed through is no event (GOAT pack cards.md Dark Magician of Chaos:
+    "Its 'sent to the Graveyard' triggers therefore do not occur")."""
+    first = step.move_index.get(card_ind)
+    if first is None:
+        step.move_index[card_ind] = len(step.moved)
+        step.moved.append((obj, came, went, reason))
+    else:
+        step.moved[first] = (obj, step.moved[first][1], went, reason)
 
 
 def watched_cards(ruleset: str, vocabulary) -> frozenset:
