@@ -22,7 +22,8 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Mobius the Frost Monarch", "Zaborg the Thunder Monarch", "Thestalos the Firestorm Monarch",
               "Spirit Reaper", "Reaper on the Nightmare", "Dark Blade the Dragon Knight", "Kycoo the Ghost Destroyer",
               "Scapegoat", "Creature Swap", "Smashing Ground", "Enraged Battle Ox", "Giant Orc",
-              "Fusilier Dragon, the Dual-Mode Beast")
+              "Fusilier Dragon, the Dual-Mode Beast", "Dark Balter the Terrible", "Ryu Senshi", "Dark Magician of Chaos",
+              "Skilled Dark Magician", "Blowback Dragon")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():

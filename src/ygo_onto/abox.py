@@ -326,6 +326,11 @@ def _board_facts(add, transient: dict, strongest, counts: list, battle: list) ->
     if die:
         add(("dieResult", DUEL, die["result"]))
         add(("dieRolledFor", DUEL, card_ind(*die["card"])))
+    coins = transient.get("coins")
+    if coins:  # coins just tossed (primitives.toss_coins): a TossCoinsEffect's rules read the heads
+        add(("coinHeads", DUEL, coins["heads"]))
+        add(("coinHeadsNeeded", DUEL, coins["needed"]))
+        add(("coinsTossedFor", DUEL, card_ind(*coins["card"])))
     for fact in counts:
         add(fact)
     for fact in battle:
@@ -689,12 +694,13 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         _duel_facts(part.append, state, transient)
         duel = _remember(memo.duels, key, kept_part(tuple(part)))
     key = (strongest, counts, (tuple(battle_facts(state)) if battle else _NO_BATTLE) + battling_type_counts(state, cat))
-    board = None if transient.get("die") else _get(memo.boards, key)  # (a die result: rare, built each time)
+    tossed = transient.get("die") or transient.get("coins")
+    board = None if tossed else _get(memo.boards, key)  # (a die result or coins: rare, built each time)
     if board is None:
         part = []
         _board_facts(part.append, transient, *key)
         board = kept_part(tuple(part))
-        if not transient.get("die"):
+        if not tossed:
             _remember(memo.boards, key, board)
     parts["duel"], parts["board"] = duel, board
     players, turns, official = memo.players, memo.turns, official_based(ruleset)

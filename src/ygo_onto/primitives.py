@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opAskDiscard", "opAskSwap", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
@@ -92,6 +92,7 @@ class Step:
         # what carries over to the next step: a chain being resolved and the links it negated
         self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
         self.rolled = None  # (card object, result): a die rolled in this step, seen in the next
+        self.tossed = {}  # coins tossed in this step, seen in the next: "card" (object), "heads", "needed"
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = None  # the card whose triggered effect opened its selections in this step
         self.previous = transient
@@ -102,6 +103,7 @@ class Step:
         # events of a monster that moved nowhere (card object, None, None, the event's class: battle_damage_event,
         # destroys_by_battle_event)
         self.moved = []
+        self.move_index = {}  # card individual -> its MoveEvent in moved (_record_move)
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
@@ -232,6 +234,9 @@ class Step:
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
+        if "heads" in self.tossed and self._findable(self.tossed["card"]):
+            self.transient["coins"] = {"card": tuple(self.locate(self.tossed["card"]).values()),
+                                       "heads": self.tossed["heads"], "needed": self.tossed.get("needed", 0)}
         # a BattleEvent names the monster battled, located as the event's card is (abox.event_facts)
         events = [(*self.locate(obj).values(), came, went,
                    tuple(self.locate(why.card).values()) if isinstance(why, Battled) else why)
@@ -318,7 +323,7 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         side[area][free[0]] = new
     step.objects[card_ind] = new
     if watched:
-        step.moved.append((new, ref["area"], area, ann.get("reasonOfMove")))
+        _record_move(step, card_ind, new, ref["area"], area, ann.get("reasonOfMove"))
 
 
 def _to_list_area(step: Step, side: dict, area: str, name: str, card_ind: str, player_ind: str, ref: dict,
@@ -332,10 +337,23 @@ def _to_list_area(step: Step, side: dict, area: str, name: str, card_ind: str, p
         step.state["rng_seed"] = step.rng.randrange(2**31)
     step.objects[card_ind] = tok
     if watched:
-        step.moved.append((tok, ref["area"], area, ann.get("reasonOfMove")))
+        _record_move(step, card_ind, tok, ref["area"], area, ann.get("reasonOfMove"))
     step.wrapped.add((_player(player_ind), area))
     if area == "graveyard" and ("properlySummoned", card_ind, True) in step.facts:
         _remember_properly_summoned(step.state, _player(player_ind), name, True)
+
+
+def _record_move(step: Step, card_ind: str, obj, came: str, went: str, reason) -> None:
+    """A MoveEvent of the step. A card moved twice in one step (a destruction the rules replace with a banish:
+    rules/common/effects/banish-replacement.swrl) makes one event, from where it was to where it ends, with the
+    last move's reason: the Graveyard it passed through is no event (GOAT pack cards.md Dark Magician of Chaos:
+    "Its 'sent to the Graveyard' triggers therefore do not occur")."""
+    first = step.move_index.get(card_ind)
+    if first is None:
+        step.move_index[card_ind] = len(step.moved)
+        step.moved.append((obj, came, went, reason))
+    else:
+        step.moved[first] = (obj, step.moved[first][1], went, reason)
 
 
 def watched_cards(ruleset: str, vocabulary) -> frozenset:
@@ -692,6 +710,19 @@ def roll_die(step: Step, op: str, card_ind: str, sides: int) -> None:
     """Roll a die for a card's effect, from the duel's seeded RNG; the state keeps the next seed,
     so a duel replays exactly (state-format: rng_seed)."""
     step.rolled = (step.objects[card_ind], step.rng.randint(1, int(sides)))
+    step.state["rng_seed"] = step.rng.randrange(2**31)
+
+
+@primitive("toss_coins")
+def toss_coins(step: Step, op: str, card_ind: str, count: int) -> None:
+    """Toss `count` coins for the card an effect applies to (opTossCoins), from the duel's seeded RNG, as roll_die
+    does; opNeedHeads notes how many heads the effect asks for. The next step sees the heads (coinHeads), the card
+    (coinsTossedFor) and the heads asked for (coinHeadsNeeded): the rules decide the rest (TossCoinsEffect)."""
+    step.tossed["card"] = step.objects[card_ind]
+    if op == "opNeedHeads":
+        step.tossed["needed"] = int(count)
+        return
+    step.tossed["heads"] = sum(step.rng.randint(0, 1) for _ in range(int(count)))
     step.state["rng_seed"] = step.rng.randrange(2**31)
 
 
