@@ -23,7 +23,7 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Spirit Reaper", "Reaper on the Nightmare", "Dark Blade the Dragon Knight", "Kycoo the Ghost Destroyer",
               "Scapegoat", "Creature Swap", "Smashing Ground", "Enraged Battle Ox", "Giant Orc",
               "Fusilier Dragon, the Dual-Mode Beast", "Dark Balter the Terrible", "Ryu Senshi", "Dark Magician of Chaos",
-              "Skilled Dark Magician", "Blowback Dragon")
+              "Skilled Dark Magician", "Blowback Dragon", "Metamorphosis", "Thousand-Eyes Restrict")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():

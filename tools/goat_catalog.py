@@ -16,7 +16,8 @@ What each card gets:
   mode reads too;
 - its rules description: the card's entry of cards.md (the pack's own words), without its facts and
   deck lines, as one paragraph;
-- "cannot be Normal Summoned or Set" (cards.md's Summoning line) as special_summon_only;
+- "cannot be Normal Summoned or Set" (cards.md's Summoning line) as special_summon_only, and so every Fusion
+  Monster (rulebook p. 15: a Fusion Monster is a Special Summon Monster, revived only once properly Summoned);
 - where the official catalog has the same card (the same OWL class name), the fields the official
   rules read of it (its activation's requirements, phases, staying on the field, an optional effect)
   and the effects it names (the official file's Effect and CardFilter individuals, copied into the goat
@@ -126,7 +127,7 @@ def goat_cards(pack: Path) -> list[Card]:
                           defense=_int(row["def"], where), attribute=row["attribute"],
                           monster_type=row["monster_type"],
                           materials=_materials(row["fusion_materials"], where),
-                          special_summon_only=SPECIAL_ONLY in description,
+                          special_summon_only=SPECIAL_ONLY in description or subtype == "fusion",
                           no_effect=not int(row["edopro_type"], 16) & EFFECT_BIT)
         if (EFFECTS / f"{class_name(row['name'])}.ttl").is_file():
             pass  # its own effect file says how it plays (effect_files)

@@ -464,6 +464,8 @@ def _pending_facts(add, state: dict, pending: dict, cat) -> None:
     add(("purpose", PENDING, pending["purpose"] + "Purpose"))
     if action["type"] in SUMMONING_TYPES:
         add(("summonPosition", PENDING, POSITION_INDIVIDUALS[action.get("to", "attack")]))
+    if "cost_level" in pending.get("extra", {}):  # the Level of the Tribute its cost paid (level-of-cost.swrl)
+        add(("costLevel", PENDING, pending["extra"]["cost_level"]))
     add(("selectionsNeeded", PENDING, pending["needed"]))
     add(("selectionsMade", PENDING, len(pending["chosen"])))
     chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
@@ -1130,6 +1132,9 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     declared = link.get("extra", {}).get("declared_type")
     if declared is not None:  # the Type declared on activation (a declareType selection): the link's, as a target is
         out.append(("declaredType", me, type_individual(declared)))
+    cost_level = link.get("extra", {}).get("cost_level")
+    if cost_level is not None:  # the Level of the Tribute its cost paid (rules/common/effects/level-of-cost.swrl)
+        out.append(("costLevel", me, cost_level))
     targets = link.get("targets", [])
     for i, t in enumerate(targets):
         target = card_ind(t["player"], t["area"], t["index"])

@@ -39,7 +39,7 @@ FIELD_CARD_DEFAULTS = {"owner": None, "position": None, "summoned_this_turn": Fa
                        "position_changed_this_turn": False, "attacks_declared": 0, "set_this_turn": False,
                        "equipped_to": None, "atk_modifier": 0, "def_modifier": 0, "counters": {}, "extra": {}}
 CHAIN_KEYS = {"card", "player", "zone", "targets", "speed", "extra"}  # extra: options chosen on activation
-PENDING_KEYS = {"action", "purpose", "needed", "chosen"}
+PENDING_KEYS = {"action", "purpose", "needed", "chosen", "extra"}  # extra: a cost paid on the way (cost_level)
 # actions-and-cli.md: where the card of an action that names it by `card` and `from` comes from
 PENDING_FROM_AREAS = {"normal_summon": ("hand",), "tribute_summon": ("hand",), "set_monster": ("hand",),
                       "special_summon": ("hand",), "set_spell_trap": ("hand",), "synchro_summon": ("extra_deck",),
@@ -280,6 +280,8 @@ def normalize(raw: Any, source: str = "") -> dict:
                 ck.choice(link["extra"]["summon_position"], f"{where}.extra.summon_position", MONSTER_POSITIONS)
             if "declared_type" in link["extra"]:
                 ck.choice(link["extra"]["declared_type"], f"{where}.extra.declared_type", MONSTER_TYPES)
+            if "cost_level" in link["extra"]:  # the Level of a monster Tributed as its cost (level-of-cost.swrl)
+                ck.int_(link["extra"]["cost_level"], f"{where}.extra.cost_level", 1, 12)
 
     if state["pending"] is not None:
         pending = ck.keys(state["pending"], "pending", PENDING_KEYS, {"action", "purpose"})
@@ -296,6 +298,9 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.list_(pending["chosen"], "pending.chosen", "card references", MAX_CHAIN)
         for j, r in enumerate(pending["chosen"]):
             ck.ref(r, f"pending.chosen[{j}]")
+        if "extra" in pending:  # the Level of a monster Tributed as the activation's cost, once paid (level-of-cost.swrl)
+            ck.keys(pending["extra"], "pending.extra", {"cost_level"}, {"cost_level"})
+            ck.int_(pending["extra"]["cost_level"], "pending.extra.cost_level", 1, 12)
         _check_pending_refs(ck, cat, state, pending)
     check_invariants(ck, cat, state)
     return state
