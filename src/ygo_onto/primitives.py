@@ -24,6 +24,7 @@ PRIMITIVES: dict[str, Callable] = {}
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
          "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -617,6 +618,41 @@ def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
     for p, tok in picked:
         step.state["players"][p]["deck"].remove(tok)
         step.state["players"][p]["hand"].append(tok)
+
+
+@primitive("excavate")
+def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """An excavation (ygo:ExcavateEffect): the player's Deck is turned over from the top, one card at a time,
+    until a card the card's effect filter matches (the inferred candidateOf facts: the Deck is in the ABox while
+    the effect resolves, abox.visible_decks). SWRL cannot walk a list, so this primitive does; the rules say
+    when and where the card found goes. That card goes where the operation's ygo:destinationArea says (a
+    `move`: a Monster Zone is a Special Summon, to ygo:areaWhenFull with no free zone), the cards turned over
+    before it are sent to the Graveyard; with no match the whole Deck was turned over and is shuffled."""
+    p = _player(player_ind)
+    side = step.state["players"][p]
+    for area in ("deck", "hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
+        if (p, area) not in step.wrapped:
+            step.wrapped.add((p, area))
+            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    head = f"{p}_deck_"
+    matches = [int(f[1][len(head):-5]) for f in named(step.facts, ("candidateOf",))
+               if f[2] == card_ind and f[1].startswith(head) and f[1].endswith("_card")]
+    if not matches:
+        shuffle_deck(step, "opShuffleDeck", player_ind, True)
+        return
+    found = min(matches)
+    turned = side["deck"][:found]
+    tok = side["deck"][found]
+    ind = f"{head}{found}_card"
+    step.objects[ind] = tok
+    move(step, op, ind, player_ind)
+    if isinstance(step.objects[ind], dict):  # Special Summoned (rulebook p. 15): not its Normal Summon
+        set_property(step, "opSetSummonedAs", ind, "specialSummon")
+        set_property(step, "opSetSummonedThisTurn", ind, True)
+    for n, other in enumerate(turned):
+        other_ind = f"{head}excavated{n}_card"
+        step.objects[other_ind] = other
+        move(step, "opSendToGraveyard", other_ind, player_ind)
 
 
 @primitive("draw")
