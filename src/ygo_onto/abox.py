@@ -1020,14 +1020,15 @@ def name_parts(cat) -> dict:
 
 
 def selection_requirements(ruleset: str) -> dict:
-    """The TBox's SelectionRequirement individuals -> (cardsToSelect, selectsFor): read once per vocabulary."""
+    """The TBox's SelectionRequirement individuals -> (cardsToSelect, selectsFor, costFromArea): read once per vocabulary."""
     vocabulary = knowledge(ruleset).vocabulary
     got = _SELECTIONS.get(ruleset)
     if got is None or got[0] is not vocabulary:
         counts = {s: o for p, s, o in vocabulary.tbox_facts if p == "cardsToSelect"}
         why = {s: o for p, s, o in vocabulary.tbox_facts if p == "selectsFor"}
+        area = {s: o for p, s, o in vocabulary.tbox_facts if p == "costFromArea"}
         got = _SELECTIONS[ruleset] = (vocabulary, {
-            ind: (int(counts.get(ind, 0)), why.get(ind)) for ind, classes in vocabulary.individuals.items()
+            ind: (int(counts.get(ind, 0)), why.get(ind), area.get(ind)) for ind, classes in vocabulary.individuals.items()
             if "SelectionRequirement" in classes})
     return got[1]
 
@@ -1039,8 +1040,8 @@ def selection_order_facts(card, c: str, ruleset: str) -> list[tuple]:
     """The order of an activation's selections (rules/common/activation.swrl), read off the order its cardActivation
     lists them in, because SWRL cannot say "the first" or "the last" of a card's requirements: firstSelection,
     lastSelection (one requirement for most cards), secondSelection (a cost selected before a target: Raigeki Break);
-    and handCost, the cards its cost selection discards from the hand (0 for most: an activation is allowed only while
-    the hand holds them, rules/common/effects/costs.swrl)."""
+    handCost, the cards its cost selection discards from the hand (0 for most: an activation is allowed only while
+    the hand holds them, rules/common/effects/costs.swrl), and tributeCost, the monsters it Tributes (costFromArea)."""
     table = selection_requirements(ruleset)
     selections = [r for r in card.activation if r in table]
     out = []
@@ -1049,7 +1050,8 @@ def selection_order_facts(card, c: str, ruleset: str) -> list[tuple]:
         if len(selections) > 1:
             out.append(("secondSelection", c, selections[1]))
     if card.effects:
-        out.append(("handCost", c, sum(table[r][0] for r in selections if table[r][1] == "costPurpose")))
+        out.append(("handCost", c, sum(table[r][0] for r in selections if table[r][2] == "handArea")))
+        out.append(("tributeCost", c, sum(table[r][0] for r in selections if table[r][2] == "monsterZoneArea")))
     return out
 
 

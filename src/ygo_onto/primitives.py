@@ -23,8 +23,10 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opDestroy", "opDiscard", "opDiscardAtRandom",
+         # (an excavation is the effect: its cards reach the Graveyard before the resolved Spell does, rulebook p. 35)
          "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard",
+         "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
