@@ -26,7 +26,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opDestroy", "opDiscard", "opDiscardAtRandom",
          # (an excavation is the effect: its cards reach the Graveyard before the resolved Spell does, rulebook p. 35)
          "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard",
-         "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon",
+         "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSpecialSummon", "opSpecialSummonAll",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -655,6 +655,35 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         other_ind = f"{head}excavated{n}_card"
         step.objects[other_ind] = other
         move(step, "opSendToGraveyard", other_ind, player_ind)
+
+
+@primitive("special_summon_all")
+def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """Every monster the card's effect can Special Summon (the inferred summonCandidate facts of the card, in the
+    lists of cards: the banished cards, the Graveyard) is Special Summoned to its owner's field in face-up Attack
+    Position, as many as the owner's free Monster Zones hold (SWRL cannot count them): the player given first, then
+    the opponent, each in the order of the list; the others stay. Each is a `move` of opSpecialSummon (its event)."""
+    found = {}
+    for f in named(step.facts, ("summonCandidate",)):
+        if f[2] == card_ind and f[1].endswith("_card"):
+            head, _, index = f[1][:-5].rpartition("_")
+            where = _IND_HEADS.get(head)
+            if where is not None and where[1] in LIST_AREAS:
+                found.setdefault(where[0], []).append((where[1], int(index), f[1]))
+    first = _player(player_ind)
+    for p in (first, opponent(first)):
+        side = step.state["players"][p]
+        picked = []
+        for area, index, ind in sorted(found.get(p, ())):
+            if (p, area) not in step.wrapped:  # cards as Tokens, so that the step's other moves still find theirs
+                step.wrapped.add((p, area))
+                side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+            picked.append((ind, side[area][index]))
+        for ind, tok in picked[: sum(1 for z in side["monster_zones"] if z is None)]:
+            step.objects[ind] = tok
+            move(step, "opSpecialSummon", ind, f"player{p}")
+            set_property(step, "opSetSummonedAs", ind, "specialSummon")
+            set_property(step, "opSetSummonedThisTurn", ind, True)
 
 
 @primitive("draw")
