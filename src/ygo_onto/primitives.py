@@ -662,7 +662,8 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
     """Every monster the card's effect can Special Summon (the inferred summonCandidate facts of the card, in the
     lists of cards: the banished cards, the Graveyard) is Special Summoned to its owner's field in face-up Attack
     Position, as many as the owner's free Monster Zones hold (SWRL cannot count them): the player given first, then
-    the opponent, each in the order of the list; the others stay. Each is a `move` of opSpecialSummon (its event)."""
+    the opponent, each in the order of the list; the others stay. Each is a `move` of opSpecialSummon (its event),
+    marked extra.banish_at_end_phase when the effect has ygo:endPhaseBanish true."""
     found = {}
     for f in named(step.facts, ("summonCandidate",)):
         if f[2] == card_ind and f[1].endswith("_card"):
@@ -670,6 +671,8 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
             where = _IND_HEADS.get(head)
             if where is not None and where[1] in LIST_AREAS:
                 found.setdefault(where[0], []).append((where[1], int(index), f[1]))
+    effects = {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
+    banish_at_end = any(f[1] in effects and f[2] is True for f in named(step.facts, ("endPhaseBanish",)))
     first = _player(player_ind)
     for p in (first, opponent(first)):
         side = step.state["players"][p]
@@ -684,6 +687,8 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
             move(step, "opSpecialSummon", ind, f"player{p}")
             set_property(step, "opSetSummonedAs", ind, "specialSummon")
             set_property(step, "opSetSummonedThisTurn", ind, True)
+            if banish_at_end:  # (ygo:endPhaseBanish: the rules banish it as the End Phase begins)
+                step.objects[ind]["extra"]["banish_at_end_phase"] = True
 
 
 @primitive("draw")
