@@ -20,7 +20,8 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Just Desserts", "Secret Barrel", "Ceasefire", "Des Koala", "Magic Cylinder",
               "Dekoichi the Battlechanted Locomotive", "Gravekeeper's Guard", "Giant Trunade",
               "Mobius the Frost Monarch", "Zaborg the Thunder Monarch", "Thestalos the Firestorm Monarch",
-              "Sacred Crane", "Magical Merchant", "Monster Gate")
+              "Sacred Crane", "Magical Merchant", "Monster Gate", "Dimension Fusion",
+              "Return from the Different Dimension")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():
