@@ -415,6 +415,7 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         # how control was taken is noted (until the End Phase, or while an Equip Spell is equipped)
         add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"] or "control_by_equip" in fc["extra"]))
         add(("controlEquipGone", c, bool(fc["extra"].get("control_equip_gone"))))
+        add(("banishedAtEndPhase", c, bool(fc["extra"].get("banish_at_end_phase"))))
         if fc["extra"].get("just_summoned"):
             add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
     else:
@@ -541,7 +542,7 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False))
-_NO_EXTRA = (False, False, False, False, False, None, False, False, False)  # _field_key of an empty `extra`
+_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
@@ -558,7 +559,8 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
             (tuple(counters.items()), tuple(map(type, counters.values()))) if counters else (),
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
              bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
-             bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")))
+             bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")),
+             bool(x.get("banish_at_end_phase")))
             if x else _NO_EXTRA,
             None if eq is None else (eq["player"], eq["zone"], type(eq["zone"]),
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
@@ -1043,14 +1045,15 @@ def name_parts(cat) -> dict:
 
 
 def selection_requirements(ruleset: str) -> dict:
-    """The TBox's SelectionRequirement individuals -> (cardsToSelect, selectsFor): read once per vocabulary."""
+    """The TBox's SelectionRequirement individuals -> (cardsToSelect, selectsFor, costFromArea): read once per vocabulary."""
     vocabulary = knowledge(ruleset).vocabulary
     got = _SELECTIONS.get(ruleset)
     if got is None or got[0] is not vocabulary:
         counts = {s: o for p, s, o in vocabulary.tbox_facts if p == "cardsToSelect"}
         why = {s: o for p, s, o in vocabulary.tbox_facts if p == "selectsFor"}
+        area = {s: o for p, s, o in vocabulary.tbox_facts if p == "costFromArea"}
         got = _SELECTIONS[ruleset] = (vocabulary, {
-            ind: (int(counts.get(ind, 0)), why.get(ind)) for ind, classes in vocabulary.individuals.items()
+            ind: (int(counts.get(ind, 0)), why.get(ind), area.get(ind)) for ind, classes in vocabulary.individuals.items()
             if "SelectionRequirement" in classes})
     return got[1]
 
@@ -1062,8 +1065,9 @@ def selection_order_facts(card, c: str, ruleset: str) -> list[tuple]:
     """The order of an activation's selections (rules/common/activation.swrl), read off the order its cardActivation
     lists them in, because SWRL cannot say "the first" or "the last" of a card's requirements: firstSelection,
     lastSelection (one requirement for most cards), secondSelection (a cost selected before a target: a
-    cardActivation "discardOneCard chooseOneTarget"); and handCost, the cards its cost selection discards from the hand (0 for most: an activation is allowed only while
-    the hand holds them, rules/common/effects/costs.swrl)."""
+    cardActivation "discardOneCard chooseOneTarget"); handCost, the cards its cost selection discards from the hand (0
+    for most: an activation is allowed only while the hand holds them, rules/common/effects/costs.swrl), and
+    tributeCost, the monsters it Tributes (costFromArea)."""
     table = selection_requirements(ruleset)
     selections = [r for r in card.activation if r in table]
     out = []
@@ -1072,7 +1076,8 @@ def selection_order_facts(card, c: str, ruleset: str) -> list[tuple]:
         if len(selections) > 1:
             out.append(("secondSelection", c, selections[1]))
     if card.effects:
-        out.append(("handCost", c, sum(table[r][0] for r in selections if table[r][1] == "costPurpose")))
+        out.append(("handCost", c, sum(table[r][0] for r in selections if table[r][2] == "handArea")))
+        out.append(("tributeCost", c, sum(table[r][0] for r in selections if table[r][2] == "monsterZoneArea")))
     return out
 
 

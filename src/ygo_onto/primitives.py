@@ -23,7 +23,10 @@ PRIMITIVES: dict[str, Callable] = {}
 # card itself), cards before players, the duel last.
 ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
-         "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom", "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonTokens",
+         "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom",
+         # (an excavation is the effect: its cards reach the Graveyard before the resolved Spell does, rulebook p. 35)
+         "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard",
+         "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonAll", "opSpecialSummonTokens",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -688,6 +691,75 @@ def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
     for p, tok in picked:
         step.state["players"][p]["deck"].remove(tok)
         step.state["players"][p]["hand"].append(tok)
+
+
+@primitive("excavate")
+def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """An excavation (ygo:ExcavateEffect): the player's Deck is turned over from the top, one card at a time,
+    until a card the card's effect filter matches (the inferred candidateOf facts: the Deck is in the ABox while
+    the effect resolves, abox.visible_decks). SWRL cannot walk a list, so this primitive does; the rules say
+    when and where the card found goes. That card goes where the operation's ygo:destinationArea says (a
+    `move`: a Monster Zone is a Special Summon, to ygo:areaWhenFull with no free zone), the cards turned over
+    before it are sent to the Graveyard; with no match the whole Deck was turned over and is shuffled."""
+    p = _player(player_ind)
+    side = step.state["players"][p]
+    for area in ("deck", "hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
+        if (p, area) not in step.wrapped:
+            step.wrapped.add((p, area))
+            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    head = f"{p}_deck_"
+    matches = [int(f[1][len(head):-5]) for f in named(step.facts, ("candidateOf",))
+               if f[2] == card_ind and f[1].startswith(head) and f[1].endswith("_card")]
+    if not matches:
+        shuffle_deck(step, "opShuffleDeck", player_ind, True)
+        return
+    found = min(matches)
+    turned = side["deck"][:found]
+    tok = side["deck"][found]
+    ind = f"{head}{found}_card"
+    step.objects[ind] = tok
+    move(step, op, ind, player_ind)
+    if isinstance(step.objects[ind], dict):  # Special Summoned (rulebook p. 15): not its Normal Summon
+        set_property(step, "opSetSummonedAs", ind, "specialSummon")
+        set_property(step, "opSetSummonedThisTurn", ind, True)
+    for n, other in enumerate(turned):
+        other_ind = f"{head}excavated{n}_card"
+        step.objects[other_ind] = other
+        move(step, "opSendToGraveyard", other_ind, player_ind)
+
+
+@primitive("special_summon_all")
+def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """Every monster the card's effect can Special Summon (the inferred summonCandidate facts of the card, in the
+    lists of cards: the banished cards, the Graveyard) is Special Summoned to its owner's field in face-up Attack
+    Position, as many as the owner's free Monster Zones hold (SWRL cannot count them): the player given first, then
+    the opponent, each in the order of the list; the others stay. Each is a `move` of opSpecialSummon (its event),
+    marked extra.banish_at_end_phase when the effect has ygo:endPhaseBanish true."""
+    found = {}
+    for f in named(step.facts, ("summonCandidate",)):
+        if f[2] == card_ind and f[1].endswith("_card"):
+            head, _, index = f[1][:-5].rpartition("_")
+            where = _IND_HEADS.get(head)
+            if where is not None and where[1] in LIST_AREAS:
+                found.setdefault(where[0], []).append((where[1], int(index), f[1]))
+    effects = {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
+    banish_at_end = any(f[1] in effects and f[2] is True for f in named(step.facts, ("endPhaseBanish",)))
+    first = _player(player_ind)
+    for p in (first, opponent(first)):
+        side = step.state["players"][p]
+        picked = []
+        for area, index, ind in sorted(found.get(p, ())):
+            if (p, area) not in step.wrapped:  # cards as Tokens, so that the step's other moves still find theirs
+                step.wrapped.add((p, area))
+                side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+            picked.append((ind, side[area][index]))
+        for ind, tok in picked[: sum(1 for z in side["monster_zones"] if z is None)]:
+            step.objects[ind] = tok
+            move(step, "opSpecialSummon", ind, f"player{p}")
+            set_property(step, "opSetSummonedAs", ind, "specialSummon")
+            set_property(step, "opSetSummonedThisTurn", ind, True)
+            if banish_at_end:  # (ygo:endPhaseBanish: the rules banish it as the End Phase begins)
+                step.objects[ind]["extra"]["banish_at_end_phase"] = True
 
 
 @primitive("draw")
