@@ -20,7 +20,7 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Just Desserts", "Secret Barrel", "Ceasefire", "Des Koala", "Magic Cylinder",
               "Dekoichi the Battlechanted Locomotive", "Gravekeeper's Guard", "Giant Trunade",
               "Mobius the Frost Monarch", "Zaborg the Thunder Monarch", "Thestalos the Firestorm Monarch",
-              "Gravity Bind", "Level Limit - Area B", "Gyaku-Gire Panda", "King Tiger Wanghu")
+              "Gravity Bind", "Level Limit - Area B", "Gyaku-Gire Panda", "King Tiger Wanghu", "Lava Golem")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():
