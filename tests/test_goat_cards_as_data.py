@@ -24,7 +24,8 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Scapegoat", "Creature Swap", "Smashing Ground", "Enraged Battle Ox", "Giant Orc",
               "Fusilier Dragon, the Dual-Mode Beast", "Dark Balter the Terrible", "Ryu Senshi", "Dark Magician of Chaos",
               "Skilled Dark Magician", "Blowback Dragon", "Metamorphosis", "Thousand-Eyes Restrict",
-              "Sacred Crane", "Magical Merchant", "Monster Gate", "Dimension Fusion", "Return from the Different Dimension")
+              "Sacred Crane", "Magical Merchant", "Monster Gate", "Dimension Fusion", "Return from the Different Dimension",
+              "Gravity Bind", "Level Limit - Area B", "Gyaku-Gire Panda", "King Tiger Wanghu", "Lava Golem")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():

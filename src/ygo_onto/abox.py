@@ -859,8 +859,9 @@ def _counts_card(cat, spec: str):
         return lambda name: ability in cat.get(name).abilities
     if spec.startswith("effect:"):
         prop = spec[len("effect:"):]
-        names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,
-                             lambda v: {s for p, s, o in v.tbox_facts if p == prop and o is True})
+        names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,  # (a boolean PROPERTY true,
+                             lambda v: {s for p, s, o in v.tbox_facts  # or an integer one given: a Level bound)
+                                        if p == prop and (o is True or type(o) is int)})
         return names.__contains__
     return lambda name: cat.get(name).class_name == spec
 
@@ -905,6 +906,14 @@ def card_counts(state: dict, cat) -> list[tuple]:
                     if m is not None:
                         here = {"player": p, "zone": i}
                         out.append((prop, card_ind(p, "monster_zones", i), sum(1 for fc in cards if fc["equipped_to"] == here)))
+        elif per == "monster_level":  # each field monster: the counted cards whose Level bound its Level reaches
+            bounds = _level_bounds(cat, cls[len("effect:"):])
+            cards = [bounds[fc["card"]] for q in PLAYERS for fc in counted(q)]
+            for p in PLAYERS:
+                for i, m in enumerate(state["players"][p]["monster_zones"]):
+                    if m is not None:
+                        level = cat.get(m["card"]).level or 0
+                        out.append((prop, card_ind(p, "monster_zones", i), sum(1 for b in cards if b <= level)))
         elif per == "monster":  # each field monster: 1 when it is itself a counted card, else 0
             for p in PLAYERS:
                 mine = [id(fc) for fc in counted(p)]
@@ -913,7 +922,7 @@ def card_counts(state: dict, cat) -> list[tuple]:
                         out.append((prop, card_ind(p, "monster_zones", i), mine.count(id(m))))
         else:
             raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player, card, "
-                                  "equipped_monster or monster")
+                                  "equipped_monster, monster or monster_level")
     return out
 
 
@@ -934,6 +943,21 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
                                        and (not face_up_only or fc["position"] in _FACE_UP)
                                        and (p, area, i) not in waiting)))
     return out
+
+
+def _level_bounds(cat, prop: str) -> dict:
+    """Card name -> the least Level bound (the integer PROPERTY, e.g. ygo:attackLockLevel) its Effects give: a
+    `per=monster_level` count (card_counts) counts a lock card for each monster of that Level or higher (the
+    ontology's data, no card named), memoized per catalog and vocabulary."""
+    vocabulary = knowledge(cat.ruleset).vocabulary
+    memo = "_level_bounds_" + prop
+    got = cat.__dict__.get(memo)
+    if got is None or got[0] is not vocabulary:
+        bound = {s: o for p, s, o in vocabulary.tbox_facts if p == prop and type(o) is int}
+        got = cat.__dict__[memo] = (vocabulary, {
+            n: min(bound[e] for e in c.effects if e in bound)
+            for c in cat.cards if any(e in bound for e in c.effects) for n in (c.name, *c.aliases)})
+    return got[1]
 
 
 def _entries(entries) -> list:
