@@ -66,10 +66,10 @@ NEW_CARDS = {
              "player's Life Points (rulebook v6.0 p. 19 \"Trap Cards\": Set first, activated from the next turn on, "
              "official/chain.swrl).",
              "RingOfDestruction(?c), controlledBy(?c, ?p), opponentOf(?p, ?o), lifePoints(?p, ?lp), Monster(?t), "
-             "FaceUp(?t), placedIn(?t, ?z), MonsterZone(?z), ownedBy(?z, ?o), currentAtk(?t, ?x), "
-             "lessThanOrEqual(?x, ?lp) -> validTarget(?c, ?t)"),
+             "FaceUp(?t), placedIn(?t, ?z), MonsterZone(?z), onSideOf(?z, ?o), currentAtk(?t, ?x), "
+             "lessThanOrEqual(?x, ?lp) -> selectable(?c, ?t)"),
             ("Ring of Destruction: it can be activated when there is a target.",
-             "RingOfDestruction(?c), validTarget(?c, ?t) -> ActivationConditionMet(?c)"),
+             "RingOfDestruction(?c), selectable(?c, ?t) -> ActivationConditionMet(?c)"),
             ("Ring of Destruction resolves: its target, if still face-up in a Monster Zone, is destroyed and both "
              "players take damage equal to its ATK (rulebook v6.0 p. 22: both at 0 at once is a draw).",
              "ResolvingLink(?l), linkNegated(?l, false), linkCard(?l, ?c), RingOfDestruction(?c), linkPlayer(?l, ?p), "
@@ -85,10 +85,10 @@ NEW_CARDS = {
         "rules": [
             ("Hane-Hane: any monster on the field, on either side (itself too: seed 001, CR 903.2e-i, an ability "
              "may target the card it comes from), may be its target.",
-             "HaneHane(?c), Monster(?t), placedIn(?t, ?z), MonsterZone(?z) -> validTarget(?c, ?t)"),
+             "HaneHane(?c), Monster(?t), placedIn(?t, ?z), MonsterZone(?z) -> selectable(?c, ?t)"),
             ("Hane-Hane (rulebook v6.0 p. 11 \"Flip effect\": the effect starts when the card is flipped face-up): "
              "once flipped, its player selects the target and the effect goes on the chain.",
-             "HaneHane(?c), justFlipped(?c, true), validTarget(?c, ?t), controlledBy(?c, ?p), Duel(?d), "
+             "HaneHane(?c), justFlipped(?c, true), selectable(?c, ?t), controlledBy(?c, ?p), Duel(?d), "
              "hasPending(?d, false) -> opTriggerEffect(?c, ?p)"),
             ("Hane-Hane resolves: its target, if still in a Monster Zone, returns to its owner's hand (rulebook v6.0 "
              "p. 43 \"Control\": a card returned to the hand goes to its owner's).",

@@ -47,9 +47,9 @@ NEW_CARDS = {
              "monster\"): its target is the attacking monster of the opponent, before the Damage Step (rulebook v6.0 "
              "p. 19 \"Trap Cards\": Set first, activated from the next turn on, official/chain.swrl).",
              "DimensionalPrison(?c), controlledBy(?c, ?p), opponentOf(?p, ?o), Duel(?d), attackingMonster(?d, ?a), "
-             "controlledBy(?a, ?o), damageStep(?d, false) -> validTarget(?c, ?a)"),
+             "controlledBy(?a, ?o), damageStep(?d, false) -> selectable(?c, ?a)"),
             ("Dimensional Prison: it can be activated when there is a target (an attack was declared).",
-             "DimensionalPrison(?c), validTarget(?c, ?t) -> ActivationConditionMet(?c)"),
+             "DimensionalPrison(?c), selectable(?c, ?t) -> ActivationConditionMet(?c)"),
             ("Dimensional Prison resolves (card text: \"banish that target\"): its target, if still in a Monster Zone, "
              "is banished; a card leaving the field goes to its owner's (rulebook v6.0 p. 43 \"Control\").",
              "ResolvingLink(?l), linkNegated(?l, false), linkCard(?l, ?c), DimensionalPrison(?c), linkTarget(?l, ?t), "
@@ -64,13 +64,13 @@ NEW_CARDS = {
             ("The Transmigration Prophecy (card text: \"Target 2 cards in any Graveyard(s)\"): any card in either "
              "Graveyard may be a target (rulebook v6.0 p. 17 \"Quick-Play Spell Cards\": from the hand in your own "
              "turn, Set ones in either turn, official/chain.swrl).",
-             "TheTransmigrationProphecy(?c), Card(?t), placedIn(?t, ?z), Graveyard(?z) -> validTarget(?c, ?t)"),
+             "TheTransmigrationProphecy(?c), Card(?t), placedIn(?t, ?z), Graveyard(?z) -> selectable(?c, ?t)"),
             ("The Transmigration Prophecy: it can be activated when there are 2 targets: two cards in one Graveyard.",
              "TheTransmigrationProphecy(?c), Card(?t), placedIn(?t, ?z), Graveyard(?z), Card(?u), placedIn(?u, ?z), "
              "cardIndex(?t, ?i), cardIndex(?u, ?j), lessThan(?i, ?j) -> ActivationConditionMet(?c)"),
             ("The Transmigration Prophecy: or one card in each player's Graveyard.",
-             "TheTransmigrationProphecy(?c), Card(?t), placedIn(?t, ?z), Graveyard(?z), ownedBy(?z, ?p), Card(?u), "
-             "placedIn(?u, ?y), Graveyard(?y), ownedBy(?y, ?q), opponentOf(?p, ?q) -> ActivationConditionMet(?c)"),
+             "TheTransmigrationProphecy(?c), Card(?t), placedIn(?t, ?z), Graveyard(?z), onSideOf(?z, ?p), Card(?u), "
+             "placedIn(?u, ?y), Graveyard(?y), onSideOf(?y, ?q), opponentOf(?p, ?q) -> ActivationConditionMet(?c)"),
             ("The Transmigration Prophecy resolves (card text: \"shuffle them into the Deck\"): each target still in a "
              "Graveyard is shuffled into its owner's Deck (a Graveyard holds its owner's cards: rulebook v6.0 p. 43).",
              "ResolvingLink(?l), linkNegated(?l, false), linkCard(?l, ?c), TheTransmigrationProphecy(?c), "
@@ -91,9 +91,9 @@ NEW_CARDS = {
             ("Rush Recklessly (card text: \"Target 1 face-up monster on the field\"): a face-up monster on either "
              "side (rulebook v6.0 p. 17 \"Quick-Play Spell Cards\": from the hand in your own turn, in the Battle "
              "Phase too, p. 26; Set ones in either turn, official/chain.swrl).",
-             "RushRecklessly(?c), Monster(?t), FaceUp(?t), placedIn(?t, ?z), MonsterZone(?z) -> validTarget(?c, ?t)"),
+             "RushRecklessly(?c), Monster(?t), FaceUp(?t), placedIn(?t, ?z), MonsterZone(?z) -> selectable(?c, ?t)"),
             ("Rush Recklessly: it can be activated when there is a target.",
-             "RushRecklessly(?c), validTarget(?c, ?t) -> ActivationConditionMet(?c)"),
+             "RushRecklessly(?c), selectable(?c, ?t) -> ActivationConditionMet(?c)"),
             ("Rush Recklessly resolves (card text: \"it gains 700 ATK until the End Phase\"): its target, if still "
              "face-up in a Monster Zone, gains 700 ATK that last until the End Phase (the TBox's atkUntilEndPhase, "
              "added to its ATK by official/derived.swrl, gone when the next turn starts).",

@@ -236,7 +236,7 @@ def test_explain_names_the_missing_target(onto, tmp_path):
     done = run("explain", path, "activate@A.stz0", "--ontology", onto, check=False)
     # the refusal is followed down to the card's own rule and the comparison that fails
     assert done.returncode == 1 and "activate@A.stz0: not allowed" in done.stdout, done.stdout + done.stderr
-    assert "validTarget(A_spell_trap_zones_0_card, ?t)" in done.stdout
+    assert "selectable(A_spell_trap_zones_0_card, ?t)" in done.stdout
     assert "lessThanOrEqual(2500, 2000)" in done.stdout and "(in the ontology file)" in done.stdout
 
 

@@ -208,23 +208,23 @@ def test_hierarchy_properties_domain_range_and_tbox_individuals():
 DEF_VOCAB = dict(
     classes={"Zone", "Player", "TurnPlayer", "ActiveZone", "Monster", "ActiveMonsterZone", "Marked",
              "HasPlayerOwner", "Flag"},
-    object_properties={"ownedBy"},
+    object_properties={"onSideOf"},
     subclass={"TurnPlayer": {"Player"}, "Marked": {"ActiveZone"}},
-    functional={"ownedBy"},
-    domain={"ownedBy": {"Zone"}},
+    functional={"onSideOf"},
+    domain={"onSideOf": {"Zone"}},
     definitions={
-        "ActiveZone": [("class", "Zone"), ("some", "ownedBy", "TurnPlayer")],
+        "ActiveZone": [("class", "Zone"), ("some", "onSideOf", "TurnPlayer")],
         "ActiveMonsterZone": [("class", "Monster"), ("class", "ActiveZone")],
-        "HasPlayerOwner": [("some", "ownedBy", "Player")],
+        "HasPlayerOwner": [("some", "onSideOf", "Player")],
     },
 )
 
 
 def test_definitions_both_directions():
     k = FakeKnowledge(["Flag(?z) -> ActiveZone(?z)"], **DEF_VOCAB)
-    out = infer(k, [("Zone", "z1"), ("Monster", "z1"), ("ownedBy", "z1", "pA"), ("TurnPlayer", "pA"),
-                    ("Zone", "z2"), ("ownedBy", "z2", "pB"), ("Player", "pB"),
-                    ("Marked", "z3"), ("Flag", "z4"), ("ownedBy", "z4", "pC")])
+    out = infer(k, [("Zone", "z1"), ("Monster", "z1"), ("onSideOf", "z1", "pA"), ("TurnPlayer", "pA"),
+                    ("Zone", "z2"), ("onSideOf", "z2", "pB"), ("Player", "pB"),
+                    ("Marked", "z3"), ("Flag", "z4"), ("onSideOf", "z4", "pC")])
     classes = {(c, x) for c, x, *rest in out if not rest}
     # members of every conjunct are members of the defined class (and of those it implies)
     assert {("ActiveZone", "z1"), ("ActiveMonsterZone", "z1"), ("HasPlayerOwner", "z1")} <= classes
@@ -232,7 +232,7 @@ def test_definitions_both_directions():
     # a member of a defined class is in its named conjuncts, and its anonymous owner is a TurnPlayer,
     # hence a Player: z3 is HasPlayerOwner without any named owner
     assert {("ActiveZone", "z3"), ("Zone", "z3"), ("HasPlayerOwner", "z3")} <= classes
-    # ownedBy is functional: the one named owner of an ActiveZone is the TurnPlayer
+    # onSideOf is functional: the one named owner of an ActiveZone is the TurnPlayer
     assert {("ActiveZone", "z4"), ("TurnPlayer", "pC"), ("Player", "pC")} <= classes
 
 

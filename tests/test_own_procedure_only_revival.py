@@ -35,7 +35,7 @@ def test_monster_reborn_never_targets_it(cases):
         facts, err = D.fast_facts(case)
         assert err is None, err
         marked = {f[1] for f in facts if f[0] == "summonedOnlyByOwnProcedure" and f[2] is True}
-        assert not any(f[0] == "validTarget" and f[2] in marked for f in facts), case.name
+        assert not any(f[0] == "selectable" and f[2] in marked for f in facts), case.name
 
 
 @pytest.mark.pellet

@@ -41,7 +41,7 @@ FULL = {"format": "ygo-onto.state/1", "ruleset": "simplified", "turn": 3, "phase
 
 def test_full_slots_name_the_players_own_zone(tmp_path):
     """Seed 002 4.1 Example 5: with all slots filled nothing is added. The refusal used to come down to
-    "ownedBy(B_spell_trap_zones_1, playerA) fails" (a free zone of the opponent's); it now names a zone of A's
+    "onSideOf(B_spell_trap_zones_1, playerA) fails" (a free zone of the opponent's); it now names a zone of A's
     that is not free."""
     path = tmp_path / "full.json"
     path.write_text(json.dumps(FULL))
@@ -50,11 +50,11 @@ def test_full_slots_name_the_players_own_zone(tmp_path):
                          ({"type": "set_spell_trap", "card": "Pot of Greed"}, "A_spell_trap_zones_")):
         result = runner.invoke(app, ["apply", str(path), json.dumps(action)])
         assert result.exit_code == 1
-        assert f"free({zone}" in result.output and "ownedBy(B_" not in result.output
+        assert f"free({zone}" in result.output and "onSideOf(B_" not in result.output
 
 
 def test_a_condition_with_no_value_at_all_is_followed_down(tmp_path):
-    """Change Of Heart with every Monster Zone of A's filled: the refusal stopped at "validTarget(card, ?t)" (no
+    """Change Of Heart with every Monster Zone of A's filled: the refusal stopped at "selectable(card, ?t)" (no
     target, an unbound value, was not followed); it now comes down to a zone of A's that is not free. Raigeki
     with no opponent monster names the count compared."""
     data = json.loads(json.dumps(FULL))

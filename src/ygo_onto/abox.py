@@ -760,19 +760,19 @@ def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
             for i in range(5):
                 z = zone_ind(p, area, i)
                 add((cls, z))
-                add(("ownedBy", z, me))
+                add(("onSideOf", z, me))
                 add(("zoneIndex", z, i))
                 add(("free", z, side[area][i] is None))
         elif area == "field_zone":
             if official_based(state["ruleset"]):
                 z = zone_ind(p, area)
                 add((cls, z))
-                add(("ownedBy", z, me))
+                add(("onSideOf", z, me))
                 add(("free", z, side[area] is None))
         else:
             z = zone_ind(p, area)
             add((cls, z))
-            add(("ownedBy", z, me))
+            add(("onSideOf", z, me))
 
 
 # ---------------------------------------------------------------- closure facts

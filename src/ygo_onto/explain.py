@@ -91,7 +91,7 @@ class Explanation:
 
 def _ground_tuple(atom, binding):
     """The fact an atom stands for under a binding, None in the place of a variable left unbound after the first
-    (validTarget(card, ?t): no target at all, still followed to the rules that would give one); None when its
+    (selectable(card, ?t): no target at all, still followed to the rules that would give one); None when its
     first argument is unbound too."""
     args = tuple(_value(a, binding) for a in atom.args)
     if not args or args[0] is _UNBOUND:
