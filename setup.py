@@ -32,7 +32,7 @@ setup(
     package_dir={"": "src", **MAPPED},
     packages=find_packages("src") + list(MAPPED),
     package_data={
-        "ygo_onto": ["data/*", "data/goat/*", "data/goat/effects/*"],
+        "ygo_onto": ["data/*", "data/goat/*", "data/goat/effects/*", "data/goat/tokens/*"],
         "ygo_onto.ontology": ["*.owl", "*.xml"],
         "ygo_onto.rules": ["**/*.swrl"],
         "ygo_onto.examples": ["*.json", "puzzles/*.json", "decks/*/*.ydk"],

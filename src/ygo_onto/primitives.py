@@ -349,8 +349,8 @@ def _to_list_area(step: Step, side: dict, area: str, name: str, card_ind: str, p
 def _record_move(step: Step, card_ind: str, obj, came: str, went: str, reason) -> None:
     """A MoveEvent of the step. A card moved twice in one step (a destruction the rules replace with a banish:
     rules/common/effects/banish-replacement.swrl) makes one event, from where it was to where it ends, with the
-    last move's reason: the Graveyard it passed through is no event (GOAT pack cards.md Dark Magician of Chaos:
-    "Its 'sent to the Graveyard' triggers therefore do not occur")."""
+    last move's reason: the Graveyard it passed through is no event (a card banished instead of going there has no
+    "sent to the Graveyard" trigger: banishWhenLeavingField, banishesDestroyedByBattle)."""
     first = step.move_index.get(card_ind)
     if first is None:
         step.move_index[card_ind] = len(step.moved)
@@ -916,7 +916,7 @@ def ask_on_resolution(step: Step, op: str, player_ind: str, count: int) -> None:
     action with the operation's purpose (RESOLUTION_CHOICES; state-format.md "A pending action"); the player holds
     priority and selects, and the chain goes on resolving once they are chosen.  A selection of the same purpose
     already open passes to this player: the cards chosen so far stay chosen and `count` more are needed (a choice
-    by each player in turn: Creature Swap)."""
+    by each player in turn: a SwapControlEffect)."""
     player = _player(player_ind)
     purpose = RESOLUTION_CHOICES[op]
     pending = step.state["pending"]
