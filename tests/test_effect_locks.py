@@ -1,15 +1,11 @@
 """Locks that negate effects (trapEffectLock, spellEffectLock) and forbid activations or Summons (spellLock,
-summonLock): the driver's per-card counts the rules of rules/common/effects/locks.swrl read, and the lock cards as
-data alone.  Their play is in their scenarios (tests/scenarios/goat/royal-decree-*, jinzo-negates-*,
-spell-canceller-*, the-last-warrior-from-another-planet-*)."""
+summonLock): the driver's per-card counts the rules of rules/common/effects/locks.swrl read.  The lock cards'
+data-alone check is tests/test_goat_cards_as_data.py's; their play is in their scenarios
+(tests/scenarios/goat/royal-decree-*, jinzo-negates-*, spell-canceller-*, the-last-warrior-from-another-planet-*)."""
 from __future__ import annotations
 
-import re
-
 from ygo_onto.abox import state_facts
-from ygo_onto.cards import catalog
 from ygo_onto.game import GameState
-from ygo_onto.knowledge import RULES_DIR
 
 LOCK_CARDS = ("Royal Decree", "Spell Canceller", "Jinzo", "The Last Warrior from Another Planet")
 
@@ -53,13 +49,3 @@ def test_a_spell_lock_is_counted_for_the_duel_and_per_spell():
                     "B": {}}}).to_dict()
     assert _counts(state, "faceUpSpellLockCount") == {"theDuel": 1}
     assert _counts(state, "spellEffectLockCount") == {"A_spell_trap_zones_0_card": 1}
-
-
-def test_the_lock_cards_are_data_alone():
-    lines = [line for folder in ("common", "official", "goat") for path in sorted((RULES_DIR / folder).rglob("*.swrl"))
-             for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
-    cat = catalog("goat")
-    for name in LOCK_CARDS:
-        card = cat.get(name)
-        assert card.effects, f"{name} names no effect"
-        assert not [line for line in lines if re.search(rf"\b{card.class_name}\(", line)], f"{name} has rules of its own"

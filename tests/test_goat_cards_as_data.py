@@ -25,7 +25,10 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Fusilier Dragon, the Dual-Mode Beast", "Dark Balter the Terrible", "Ryu Senshi", "Dark Magician of Chaos",
               "Skilled Dark Magician", "Blowback Dragon", "Metamorphosis", "Thousand-Eyes Restrict",
               "Sacred Crane", "Magical Merchant", "Monster Gate", "Dimension Fusion", "Return from the Different Dimension",
-              "Gravity Bind", "Level Limit - Area B", "Gyaku-Gire Panda", "King Tiger Wanghu", "Lava Golem")
+              "Gravity Bind", "Level Limit - Area B", "Gyaku-Gire Panda", "King Tiger Wanghu", "Lava Golem",
+              "Breaker the Magical Warrior", "Zombyra the Dark", "Kinetic Soldier", "Blade Knight",
+              "Royal Decree", "Spell Canceller", "Jinzo", "The Last Warrior from Another Planet",
+              "Raigeki Break", "Phoenix Wing Wind Blast", "Tribe-Infecting Virus", "Trap Dustshoot")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():

@@ -1,14 +1,11 @@
 """The order of an activation's selections (rules/common/activation.swrl): the catalog's facts firstSelection,
 secondSelection and lastSelection follow the order its cardActivation lists its SelectionRequirements in, and
 handCost counts the cards its cost discards from the hand.  The goat cards that select a cost and then a target or a
-declaration are data alone; their behaviour is in their scenarios (tests/scenarios/goat)."""
+declaration are data alone (tests/test_goat_cards_as_data.py); their behaviour is in their scenarios (tests/scenarios/goat)."""
 from __future__ import annotations
-
-import re
 
 from ygo_onto.abox import catalog_facts
 from ygo_onto.cards import catalog
-from ygo_onto.knowledge import RULES_DIR
 
 TWO_SELECTIONS = {"Raigeki Break": "chooseOneTarget", "Phoenix Wing Wind Blast": "chooseOneTarget",
                   "Tribe-Infecting Virus": "declareType"}
@@ -32,13 +29,3 @@ def test_a_card_with_one_selection_has_it_first_and_last_and_no_hand_cost():
                                      "handCost": 0}
     # a PaymentRequirement and an OptionRequirement are not selections (Premature Burial: chooseOneTarget payLifePoints800)
     assert _order("Premature Burial")["lastSelection"] == "chooseOneTarget"
-
-
-def test_the_cards_with_two_selections_and_trap_dustshoot_have_no_rule_of_their_own():
-    lines = [line for folder in ("common", "official", "goat") for path in sorted((RULES_DIR / folder).rglob("*.swrl"))
-             for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
-    cat = catalog("goat")
-    for name in (*TWO_SELECTIONS, "Trap Dustshoot"):
-        card = cat.get(name)
-        assert card.effects, f"{name} names no effect"
-        assert not [line for line in lines if re.search(rf"\b{card.class_name}\(", line)], f"{name} has rules of its own"

@@ -5,12 +5,8 @@ behaviour is in their scenarios (tests/scenarios/goat: breaker-*, zombyra-the-da
 kinetic-soldier-*), and `fast` = Pellet on their every reasoner input is tests/test_goat_reasoners.py's comparison."""
 from __future__ import annotations
 
-import re
-
 from ygo_onto import abox
-from ygo_onto.cards import catalog
 from ygo_onto.game import GameState
-from ygo_onto.knowledge import RULES_DIR
 from ygo_onto.state import normalize
 from ygo_onto.testing import differential as D
 
@@ -25,16 +21,6 @@ def _state(a_monsters: list, b_monsters: list, **extra) -> dict:
 
 def _facts(state: dict, prop: str) -> dict:
     return {f[1]: f[2] for f in abox.state_facts(normalize(state)) if f[0] == prop}
-
-
-def test_the_cards_are_data_alone():
-    lines = [line for folder in ("common", "official", "goat") for path in sorted((RULES_DIR / folder).rglob("*.swrl"))
-             for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
-    cat = catalog("goat")
-    for name in CARDS:
-        card = cat.get(name)
-        assert card.effects, f"{name} names no effect"
-        assert not [line for line in lines if re.search(rf"\b{card.class_name}\(", line)], f"{name} has rules of its own"
 
 
 def test_only_a_face_up_monster_with_a_continuous_change_counts_it():
