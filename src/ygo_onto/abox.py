@@ -812,24 +812,121 @@ def strongest_in_graveyards(state: dict, cat) -> tuple | None:
 
 
 def count_declarations(ruleset: str) -> tuple:
-    """The counts the ontology in use declares (annotation ygo:countsCards on a data property), parsed:
-    (property, card class, area, per, side, face-up only, resolved only, kind).  `resolved=true` leaves out a card
-    whose own activation is still a chain link (a Continuous Trap's lock applies once it has resolved); `per=card
-    of=KIND` gives each card of that kind (trap, spell) on the field the count of the other counted cards.  No card
-    is named in Python."""
+    """The counts the ontology in use declares (annotation ygo:countsCards on a data property) that its catalog can
+    make nonzero, parsed: (property, card class, area, per, side, face-up only, resolved only, kind).
+    `resolved=true` leaves out a card whose own activation is still a chain link (a Continuous Trap's lock applies
+    once it has resolved); `per=card of=KIND` gives each card of that kind (trap, spell) on the field the count of
+    the other counted cards.  A count no card of the catalog makes and every rule reads as a guarded 0 is left out
+    (idle_counts): the rules the reasoners run read it as 0 (knowledge.reasoned_rules).  No card is named in Python."""
     from .knowledge import knowledge
 
     k = knowledge(ruleset)  # the sources' or an ontology file's (ontofile): parsed once per Knowledge
     parsed = k.__dict__.get("_count_declarations")
     if parsed is None:
-        out = []
-        for prop, spec in sorted(k.vocabulary.annotated("countsCards").items()):
-            cls, *pairs = spec.split()
-            opts = dict(pair.split("=", 1) for pair in pairs)
-            out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
-                        opts.get("resolved") == "true", opts.get("of")))
-        parsed = k.__dict__["_count_declarations"] = tuple(out)
+        idle = idle_counts(k)[1]
+        parsed = k.__dict__["_count_declarations"] = tuple(d for d in _parsed_counts(k.vocabulary) if d[0] not in idle)
     return parsed
+
+
+def _parsed_counts(vocabulary: Vocabulary) -> tuple:
+    """Every countsCards declaration of the vocabulary, parsed (count_declarations' tuples)."""
+    out = []
+    for prop, spec in sorted(vocabulary.annotated("countsCards").items()):
+        cls, *pairs = spec.split()
+        opts = dict(pair.split("=", 1) for pair in pairs)
+        out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
+                    opts.get("resolved") == "true", opts.get("of")))
+    return tuple(out)
+
+
+def _counted_effects(vocabulary: Vocabulary, prop: str) -> set:
+    """The Effect individuals a countsCards `effect:PROPERTY` counts: those whose boolean PROPERTY is true, or that
+    give the integer PROPERTY (a Level bound)."""
+    return {s for p, s, o in vocabulary.tbox_facts if p == prop and (o is True or type(o) is int)}
+
+
+def _counted_in_catalog(vocabulary: Vocabulary, cat, spec: str) -> bool:
+    """Whether some card of the catalog is one a countsCards declaration of card class `spec` counts (as
+    _counts_card tells a card on the field)."""
+    if spec.startswith("ability:"):
+        return any(spec[len("ability:"):] in c.abilities for c in cat.cards)
+    if spec.startswith("effect:"):
+        effects = _counted_effects(vocabulary, spec[len("effect:"):])
+        return any(effects.intersection(c.effects) for c in cat.cards)
+    return any(c.class_name == spec for c in cat.cards)
+
+
+_MONSTER_SUBJECTS = ("monster", "monster_level", "equipped_monster")  # (per= values whose subjects are field monsters)
+
+
+def _guarded(subject, body: list, per: str, of: str | None, vocabulary: Vocabulary) -> bool:
+    """Whether the rest of a rule body keeps the subject of a count's atom among the individuals the count is
+    asserted for (so the atom, always 0, can be left out without the rule matching more): the Duel for per=duel, a
+    Player for per=player, a card in a Monster Zone for the counts of field monsters."""
+    if not subject.is_var:
+        return False
+    others = [a for a in body if subject in a.args and len(a.args) <= 2]
+    if per == "duel":
+        return any(a.pred == "Duel" and len(a.args) == 1 for a in others)
+    if per == "player":
+        def player(cls) -> bool:
+            return cls == "Player" or "Player" in vocabulary.ancestors(cls)
+        return any(player(a.pred) if len(a.args) == 1 else
+                   any(map(player, vocabulary.range.get(a.pred, ()))) if a.args[1] == subject else
+                   any(map(player, vocabulary.domain.get(a.pred, ()))) for a in others)
+    if per in _MONSTER_SUBJECTS or (per == "card" and of == "monster"):
+        zones = {a.args[1] for a in others if a.pred == "placedIn" and a.args[0] == subject}
+        return any(a.pred == "MonsterZone" and len(a.args) == 1 and a.args[0] in zones for a in body)
+    return False
+
+
+def idle_counts(k) -> tuple[frozenset, frozenset]:
+    """(zero, idle) for a Knowledge: `zero` the countsCards properties no card of its catalog makes nonzero (no rule
+    derives them), `idle` those of them that every rule reads as a guarded 0 (_guarded), which the ABox leaves out
+    (count_declarations) and knowledge.reasoned_rules reads as 0.  Decided once per Knowledge from the catalog's
+    data and the rules' atoms: an official duel does not count the GOAT pack's locks."""
+    got = k.__dict__.get("_idle_counts")
+    if got is not None and got[0] is k.rules:
+        return got[1]
+    from .swrl import parse_rule_text
+
+    vocabulary, parsed = k.vocabulary, [parse_rule_text(r.text) for r in k.rules]
+    derived = {a.pred for _, head in parsed for a in head}
+    decls = {d[0]: d for d in _parsed_counts(vocabulary)}
+    zero = frozenset(prop for prop, d in decls.items()
+                     if prop not in derived and not _counted_in_catalog(vocabulary, k.catalog, d[1]))
+    read = set()  # the zero counts some rule that can fire reads unguarded
+    for body, _ in parsed:
+        if zero_substitution(body, zero) is not None:
+            read.update(a.pred for a in body if a.pred in zero
+                        and not _guarded(a.args[0], body, decls[a.pred][3], decls[a.pred][7], vocabulary))
+    got = (zero, zero - read)
+    k.__dict__["_idle_counts"] = (k.rules, got)
+    return got
+
+
+_COMPARISONS = {"equal": operator.eq, "notEqual": operator.ne, "lessThan": operator.lt, "lessThanOrEqual": operator.le,
+                "greaterThan": operator.gt, "greaterThanOrEqual": operator.ge}
+
+
+def zero_substitution(body: list, zero: frozenset) -> dict | None:
+    """The variables a rule body's atoms of always-0 counts bind to 0, or None when the body can never hold (such
+    an atom with another value, or a comparison that 0 fails)."""
+    subst = {}
+    for a in body:
+        if a.pred in zero and len(a.args) == 2:
+            value = a.args[1]
+            if value.is_var:
+                subst[value.value] = 0
+            elif value.kind != "int" or value.value != 0:
+                return None
+    for a in body:
+        if a.pred in _COMPARISONS and subst and any(t.is_var and t.value in subst for t in a.args):
+            values = [0 if t.is_var and t.value in subst else t.value if t.kind in ("int", "float") else None
+                      for t in a.args]
+            if None not in values and not _COMPARISONS[a.pred](*values):
+                return None
+    return subst
 
 
 def counter_declarations(ruleset: str) -> tuple:
@@ -859,9 +956,8 @@ def _counts_card(cat, spec: str):
         return lambda name: ability in cat.get(name).abilities
     if spec.startswith("effect:"):
         prop = spec[len("effect:"):]
-        names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,  # (a boolean PROPERTY true,
-                             lambda v: {s for p, s, o in v.tbox_facts  # or an integer one given: a Level bound)
-                                        if p == prop and (o is True or type(o) is int)})
+        names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,
+                             lambda v: _counted_effects(v, prop))
         return names.__contains__
     return lambda name: cat.get(name).class_name == spec
 
