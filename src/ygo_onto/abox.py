@@ -434,12 +434,14 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
 
 
 def keyword_abilities(cat) -> tuple:
-    """The keyword abilities of the TBox (individuals of ygo:KeywordAbility: piercing, ...), memoized per catalog."""
+    """The keyword abilities of the TBox (individuals of ygo:KeywordAbility: piercing, ...) a monster of the catalog
+    is told to have or lack: all but those no card has (idle_abilities), memoized per catalog."""
     got = cat.__dict__.get("_keyword_abilities")
     if got is None:
-        vocabulary = knowledge(cat.ruleset).vocabulary
+        k = knowledge(cat.ruleset)
+        idle = idle_abilities(k)[1]
         got = cat.__dict__["_keyword_abilities"] = tuple(sorted(
-            ind for ind, classes in vocabulary.individuals.items() if "KeywordAbility" in classes))
+            ind for ind, classes in k.vocabulary.individuals.items() if "KeywordAbility" in classes and ind not in idle))
     return got
 
 
@@ -862,7 +864,8 @@ _MONSTER_SUBJECTS = ("monster", "monster_level", "equipped_monster")  # (per= va
 def _guarded(subject, body: list, per: str, of: str | None, vocabulary: Vocabulary) -> bool:
     """Whether the rest of a rule body keeps the subject of a count's atom among the individuals the count is
     asserted for (so the atom, always 0, can be left out without the rule matching more): the Duel for per=duel, a
-    Player for per=player, a card in a Monster Zone for the counts of field monsters."""
+    Player for per=player, a card in a Monster Zone for the counts of field monsters; for "field_monster" (a
+    monster's keyword abilities) also a card with a monsterPosition."""
     if not subject.is_var:
         return False
     others = [a for a in body if subject in a.args and len(a.args) <= 2]
@@ -874,7 +877,9 @@ def _guarded(subject, body: list, per: str, of: str | None, vocabulary: Vocabula
         return any(player(a.pred) if len(a.args) == 1 else
                    any(map(player, vocabulary.range.get(a.pred, ()))) if a.args[1] == subject else
                    any(map(player, vocabulary.domain.get(a.pred, ()))) for a in others)
-    if per in _MONSTER_SUBJECTS or (per == "card" and of == "monster"):
+    if per == "field_monster" and any(a.pred == "monsterPosition" and a.args[0] == subject for a in others):
+        return True  # (a monster's abilities are told where its position is: on the field, _field_card_facts)
+    if per in _MONSTER_SUBJECTS or per == "field_monster" or (per == "card" and of == "monster"):
         zones = {a.args[1] for a in others if a.pred == "placedIn" and a.args[0] == subject}
         return any(a.pred == "MonsterZone" and len(a.args) == 1 and a.args[0] in zones for a in body)
     return False
@@ -903,6 +908,39 @@ def idle_counts(k) -> tuple[frozenset, frozenset]:
     got = (zero, zero - read)
     k.__dict__["_idle_counts"] = (k.rules, got)
     return got
+
+
+def idle_abilities(k) -> tuple[frozenset, frozenset]:
+    """(absent, idle) for a Knowledge: `absent` the keyword abilities no card of its catalog has and no data of its
+    catalog names (an effect that grants one names it), so no monster has them; `idle` those of them that every rule
+    reads only as lacksAbility of a monster on the field (_guarded), which the ABox leaves out (keyword_abilities)
+    and knowledge.reasoned_rules reads as true.  Decided once per Knowledge, as idle_counts."""
+    got = k.__dict__.get("_idle_abilities")
+    if got is not None and got[0] is k.rules:
+        return got[1]
+    from .swrl import parse_rule_text
+
+    vocabulary = k.vocabulary
+    named = {o for _, _, o in vocabulary.tbox_facts} | {a for c in k.catalog.cards for a in c.abilities}
+    absent = frozenset(ind for ind, classes in vocabulary.individuals.items()
+                       if "KeywordAbility" in classes and ind not in named)
+    read = set()
+    for body, head in (parse_rule_text(r.text) for r in k.rules):
+        if any(a.pred == "hasAbility" and a.args[1].kind == "name" and a.args[1].value in absent for a in head):
+            read.update(absent)  # (a rule that gives an ability by name: none is idle)
+        if abilities_never_hold(body, absent):
+            continue
+        read.update(a.args[1].value for a in body if a.pred == "lacksAbility" and a.args[1].kind == "name"
+                    and a.args[1].value in absent and not _guarded(a.args[0], body, "field_monster", None, vocabulary))
+    got = (absent, absent - read)
+    k.__dict__["_idle_abilities"] = (k.rules, got)
+    return got
+
+
+def abilities_never_hold(body: list, absent: frozenset) -> bool:
+    """Whether a rule body needs a monster to have an ability no monster has."""
+    return any(a.pred == "hasAbility" and len(a.args) == 2 and a.args[1].kind == "name" and a.args[1].value in absent
+               for a in body)
 
 
 _COMPARISONS = {"equal": operator.eq, "notEqual": operator.ne, "lessThan": operator.lt, "lessThanOrEqual": operator.le,
