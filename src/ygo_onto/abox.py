@@ -7,7 +7,8 @@ Open-world gaps are closed here, by a few driver-kept facts named in one place
 (`closure facts`): counts SWRL cannot take (monsters, hand, deck, chain, selections) and
 booleans asserted false as well as true.  Counts of particular cards (a face-up Field Spell, Equip Spells equipped
 to a monster) are declared in the ontology (annotation ygo:countsCards) and counted by one
-generic function, card_counts: no card is named here.  Deck cards are left out of the reasoning ABox
+generic function, card_counts: no card is named here; a count no card of the catalog makes is left out
+(idle_counts), as is a keyword ability no card has (idle_abilities).  Deck cards are left out of the reasoning ABox
 (`lean=True`): most rules look only at a Deck's count; a player's Deck is shown while an effect that looks there
 (a CardFilter with filterArea deckArea) is about to be used: visible_decks.  The game events of the last step
 (primitives: a MoveEvent) are the part "events", for one step.
