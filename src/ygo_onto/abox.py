@@ -7,7 +7,8 @@ Open-world gaps are closed here, by a few driver-kept facts named in one place
 (`closure facts`): counts SWRL cannot take (monsters, hand, deck, chain, selections) and
 booleans asserted false as well as true.  Counts of particular cards (a face-up Field Spell, Equip Spells equipped
 to a monster) are declared in the ontology (annotation ygo:countsCards) and counted by one
-generic function, card_counts: no card is named here.  Deck cards are left out of the reasoning ABox
+generic function, card_counts: no card is named here; a count no card of the catalog makes is left out
+(idle_counts), as is a keyword ability no card has (idle_abilities).  Deck cards are left out of the reasoning ABox
 (`lean=True`): most rules look only at a Deck's count; a player's Deck is shown while an effect that looks there
 (a CardFilter with filterArea deckArea) is about to be used: visible_decks.  The game events of the last step
 (primitives: a MoveEvent) are the part "events", for one step.
@@ -434,12 +435,14 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
 
 
 def keyword_abilities(cat) -> tuple:
-    """The keyword abilities of the TBox (individuals of ygo:KeywordAbility: piercing, ...), memoized per catalog."""
+    """The keyword abilities of the TBox (individuals of ygo:KeywordAbility: piercing, ...) a monster of the catalog
+    is told to have or lack: all but those no card has (idle_abilities), memoized per catalog."""
     got = cat.__dict__.get("_keyword_abilities")
     if got is None:
-        vocabulary = knowledge(cat.ruleset).vocabulary
+        k = knowledge(cat.ruleset)
+        idle = idle_abilities(k)[1]
         got = cat.__dict__["_keyword_abilities"] = tuple(sorted(
-            ind for ind, classes in vocabulary.individuals.items() if "KeywordAbility" in classes))
+            ind for ind, classes in k.vocabulary.individuals.items() if "KeywordAbility" in classes and ind not in idle))
     return got
 
 
@@ -812,24 +815,157 @@ def strongest_in_graveyards(state: dict, cat) -> tuple | None:
 
 
 def count_declarations(ruleset: str) -> tuple:
-    """The counts the ontology in use declares (annotation ygo:countsCards on a data property), parsed:
-    (property, card class, area, per, side, face-up only, resolved only, kind).  `resolved=true` leaves out a card
-    whose own activation is still a chain link (a Continuous Trap's lock applies once it has resolved); `per=card
-    of=KIND` gives each card of that kind (trap, spell) on the field the count of the other counted cards.  No card
-    is named in Python."""
+    """The counts the ontology in use declares (annotation ygo:countsCards on a data property) that its catalog can
+    make nonzero, parsed: (property, card class, area, per, side, face-up only, resolved only, kind).
+    `resolved=true` leaves out a card whose own activation is still a chain link (a Continuous Trap's lock applies
+    once it has resolved); `per=card of=KIND` gives each card of that kind (trap, spell) on the field the count of
+    the other counted cards.  A count no card of the catalog makes and every rule reads as a guarded 0 is left out
+    (idle_counts): the rules the reasoners run read it as 0 (knowledge.reasoned_rules).  No card is named in Python."""
     from .knowledge import knowledge
 
     k = knowledge(ruleset)  # the sources' or an ontology file's (ontofile): parsed once per Knowledge
     parsed = k.__dict__.get("_count_declarations")
     if parsed is None:
-        out = []
-        for prop, spec in sorted(k.vocabulary.annotated("countsCards").items()):
-            cls, *pairs = spec.split()
-            opts = dict(pair.split("=", 1) for pair in pairs)
-            out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
-                        opts.get("resolved") == "true", opts.get("of")))
-        parsed = k.__dict__["_count_declarations"] = tuple(out)
+        idle = idle_counts(k)[1]
+        parsed = k.__dict__["_count_declarations"] = tuple(d for d in _parsed_counts(k.vocabulary) if d[0] not in idle)
     return parsed
+
+
+def _parsed_counts(vocabulary: Vocabulary) -> tuple:
+    """Every countsCards declaration of the vocabulary, parsed (count_declarations' tuples)."""
+    out = []
+    for prop, spec in sorted(vocabulary.annotated("countsCards").items()):
+        cls, *pairs = spec.split()
+        opts = dict(pair.split("=", 1) for pair in pairs)
+        out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
+                    opts.get("resolved") == "true", opts.get("of")))
+    return tuple(out)
+
+
+def _counted_effects(vocabulary: Vocabulary, prop: str) -> set:
+    """The Effect individuals a countsCards `effect:PROPERTY` counts: those whose boolean PROPERTY is true, or that
+    give the integer PROPERTY (a Level bound)."""
+    return {s for p, s, o in vocabulary.tbox_facts if p == prop and (o is True or type(o) is int)}
+
+
+def _counted_in_catalog(vocabulary: Vocabulary, cat, spec: str) -> bool:
+    """Whether some card of the catalog is one a countsCards declaration of card class `spec` counts (as
+    _counts_card tells a card on the field)."""
+    if spec.startswith("ability:"):
+        return any(spec[len("ability:"):] in c.abilities for c in cat.cards)
+    if spec.startswith("effect:"):
+        effects = _counted_effects(vocabulary, spec[len("effect:"):])
+        return any(effects.intersection(c.effects) for c in cat.cards)
+    return any(c.class_name == spec for c in cat.cards)
+
+
+_MONSTER_SUBJECTS = ("monster", "monster_level", "equipped_monster")  # (per= values whose subjects are field monsters)
+
+
+def _guarded(subject, body: list, per: str, of: str | None, vocabulary: Vocabulary) -> bool:
+    """Whether the rest of a rule body keeps the subject of a count's atom among the individuals the count is
+    asserted for (so the atom, always 0, can be left out without the rule matching more): the Duel for per=duel, a
+    Player for per=player, a card in a Monster Zone for the counts of field monsters; for "field_monster" (a
+    monster's keyword abilities) also a card with a monsterPosition."""
+    if not subject.is_var:
+        return False
+    others = [a for a in body if subject in a.args and len(a.args) <= 2]
+    if per == "duel":
+        return any(a.pred == "Duel" and len(a.args) == 1 for a in others)
+    if per == "player":
+        def player(cls) -> bool:
+            return cls == "Player" or "Player" in vocabulary.ancestors(cls)
+        return any(player(a.pred) if len(a.args) == 1 else
+                   any(map(player, vocabulary.range.get(a.pred, ()))) if a.args[1] == subject else
+                   any(map(player, vocabulary.domain.get(a.pred, ()))) for a in others)
+    if per == "field_monster" and any(a.pred == "monsterPosition" and a.args[0] == subject for a in others):
+        return True  # (a monster's abilities are told where its position is: on the field, _field_card_facts)
+    if per in _MONSTER_SUBJECTS or per == "field_monster" or (per == "card" and of == "monster"):
+        zones = {a.args[1] for a in others if a.pred == "placedIn" and a.args[0] == subject}
+        return any(a.pred == "MonsterZone" and len(a.args) == 1 and a.args[0] in zones for a in body)
+    return False
+
+
+def idle_counts(k) -> tuple[frozenset, frozenset]:
+    """(zero, idle) for a Knowledge: `zero` the countsCards properties no card of its catalog makes nonzero (no rule
+    derives them), `idle` those of them that every rule reads as a guarded 0 (_guarded), which the ABox leaves out
+    (count_declarations) and knowledge.reasoned_rules reads as 0.  Decided once per Knowledge from the catalog's
+    data and the rules' atoms: an official duel does not count the GOAT pack's locks."""
+    got = k.__dict__.get("_idle_counts")
+    if got is not None and got[0] is k.rules:
+        return got[1]
+    from .swrl import parse_rule_text
+
+    vocabulary, parsed = k.vocabulary, [parse_rule_text(r.text) for r in k.rules]
+    derived = {a.pred for _, head in parsed for a in head}
+    decls = {d[0]: d for d in _parsed_counts(vocabulary)}
+    zero = frozenset(prop for prop, d in decls.items()
+                     if prop not in derived and not _counted_in_catalog(vocabulary, k.catalog, d[1]))
+    read = set()  # the zero counts some rule that can fire reads unguarded
+    for body, _ in parsed:
+        if zero_substitution(body, zero) is not None:
+            read.update(a.pred for a in body if a.pred in zero
+                        and not _guarded(a.args[0], body, decls[a.pred][3], decls[a.pred][7], vocabulary))
+    got = (zero, zero - read)
+    k.__dict__["_idle_counts"] = (k.rules, got)
+    return got
+
+
+def idle_abilities(k) -> tuple[frozenset, frozenset]:
+    """(absent, idle) for a Knowledge: `absent` the keyword abilities no card of its catalog has and no data of its
+    catalog names (an effect that grants one names it), so no monster has them; `idle` those of them that every rule
+    reads only as lacksAbility of a monster on the field (_guarded), which the ABox leaves out (keyword_abilities)
+    and knowledge.reasoned_rules reads as true.  Decided once per Knowledge, as idle_counts."""
+    got = k.__dict__.get("_idle_abilities")
+    if got is not None and got[0] is k.rules:
+        return got[1]
+    from .swrl import parse_rule_text
+
+    vocabulary = k.vocabulary
+    named = {o for _, _, o in vocabulary.tbox_facts} | {a for c in k.catalog.cards for a in c.abilities}
+    absent = frozenset(ind for ind, classes in vocabulary.individuals.items()
+                       if "KeywordAbility" in classes and ind not in named)
+    read = set()
+    for body, head in (parse_rule_text(r.text) for r in k.rules):
+        if any(a.pred == "hasAbility" and a.args[1].kind == "name" and a.args[1].value in absent for a in head):
+            read.update(absent)  # (a rule that gives an ability by name: none is idle)
+        if abilities_never_hold(body, absent):
+            continue
+        read.update(a.args[1].value for a in body if a.pred == "lacksAbility" and a.args[1].kind == "name"
+                    and a.args[1].value in absent and not _guarded(a.args[0], body, "field_monster", None, vocabulary))
+    got = (absent, absent - read)
+    k.__dict__["_idle_abilities"] = (k.rules, got)
+    return got
+
+
+def abilities_never_hold(body: list, absent: frozenset) -> bool:
+    """Whether a rule body needs a monster to have an ability no monster has."""
+    return any(a.pred == "hasAbility" and len(a.args) == 2 and a.args[1].kind == "name" and a.args[1].value in absent
+               for a in body)
+
+
+_COMPARISONS = {"equal": operator.eq, "notEqual": operator.ne, "lessThan": operator.lt, "lessThanOrEqual": operator.le,
+                "greaterThan": operator.gt, "greaterThanOrEqual": operator.ge}
+
+
+def zero_substitution(body: list, zero: frozenset) -> dict | None:
+    """The variables a rule body's atoms of always-0 counts bind to 0, or None when the body can never hold (such
+    an atom with another value, or a comparison that 0 fails)."""
+    subst = {}
+    for a in body:
+        if a.pred in zero and len(a.args) == 2:
+            value = a.args[1]
+            if value.is_var:
+                subst[value.value] = 0
+            elif value.kind != "int" or value.value != 0:
+                return None
+    for a in body:
+        if a.pred in _COMPARISONS and subst and any(t.is_var and t.value in subst for t in a.args):
+            values = [0 if t.is_var and t.value in subst else t.value if t.kind in ("int", "float") else None
+                      for t in a.args]
+            if None not in values and not _COMPARISONS[a.pred](*values):
+                return None
+    return subst
 
 
 def counter_declarations(ruleset: str) -> tuple:
@@ -859,9 +995,8 @@ def _counts_card(cat, spec: str):
         return lambda name: ability in cat.get(name).abilities
     if spec.startswith("effect:"):
         prop = spec[len("effect:"):]
-        names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,  # (a boolean PROPERTY true,
-                             lambda v: {s for p, s, o in v.tbox_facts  # or an integer one given: a Level bound)
-                                        if p == prop and (o is True or type(o) is int)})
+        names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,
+                             lambda v: _counted_effects(v, prop))
         return names.__contains__
     return lambda name: cat.get(name).class_name == spec
 

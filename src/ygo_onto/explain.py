@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
 from .errors import IllegalActionError, StateError
-from .knowledge import knowledge
+from .knowledge import knowledge, reasoned_rules
 from .swrl import _UNBOUND, BUILTINS, FactIndex, Var, _value, deepest_failure, match_body, parse_rule
 
 # how many derived conditions deep a refusal is followed to the condition that fails in the state itself
@@ -378,7 +378,7 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
         result.allowed = False
         result.wrong_player = (f"player {action['player']} does not hold priority: player {holder} does, and only "
                                f"the player holding priority may act (rulebook p. 38); for {holder}:")
-    parsed = [(rule, *parse_rule(rule.text)) for rule in k.rules]
+    parsed = [(rule, *parse_rule(rule.text)) for rule in reasoned_rules(k)]
     for rule, body, head in parsed:
         for h in head:
             binding = _head_binding(h, target)

@@ -262,6 +262,52 @@ def _rules_of_catalog(rules: list[Rule], ruleset: str, cat) -> list[Rule]:
     return kept
 
 
+def reasoned_rules(k) -> list[Rule]:
+    """The rules the reasoners run for a Knowledge (both, so fast = Pellet): k.rules read for its catalog.  A count
+    no card of the catalog makes is always 0 (abox.idle_counts): a rule that needs it above 0 never fires and is
+    left out, and an idle count's atom is left out of the others, its variable read as 0, as the ABox does not
+    assert it.  So for a keyword ability no card has (abox.idle_abilities): a rule needing it never fires, and its
+    lacksAbility atom always holds.  Made once per Knowledge and rule list; k.rules (exported) stay as written."""
+    if not isinstance(k, Knowledge):  # (a test's knowledge, with no catalog)
+        return k.rules
+    got = k.__dict__.get("_reasoned_rules")
+    if got is not None and got[0] is k.rules and got[1] == k.rules:
+        return got[2]
+    from dataclasses import replace
+
+    from .abox import abilities_never_hold, idle_abilities, idle_counts, zero_substitution
+    from .swrl import Atom, Term
+
+    zero, idle = idle_counts(k)
+    absent, idle_abilities_ = idle_abilities(k)
+
+    def idle_atom(atom: Atom) -> bool:
+        return atom.pred in idle or (atom.pred == "lacksAbility" and atom.args[1].kind == "name"
+                                     and atom.args[1].value in idle_abilities_)
+
+    out = []
+    for rule in k.rules:
+        body, head = parse_rule_text(rule.text)
+        if zero_substitution(body, zero) is None or abilities_never_hold(body, absent):
+            continue
+        if not any(map(idle_atom, body)):
+            out.append(rule)
+            continue
+        read = {t.value for a in body if a.pred in idle for t in a.args[1:] if t.is_var}
+
+        def sub(atom: Atom) -> Atom:
+            return Atom(atom.pred, tuple(Term("int", 0) if t.is_var and t.value in read else t for t in atom.args))
+
+        kept = [sub(a) for a in body if not idle_atom(a)]
+        kept = [a for a in kept if a.pred not in _COMPARING or any(t.is_var for t in a.args)]  # (a comparison of two numbers that holds: zero_substitution)
+        out.append(replace(rule, text=", ".join(map(str, kept)) + " -> " + ", ".join(str(sub(a)) for a in head)))
+    k.__dict__["_reasoned_rules"] = (k.rules, list(k.rules), out)
+    return out
+
+
+_COMPARING = {"equal", "notEqual", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"}
+
+
 def card_classes_with_rules(k: Knowledge) -> set[str]:
     """The card classes some rule of the ruleset names: the cards whose effects are played (a card
     no rule names plays without its effect: `ygo-onto cards` and docs/cards.md say so)."""

@@ -6,7 +6,7 @@ import owlready2
 from owlready2 import Imp, World
 
 from ..errors import ReasonerError
-from ..knowledge import ABOX, BASE, YGO, Knowledge
+from ..knowledge import ABOX, BASE, YGO, Knowledge, reasoned_rules
 
 
 def _java() -> str:
@@ -47,7 +47,7 @@ def _build_world(k: Knowledge):
     cards = world.get_namespace(str(k.cards_ns))
     ygo = world.get_namespace(str(YGO))
     with onto:
-        for rule in k.rules:
+        for rule in reasoned_rules(k):
             imp = Imp(namespace=onto)
             try:
                 imp.set_as_rule(rule.text, namespaces=[ygo, cards])

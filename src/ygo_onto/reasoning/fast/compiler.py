@@ -6,8 +6,9 @@ import weakref
 from dataclasses import dataclass, field
 
 from ...errors import ReasonerError
-from .names import INT_MAX, INT_MIN, _esc, _literal, _qstr, _range_type, cpred, ppred  # noqa: F401
+from ...knowledge import reasoned_rules
 from ...swrl import BUILTIN_NAMES, Atom, RuleSyntaxError, Term, parse_rule_text
+from .names import INT_MAX, INT_MIN, _esc, _literal, _qstr, _range_type, cpred, ppred  # noqa: F401
 
 # ---------------------------------------------------------------------------------------------
 # TBox: what the backend can translate
@@ -322,7 +323,7 @@ class _Compiler:
     # -- rules
     def rules(self) -> None:
         self.emit("% ---- SWRL rules")
-        for index, rule in enumerate(self.k.rules):
+        for index, rule in enumerate(reasoned_rules(self.k)):
             try:
                 self.rule(index, rule)
             except (RuleSyntaxError, _Untranslatable) as exc:
