@@ -533,8 +533,13 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         for fc in step.field_monsters():
             if "attack" in fc["extra"]:
                 fc["extra"]["attack"]["opponent_passed"] = bool(value)
-    elif op == "opMarkDamageStepChain":  # kept until the chain is over (close_window)
-        step.state.setdefault("extra", {})["damage_step_chain"] = bool(value)
+    elif op == "opMarkDamageStepChain":  # kept until the chain is over (close_window), or the window it marks closes
+        if value:
+            step.state.setdefault("extra", {})["damage_step_chain"] = True
+        elif "damage_step_chain" in step.state.get("extra", {}):
+            del step.state["extra"]["damage_step_chain"]
+            if not step.state["extra"]:
+                del step.state["extra"]
     elif op == "opLockSummonsThisTurn":  # kept until the turn ends (start_turn)
         locked = step.state.setdefault("extra", {}).setdefault("summon_lock", [])
         if value and _player(subject) not in locked:

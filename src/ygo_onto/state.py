@@ -488,11 +488,13 @@ def _inv_one_attack_at_a_time(state: dict, cat: Catalog):
             return (where, "no attack in progress (an attacker is in face-up Attack Position and has declared its "
                     "attack: attacks_declared 1 or more)",
                     f"an attack by a monster in {fc['position']} with attacks_declared {fc['attacks_declared']}")
-        if fc["extra"]["attack"].get("damage_step") and not state["chain"]:
+        if fc["extra"]["attack"].get("damage_step") and not state["chain"] and not fc["counters"].get("damage_sub_step"):
             # rules/common/battle.swrl: damage is calculated as the window before the Damage Step closes, in the
-            # same step, so an attack waits in the Damage Step only for a chain built there (rulebook p. 32)
+            # same step, so an attack waits in the Damage Step only for a chain built there (rulebook p. 32), or in
+            # the goat ruleset's damage calculation window (the attacker's counters.damage_sub_step: rules/goat/damage-step.swrl)
             return f"{where}.damage_step", "false while no chain is open (damage is calculated as the Damage Step " \
-                "starts; an attack waits there only for a chain built in it)", "true"
+                "starts; an attack waits there only for a chain built in it, or in a window its attacker's " \
+                "counters.damage_sub_step opened)", "true"
         target = fc["extra"]["attack"].get("target")
         if target is not None and (target["player"] == p or target["area"] != "monster_zones"
                                    or card_name_at(state, target) is None):
