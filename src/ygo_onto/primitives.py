@@ -986,15 +986,16 @@ def _simultaneous_triggers(step: Step) -> str:
     """Triggers of one moment (rulebook p. 41; GOAT pack README item 11): of the triggered effects whose
     selections may open in this step, the one with the lowest place opens; the others wait, in their order, in the
     state's extra.simultaneous_triggers (the ABox's simultaneousTrigger), each opening as soon as the link before it
-    is made (rules/official/simultaneous-triggers.swrl).  A trigger's place is the highest of its triggerOrder values
-    (rules infer them: they can add a value, not take one back), then its place in the waiting list, then its
-    individual's name; the waiting triggers are found again by identity, as the step's moves shift indexes."""
+    is made (rules/official/simultaneous-triggers.swrl).  The waiting ones come first, in their order (their events
+    were earlier); then a trigger's place is the highest of its triggerOrder values (rules infer them: they can add a
+    value, not take one back), then its individual's name.  The waiting triggers are kept as objects, found again by
+    identity as the step's moves shift indexes."""
     waiting = [step._ind(r) for r in step.state.get("extra", {}).get("simultaneous_triggers", ())]
     ranks: dict = {}
     for f in named(step.facts, ("triggerOrder",)):
         ranks[f[1]] = max(ranks.get(f[1], 0), int(f[2]))
     cards = sorted({f[1] for f in named(step.facts, ("opTriggerEffect",))},
-                   key=lambda c: (ranks.get(c, 0), waiting.index(c) if c in waiting else -1, c))
+                   key=lambda c: (waiting.index(c) if c in waiting else len(waiting), ranks.get(c, 0), c))
     rest = [c for c in waiting if c not in cards] + cards[1:]
     step.waiting_triggers = [step.objects[c] for c in rest if c in step.objects]
     return cards[0]
