@@ -996,8 +996,9 @@ def _simultaneous_triggers(step: Step) -> str:
         ranks[f[1]] = max(ranks.get(f[1], 0), int(f[2]))
     cards = sorted({f[1] for f in named(step.facts, ("opTriggerEffect",))},
                    key=lambda c: (waiting.index(c) if c in waiting else len(waiting), ranks.get(c, 0), c))
-    rest = [c for c in waiting if c not in cards] + cards[1:]
-    step.waiting_triggers = [step.objects[c] for c in rest if c in step.objects]
+    if ranks or waiting:  # (a ruleset whose rules give triggers no place, simplified: the others are missed)
+        rest = [c for c in waiting if c not in cards] + cards[1:]
+        step.waiting_triggers = [step.objects[c] for c in rest if c in step.objects]
     return cards[0]
 
 
