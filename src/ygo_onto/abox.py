@@ -276,6 +276,9 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
     for p, area, i, *_ in transient.get("events", ()):
         if card_name_at(state, {"player": p, "area": area, "index": i}) in lookers:
             out.add(p)
+    for r in state.get("extra", {}).get("simultaneous_triggers", ()):  # a trigger waiting for its chain link: its owner's
+        if card_name_at(state, r) in lookers:
+            out.add(r["player"])
     for p in PLAYERS:  # a FLIP effect that looks there (its justFlipped lasts until it is activated): its controller's Deck
         for fc in state["players"][p]["monster_zones"]:
             if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
@@ -749,6 +752,10 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         parts[("link", i)] = _interned(typed_part(tuple(link_facts(state, i, link, transient))))
     if transient.get("events"):
         parts["events"] = _interned(typed_part(tuple(event_facts(transient["events"]))))
+    waiting = state.get("extra", {}).get("simultaneous_triggers")
+    if waiting:  # triggers of one moment waiting for their chain links (primitives.trigger; docs/decisions.md)
+        parts["waiting"] = _interned(typed_part(tuple(("simultaneousTrigger", card_ind(r["player"], r["area"], r["index"]),
+                                                        True) for r in waiting)))
     action = transient.get("action")
     if action:
         parts["action"] = _interned(typed_part(tuple(action_facts(action))))

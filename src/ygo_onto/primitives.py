@@ -98,6 +98,7 @@ class Step:
         self.tossed = {}  # coins tossed in this step, seen in the next: "card" (object), "heads", "needed"
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = None  # the card whose triggered effect opened its selections in this step
+        self.waiting_triggers = None  # the triggers of one moment left waiting by it (_simultaneous_triggers), as objects
         self.previous = transient
         self.attacker = None
         self.facts: set = frozenset()
@@ -234,6 +235,15 @@ class Step:
             else:  # its monster left the field: the rules destroy it (equipTargetGone)
                 equip["equipped_to"] = None
                 equip["extra"]["equip_target_gone"] = True
+        if self.waiting_triggers is not None:  # (extra.simultaneous_triggers: the ABox's simultaneousTrigger)
+            waiting = [self.locate(o) for o in self.waiting_triggers if self._findable(o)]
+            extra = self.state.setdefault("extra", {})
+            if waiting:
+                extra["simultaneous_triggers"] = waiting
+            else:
+                extra.pop("simultaneous_triggers", None)
+                if not extra:
+                    del self.state["extra"]
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
@@ -827,6 +837,7 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
         extra.pop("phase_end", None)
         extra.pop("damage_step_chain", None)  # the Damage Step's chain is over (rulebook p. 32)
         extra.pop("summon_chain", None)  # the chain begun in a Summon's window is over (GOAT priority)
+        extra.pop("simultaneous_triggers", None)  # a trigger still waiting (nothing to select) has missed its chain
         if not extra:
             del step.state["extra"]
     for fc in step.field_monsters():
@@ -869,6 +880,9 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
 
 @primitive("resolve_chain")
 def resolve_chain(step: Step, op: str, _duel: str, _value) -> None:
+    extra = step.state.get("extra")
+    if extra is not None and extra.pop("simultaneous_triggers", None) is not None and not extra:
+        del step.state["extra"]  # a trigger still waiting (nothing to select) has missed its chain (rulebook p. 35)
     step.transient["resolving"] = True
     step.transient.setdefault("negated", [])
 
@@ -952,8 +966,10 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A triggered effect (FLIP, "when Normal Summoned"): its player selects its targets now, or the
     effect's own cost (triggerPurpose, triggerSelections: an effectCost such as tributeOneMonster); the
     activation then goes on as any other (the pending action is an `activate` of the card)."""
-    if step.triggered:  # one activation is built at a time: the other waits for the next step
+    if step.triggered:  # one activation is built at a time: the others wait (below)
         return
+    card_ind = _simultaneous_triggers(step)
+    player_ind = next(f[2] for f in named(step.facts, ("opTriggerEffect",)) if f[1] == card_ind)
     step.triggered = card_ind
     obj = step.objects[card_ind]
     player = _player(player_ind)
@@ -969,6 +985,26 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.state["pending"] = {"action": action, "purpose": purpose, "needed": max(1, needed or 1), "chosen": []}
     step.pending_refs = []
     step.state["priority"] = player
+
+
+def _simultaneous_triggers(step: Step) -> str:
+    """Triggers of one moment (rulebook p. 41; GOAT pack README item 11): of the triggered effects whose
+    selections may open in this step, the one with the lowest place opens; the others wait, in their order, in the
+    state's extra.simultaneous_triggers (the ABox's simultaneousTrigger), each opening as soon as the link before it
+    is made (rules/official/simultaneous-triggers.swrl).  The waiting ones come first, in their order (their events
+    were earlier); then a trigger's place is the highest of its triggerOrder values (rules infer them: they can add a
+    value, not take one back), then its individual's name.  The waiting triggers are kept as objects, found again by
+    identity as the step's moves shift indexes."""
+    waiting = [step._ind(r) for r in step.state.get("extra", {}).get("simultaneous_triggers", ())]
+    ranks: dict = {}
+    for f in named(step.facts, ("triggerOrder",)):
+        ranks[f[1]] = max(ranks.get(f[1], 0), int(f[2]))
+    cards = sorted({f[1] for f in named(step.facts, ("opTriggerEffect",))},
+                   key=lambda c: (waiting.index(c) if c in waiting else len(waiting), ranks.get(c, 0), c))
+    if ranks or waiting:  # (a ruleset whose rules give triggers no place, simplified: the others are missed)
+        rest = [c for c in waiting if c not in cards] + cards[1:]
+        step.waiting_triggers = [step.objects[c] for c in rest if c in step.objects]
+    return cards[0]
 
 
 @primitive("close_choice")

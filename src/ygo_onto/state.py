@@ -241,6 +241,11 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.choice(state["extra"]["damage_step_chain"], "extra.damage_step_chain", (True, False))
         if "summon_chain" in state["extra"]:  # GOAT priority: the open chain was begun in a Summon's window
             ck.choice(state["extra"]["summon_chain"], "extra.summon_chain", (True, False))
+        if "simultaneous_triggers" in state["extra"]:  # triggers of one moment waiting for their chain links
+            waiting = ck.list_(state["extra"]["simultaneous_triggers"], "extra.simultaneous_triggers",
+                               "card references", MAX_CHAIN)
+            for j, r in enumerate(waiting):
+                ck.ref(r, f"extra.simultaneous_triggers[{j}]")
         if "summon_lock" in state["extra"]:  # the players whose Summons are locked this turn (summonLockThisTurn)
             locked = ck.list_(state["extra"]["summon_lock"], "extra.summon_lock", "players", 2)
             for i, p in enumerate(locked):
@@ -302,6 +307,9 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.keys(pending["extra"], "pending.extra", {"cost_level"}, {"cost_level"})
             ck.int_(pending["extra"]["cost_level"], "pending.extra.cost_level", 1, 12)
         _check_pending_refs(ck, cat, state, pending)
+    for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
+        if card_name_at(state, r) is None:
+            ck.fail(f"extra.simultaneous_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     check_invariants(ck, cat, state)
     return state
 
