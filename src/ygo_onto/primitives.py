@@ -31,7 +31,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
@@ -40,7 +40,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -546,6 +546,10 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state.setdefault("extra", {})["phase_end"] = PHASE_NAMES[value] if op == "opAskPhaseEnd" else "turn"
     elif op == "opSetJustSummoned":
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
+    elif op == "opAttemptSummon":  # after opSetJustSummoned (ORDER): the window waits until the Summon succeeds
+        extra = step.objects[subject]["extra"]
+        extra.pop("just_summoned", None)
+        extra["attempt"] = value[: -len("Summon")]
     elif op == "opSetSummonPosition":  # kept on the card until add_chain_link moves it to the new link
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opSetDeclaredType":  # the same: a Type declared on activation, kept until add_chain_link
@@ -829,6 +833,14 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
         fc["extra"].pop("effect_declined", None)
         if "attack" in fc["extra"]:
             fc["extra"]["attack"]["damage_step"] = True
+
+
+@primitive("attempt_succeeds")
+def attempt_succeeds(step: Step, op: str, _duel: str, _value) -> None:
+    """The Summon being attempted succeeds (no one negated it): its window opens, after close_window (ORDER)."""
+    for fc in step.field_monsters():
+        if "attempt" in fc["extra"]:
+            fc["extra"]["just_summoned"] = fc["extra"].pop("attempt")
 
 
 @primitive("add_chain_link")
