@@ -35,7 +35,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opDamagePerLevelOfDiscarded", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
@@ -107,6 +107,7 @@ class Step:
         # destroys_by_battle_event)
         self.moved = []
         self.move_index = {}  # card individual -> its MoveEvent in moved (_record_move)
+        self.discarded_at_random = []  # (player, card name) of this step's random discards (damage_per_level_of_discarded)
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
@@ -625,6 +626,16 @@ def damage_per_match(step: Step, op: str, card_ind: str, player_ind: str) -> Non
     change_lp(step, op, player_ind, per * len(matches))
 
 
+@primitive("damage_per_level_of_discarded")
+def damage_per_level_of_discarded(step: Step, op: str, player_ind: str, per_level: int) -> None:
+    """The player loses `per_level` times the Level of each Monster Card the step's random discard took from their
+    hand (after discard_at_random, ORDER): the card is picked by the seeded RNG in this very step, so no rule of it
+    can read the picked card's Level (its MoveEvent, a step later, no longer names the link that discarded it)."""
+    p, cat = _player(player_ind), catalog(step.state["ruleset"])
+    levels = [cat.get(name).level or 0 for q, name in step.discarded_at_random if q == p and cat.get(name).is_monster]
+    change_lp(step, op, player_ind, int(per_level) * sum(levels))
+
+
 @primitive("destroy_highest_def")
 def destroy_highest_def(step: Step, op: str, card_ind: str, effect_card: str) -> None:
     """Destroy the monster if it has the highest DEF of those the card's highestDef effect matches (its candidateOf
@@ -668,6 +679,7 @@ def discard_at_random(step: Step, op: str, player_ind: str, count: int) -> None:
     for tok in picked:
         side["hand"].remove(tok)
         side["graveyard"].append(tok)
+        step.discarded_at_random.append((p, tok.name))
         if tok.name in watched:
             step.moved.append((tok, "hand", "graveyard", reason))
 
