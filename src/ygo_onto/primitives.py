@@ -849,10 +849,19 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
 
 @primitive("attempt_succeeds")
 def attempt_succeeds(step: Step, op: str, _duel: str, _value) -> None:
-    """The Summon being attempted succeeds (no one negated it): its window opens, after close_window (ORDER)."""
-    for fc in step.field_monsters():
-        if "attempt" in fc["extra"]:
-            fc["extra"]["just_summoned"] = fc["extra"].pop("attempt")
+    """The Summon being attempted succeeds (no one negated it): its window opens, after close_window (ORDER). A
+    Summon from the hand is a game event again now (its MoveEvent, for the next step: an onSummonedItself trigger
+    waits for the Summon to succeed), with the reason of the move that made it."""
+    watched = watched_cards(step.state["ruleset"], step.vocabulary)
+    for p in PLAYERS:
+        for i, fc in enumerate(step.state["players"][p]["monster_zones"]):
+            if fc is None or "attempt" not in fc["extra"]:
+                continue
+            method = fc["extra"]["just_summoned"] = fc["extra"].pop("attempt")
+            if method != "flip" and fc["card"] in watched:
+                made_by = "opSpecialSummon" if method == "special" else "opToMonsterZone"
+                _record_move(step, f"{p}_monster_zones_{i}_card", fc, "hand", "monster_zones",
+                             step.vocabulary.annotations[made_by].get("reasonOfMove"))
 
 
 @primitive("add_chain_link")
