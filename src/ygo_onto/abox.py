@@ -547,7 +547,7 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 
 _EMPTY = typed_part(())
-_NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False))
+_NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False), ("attemptInProgress", DUEL, False))
 _NO_EXTRA = (False, False, False, False, False, None, False, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
@@ -669,7 +669,8 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
             if x or eq is not None or card_counters or (chosen and slot in chosen):
                 key = _field_key(state, *slot, fc, slot in chosen)
                 equipped = key[8]
-                if x and (x.get("attack") or x.get("just_summoned") in ANSWERED_SUMMONS) and slot[1] == "monster_zones":
+                if x and (x.get("attack") or x.get("just_summoned") in ANSWERED_SUMMONS or x.get("attempt")) \
+                        and slot[1] == "monster_zones":
                     battle = True
                 if not key[3] and not key[6] and key[7] == _NO_EXTRA and equipped is None:  # (what `extra` holds
                     key = (slot, values, key[5])  # gives no fact: the key of the card without it, the same part)
@@ -682,7 +683,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
                 _field_card_facts(part.append, state, cat, counters, *slot, fc, slot in chosen)
                 got = _remember(fields, key, kept_part(tuple(part)))
             parts[slot] = got
-            sig.append((values[0], values[2], equipped))
+            sig.append((values[0], values[2], equipped, bool(fc["extra"].get("attempt"))))  # (card_counts skip an attempt)
         sides.append((hand, grave, tuple(sig)))
     (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
     key = ("strongest", grave_a, grave_b)
@@ -1026,7 +1027,7 @@ def card_counts(state: dict, cat) -> list[tuple]:
         def counted(p: str) -> list[dict]:  # p's field cards of the class (or naming the effect) in the areas
             return [fc for area in areas.split(",") for entries in [state["players"][p][area]]
                     for i, fc in enumerate(_entries(entries))
-                    if fc is not None and counts_card(fc["card"])
+                    if fc is not None and counts_card(fc["card"]) and not fc["extra"].get("attempt")  # (not Summoned yet)
                     and (not face_up_only or fc["position"] in _FACE_UP) and (p, area, i) not in waiting]
 
         if per == "card":  # each card of the kind on the field: the counted cards other than itself
@@ -1081,7 +1082,7 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
             counts_card, waiting = _counts_card(cat, cls), _on_chain(state) if resolved_only else ()
             out.append((prop, ind, sum(1 for p in PLAYERS for area in areas.split(",")
                                        for i, fc in enumerate(_entries(state["players"][p][area]))
-                                       if fc is not None and counts_card(fc["card"])
+                                       if fc is not None and counts_card(fc["card"]) and not fc["extra"].get("attempt")
                                        and (not face_up_only or fc["position"] in _FACE_UP)
                                        and (p, area, i) not in waiting)))
     return out
@@ -1135,6 +1136,12 @@ def battle_facts(state: dict) -> list[tuple]:
     # player's window, then the opponent's); SWRL cannot say "no monster was just summoned", so the driver says it
     out.append(("summonInProgress", DUEL, any(fc and fc["extra"].get("just_summoned") in ANSWERED_SUMMONS
                                               for p in PLAYERS for fc in state["players"][p]["monster_zones"])))
+    # formats/goat/cards.md Solemn Judgment: a Summon being attempted (extra.attempt) waits for the opponent's answer
+    # before it succeeds; SWRL cannot say "no Summon is being attempted", so the driver says it
+    attempts = [card_ind(p, "monster_zones", i) for p in PLAYERS
+                for i, fc in enumerate(state["players"][p]["monster_zones"]) if fc and fc["extra"].get("attempt")]
+    out.extend(("summonAttempt", DUEL, c) for c in attempts)
+    out.append(("attemptInProgress", DUEL, bool(attempts)))
     return out
 
 

@@ -31,16 +31,16 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
-         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
+         "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opDamagePerLevelOfDiscarded", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -108,6 +108,7 @@ class Step:
         # destroys_by_battle_event)
         self.moved = []
         self.move_index = {}  # card individual -> its MoveEvent in moved (_record_move)
+        self.discarded_at_random = []  # (player, card name) of this step's random discards (damage_per_level_of_discarded)
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
@@ -561,6 +562,10 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state.setdefault("extra", {})["phase_end"] = PHASE_NAMES[value] if op == "opAskPhaseEnd" else "turn"
     elif op == "opSetJustSummoned":
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
+    elif op == "opAttemptSummon":  # after opSetJustSummoned (ORDER): the window waits until the Summon succeeds
+        extra = step.objects[subject]["extra"]
+        extra.pop("just_summoned", None)
+        extra["attempt"] = value[: -len("Summon")]
     elif op == "opSetSummonPosition":  # kept on the card until add_chain_link moves it to the new link
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opSetDeclaredType":  # the same: a Type declared on activation, kept until add_chain_link
@@ -636,6 +641,16 @@ def damage_per_match(step: Step, op: str, card_ind: str, player_ind: str) -> Non
     change_lp(step, op, player_ind, per * len(matches))
 
 
+@primitive("damage_per_level_of_discarded")
+def damage_per_level_of_discarded(step: Step, op: str, player_ind: str, per_level: int) -> None:
+    """The player loses `per_level` times the Level of each Monster Card the step's random discard took from their
+    hand (after discard_at_random, ORDER): the card is picked by the seeded RNG in this very step, so no rule of it
+    can read the picked card's Level (its MoveEvent, a step later, no longer names the link that discarded it)."""
+    p, cat = _player(player_ind), catalog(step.state["ruleset"])
+    levels = [cat.get(name).level or 0 for q, name in step.discarded_at_random if q == p and cat.get(name).is_monster]
+    change_lp(step, op, player_ind, int(per_level) * sum(levels))
+
+
 @primitive("destroy_highest_def")
 def destroy_highest_def(step: Step, op: str, card_ind: str, effect_card: str) -> None:
     """Destroy the monster if it has the highest DEF of those the card's highestDef effect matches (its candidateOf
@@ -679,6 +694,7 @@ def discard_at_random(step: Step, op: str, player_ind: str, count: int) -> None:
     for tok in picked:
         side["hand"].remove(tok)
         side["graveyard"].append(tok)
+        step.discarded_at_random.append((p, tok.name))
         if tok.name in watched:
             step.moved.append((tok, "hand", "graveyard", reason))
 
@@ -845,6 +861,23 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
         fc["extra"].pop("effect_declined", None)
         if "attack" in fc["extra"]:
             fc["extra"]["attack"]["damage_step"] = True
+
+
+@primitive("attempt_succeeds")
+def attempt_succeeds(step: Step, op: str, _duel: str, _value) -> None:
+    """The Summon being attempted succeeds (no one negated it): its window opens, after close_window (ORDER). A
+    Summon from the hand is a game event again now (its MoveEvent, for the next step: an onSummonedItself trigger
+    waits for the Summon to succeed), with the reason of the move that made it."""
+    watched = watched_cards(step.state["ruleset"], step.vocabulary)
+    for p in PLAYERS:
+        for i, fc in enumerate(step.state["players"][p]["monster_zones"]):
+            if fc is None or "attempt" not in fc["extra"]:
+                continue
+            method = fc["extra"]["just_summoned"] = fc["extra"].pop("attempt")
+            if method != "flip" and fc["card"] in watched:
+                made_by = "opSpecialSummon" if method == "special" else "opToMonsterZone"
+                _record_move(step, f"{p}_monster_zones_{i}_card", fc, "hand", "monster_zones",
+                             step.vocabulary.annotations[made_by].get("reasonOfMove"))
 
 
 @primitive("add_chain_link")
