@@ -306,8 +306,8 @@ def reasoned_rules(k) -> list[Rule]:
         def sub(atom: Atom) -> Atom:
             return Atom(atom.pred, tuple(Term("int", 0) if t.is_var and t.value in read else t for t in atom.args))
 
-        kept = [sub(a) for a in body if not idle_atom(a)]
-        kept = [a for a in kept if a.pred not in _COMPARING or any(t.is_var for t in a.args)]  # (a comparison of two numbers that holds: zero_substitution)
+        kept = [sub(a) for a in body if not idle_atom(a)]  # (a comparison of two numbers left holds: zero_substitution)
+        kept = [a for a in kept if a.pred not in _COMPARING or any(t.is_var for t in a.args)]
         out.append(replace(rule, text=", ".join(map(str, kept)) + " -> " + ", ".join(str(sub(a)) for a in head)))
     k.__dict__["_reasoned_rules"] = (k.rules, list(k.rules), out)
     return out
