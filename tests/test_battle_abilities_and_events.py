@@ -43,8 +43,9 @@ def test_a_face_up_monster_has_its_abilities_and_lacks_the_others():
 
 
 def test_a_card_without_abilities_lacks_every_one_some_card_of_its_catalog_has():
-    """goat: a monster without abilities (Darkfire Dragon) lacks each one; official: no card has one, so none is told (the rules run read each as
-    lacking: docs/decisions.md, "Counts and abilities a catalog never makes")."""
+    """goat: a monster without abilities (Darkfire Dragon) lacks each one; official: no card has one, so none is
+    told (the rules run read each as lacking: docs/decisions.md, "Counts, abilities and effect kinds a catalog never
+    makes")."""
     c = abox.card_ind("A", "monster_zones", 0)
     for ruleset, card, told in (("goat", "Darkfire Dragon", ABILITIES), ("official", "Dark Magician", ())):
         state = {"format": "ygo-onto.state/1", "ruleset": ruleset, "turn": 3, "players": {

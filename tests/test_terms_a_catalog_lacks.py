@@ -1,14 +1,15 @@
 """Terms a ruleset's catalog never makes true are not told per state: a lock count no card of the catalog makes
 (abox.idle_counts) and a keyword ability no card has (abox.idle_abilities) stay out of the ABox, and the rules both
-reasoners run (knowledge.reasoned_rules) read them as 0 and as lacking, leaving out the rules that need them.  The
+reasoners run (knowledge.reasoned_rules) read them as 0 and as lacking, leaving out the rules that need them and
+the rules of effect data no card of the catalog gives (an effect kind, a trigger).  The
 official duel does not pay for the GOAT pack's locks; the goat ABox keeps them.  That behaviour is unchanged is
 shown by the duel records (scripts/duel_records.py) and that fast = Pellet by the differential tests."""
 from __future__ import annotations
 
 from ygo_onto import abox
-from ygo_onto.knowledge import Knowledge, knowledge, reasoned_rules
+from ygo_onto.knowledge import Knowledge, _never_said, knowledge, reasoned_rules
 from ygo_onto.state import normalize
-from ygo_onto.swrl import Rule, parse_rule_text
+from ygo_onto.swrl import Atom, Rule, Term, parse_rule_text
 
 LOCKS = {"attackLockCount", "positionLockCount", "attackLevelLockCount", "positionLevelLockCount",
          "faceUpTrapLockCount", "faceUpSpellLockCount", "faceUpSummonLockCount", "graveyardBanishLocksAgainst",
@@ -48,11 +49,13 @@ def test_the_rules_run_read_an_idle_term_as_0_and_leave_out_what_needs_more():
     assert LOCKS <= idle and idle <= zero and "piercing" in idle_abilities <= absent
     run = reasoned_rules(k)
     by_name = {r.name: r for r in run}
+    never = _never_said(k.vocabulary, {a.pred for r in k.rules for a in parse_rule_text(r.text)[1]})
     for rule in k.rules:
         body, _ = parse_rule_text(rule.text)
         got = by_name.get(rule.name)
-        if got is None:  # left out: it needs a zero count above 0, or an ability no monster has
-            assert abox.zero_substitution(body, zero) is None or abox.abilities_never_hold(body, absent), rule.where
+        if got is None:  # left out: it needs a zero count above 0, an ability no monster has, or effect data
+            assert abox.zero_substitution(body, zero) is None or abox.abilities_never_hold(body, absent) \
+                or any(map(never, body)), rule.where
             continue
         kept, _ = parse_rule_text(got.text)
         assert not {a.pred for a in kept} & idle, rule.where
@@ -71,7 +74,8 @@ def test_a_goat_count_is_kept_where_the_goat_catalog_makes_it():
     k = knowledge("goat")
     assert abox.idle_counts(k)[1] == {"equippedAxeCount", "faceUpYamiCount"} and not abox.idle_abilities(k)[1]
     changed = [r for r in reasoned_rules(k) if r not in k.rules]
-    assert len(reasoned_rules(k)) == len(k.rules) and all("faceUpYamiCount" not in r.text for r in changed)
+    assert changed and all("faceUpYamiCount" not in r.text for r in changed)
+    assert any("attackLockCount(?m, 0)" in r.text for r in reasoned_rules(k))
 
 
 def test_a_zero_count_read_without_a_guard_stays_in_the_abox():
@@ -84,3 +88,20 @@ def test_a_zero_count_read_without_a_guard_stays_in_the_abox():
     zero, idle = abox.idle_counts(k2)
     assert "attackLockCount" in zero and "attackLockCount" not in idle and "positionLockCount" in idle
     assert loose in reasoned_rules(k2)
+
+
+def test_the_rules_of_effect_kinds_no_card_names_are_not_run():
+    official, goat = (reasoned_rules(knowledge(r)) for r in ("official", "goat"))
+    assert not any("BanishEffect(?e)" in r.text or "hasTrigger(?e, onStandbyPhase)" in r.text for r in official)
+    assert any("BanishEffect(?e)" in r.text for r in goat) and any("hasTrigger(?e, onStandbyPhase)" in r.text
+                                                                    for r in goat)
+    assert any("DestroyEffect(?e)" in r.text for r in official)  # (official cards name DestroyEffects: Mirror Force)
+
+
+def test_no_abox_fact_is_effect_data_the_rules_run_count_on_missing():
+    """The ABox tells nothing about an Effect individual, so an atom the catalog's data never gives never holds."""
+    for ruleset, monster in (("official", "Celtic Guardian"), ("goat", "Jinzo")):
+        never = _never_said(knowledge(ruleset).vocabulary, set())
+        for f in _facts(ruleset, monster, "Mirror Force"):
+            args = tuple(Term("var", f"x{i}") for i in range(len(f) - 1))
+            assert not never(Atom(f[0], args)), f

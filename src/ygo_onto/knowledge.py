@@ -267,7 +267,8 @@ def reasoned_rules(k) -> list[Rule]:
     no card of the catalog makes is always 0 (abox.idle_counts): a rule that needs it above 0 never fires and is
     left out, and an idle count's atom is left out of the others, its variable read as 0, as the ABox does not
     assert it.  So for a keyword ability no card has (abox.idle_abilities): a rule needing it never fires, and its
-    lacksAbility atom always holds.  Made once per Knowledge and rule list; k.rules (exported) stay as written."""
+    lacksAbility atom always holds.  A rule that asks for effect data no card of the catalog gives never fires and is
+    left out (_never_said).  Made once per Knowledge and rule list; k.rules (exported) stay as written."""
     if not isinstance(k, Knowledge):  # (a test's knowledge, with no catalog)
         return k.rules
     got = k.__dict__.get("_reasoned_rules")
@@ -285,11 +286,18 @@ def reasoned_rules(k) -> list[Rule]:
         return atom.pred in idle or (atom.pred == "lacksAbility" and atom.args[1].kind == "name"
                                      and atom.args[1].value in idle_abilities_)
 
+    parsed = {rule.name: parse_rule_text(rule.text) for rule in k.rules}
+    live = [rule for rule in k.rules if zero_substitution(parsed[rule.name][0], zero) is not None
+            and not abilities_never_hold(parsed[rule.name][0], absent)]
+    while True:  # (a rule left out may have been the only one to derive what another needs)
+        never = _never_said(k.vocabulary, {a.pred for rule in live for a in parsed[rule.name][1]})
+        kept_rules = [rule for rule in live if not any(map(never, parsed[rule.name][0]))]
+        if len(kept_rules) == len(live):
+            break
+        live = kept_rules
     out = []
-    for rule in k.rules:
-        body, head = parse_rule_text(rule.text)
-        if zero_substitution(body, zero) is None or abilities_never_hold(body, absent):
-            continue
+    for rule in live:
+        body, head = parsed[rule.name]
         if not any(map(idle_atom, body)):
             out.append(rule)
             continue
@@ -298,11 +306,44 @@ def reasoned_rules(k) -> list[Rule]:
         def sub(atom: Atom) -> Atom:
             return Atom(atom.pred, tuple(Term("int", 0) if t.is_var and t.value in read else t for t in atom.args))
 
-        kept = [sub(a) for a in body if not idle_atom(a)]
-        kept = [a for a in kept if a.pred not in _COMPARING or any(t.is_var for t in a.args)]  # (a comparison of two numbers that holds: zero_substitution)
+        kept = [sub(a) for a in body if not idle_atom(a)]  # (a comparison of two numbers left holds: zero_substitution)
+        kept = [a for a in kept if a.pred not in _COMPARING or any(t.is_var for t in a.args)]
         out.append(replace(rule, text=", ".join(map(str, kept)) + " -> " + ", ".join(str(sub(a)) for a in head)))
     k.__dict__["_reasoned_rules"] = (k.rules, list(k.rules), out)
     return out
+
+
+def _never_said(v: Vocabulary, derived: set):
+    """A test of a rule atom: whether it asks for effect data (an atom about an individual of ygo:Effect) that the
+    catalog's data never gives: a subclass of Effect no Effect individual belongs to, or a property of Effects no
+    Effect has (with that value).  The ABox tells no fact about an Effect (they are the catalog's TBox individuals),
+    so such an atom never holds, unless a rule in `derived` (or the TBox: a definition, a domain or range, a
+    subproperty, an inverse) gives it.  An official duel does not run the rules of the GOAT pack's effect kinds."""
+    def of_effects(term: str) -> bool:
+        return term == "Effect" or "Effect" in v.ancestors(term)
+
+    inferred = {p for parents in v.subproperty.values() for p in parents} | set(v.inverse) | set(v.inverse.values()) \
+        | v.symmetric | derived
+    effect_props = {p for p, domains in v.domain.items() if domains and all(map(of_effects, domains)) and p not in inferred}
+    values: dict = {}
+    typing = set()  # (the classes the TBox's facts give their individuals, by the domains and ranges)
+    for p, _, o in v.tbox_facts:
+        values.setdefault(p, set()).add(o)
+        typing |= v.domain.get(p, set()) | (v.range.get(p, set()) if o in v.individuals else set())
+    had = {c for asserted in typing.union(*v.individuals.values()) for c in (asserted, *v.ancestors(asserted))}
+    typed = {c for table in (v.domain, v.range) for p, cs in table.items() if p not in effect_props for c in cs}
+    sources = derived | typed | set(v.definitions)
+    empty = {c for c in v.classes if of_effects(c) and c not in had and c != "Effect"
+             and not any(d in sources for d in v.classes if d == c or c in v.ancestors(d))}
+
+    def never(atom) -> bool:
+        if len(atom.args) == 1:
+            return atom.pred in empty
+        if len(atom.args) != 2 or atom.pred not in effect_props:
+            return False
+        given, value = values.get(atom.pred, ()), atom.args[1]
+        return not given or (not value.is_var and value.value not in given)
+    return never
 
 
 _COMPARING = {"equal", "notEqual", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"}
