@@ -329,7 +329,8 @@ def _board_facts(add, transient: dict, strongest, counts: list, battle: list) ->
     coins = transient.get("coins")
     if coins:  # coins just tossed (primitives.toss_coins): a TossCoinsEffect's rules read the heads
         add(("coinHeads", DUEL, coins["heads"]))
-        add(("coinHeadsNeeded", DUEL, coins["needed"]))
+        if coins["needed"] is not None:  # (a TossCoinsEffect with destroysPerHeads needs no number of heads)
+            add(("coinHeadsNeeded", DUEL, coins["needed"]))
         add(("coinsTossedFor", DUEL, card_ind(*coins["card"])))
     for fact in counts:
         add(fact)
