@@ -814,10 +814,11 @@ def strongest_in_graveyards(state: dict, cat) -> tuple | None:
 
 def count_declarations(ruleset: str) -> tuple:
     """The counts the ontology in use declares (annotation ygo:countsCards on a data property), parsed:
-    (property, card class, area, per, side, face-up only, resolved only, kind).  `resolved=true` leaves out a card
-    whose own activation is still a chain link (a Continuous Trap's lock applies once it has resolved); `per=card
-    of=KIND` gives each card of that kind (trap, spell) on the field the count of the other counted cards.  No card
-    is named in Python."""
+    (property, card class, area, per, side, face-up only, resolved only, kind, reach).  `resolved=true` leaves out a
+    card whose own activation is still a chain link (a Continuous Trap's lock applies once it has resolved); `per=card
+    of=KIND` gives each card of that kind (trap, spell, monster) on the field the count of the other counted cards;
+    `reaches=flip` with it, a lock on Flip Effect Monsters only: any other card of the kind gets 0 (flipEffectLock).
+    No card is named in Python."""
     from .knowledge import knowledge
 
     k = knowledge(ruleset)  # the sources' or an ontology file's (ontofile): parsed once per Knowledge
@@ -828,7 +829,7 @@ def count_declarations(ruleset: str) -> tuple:
             cls, *pairs = spec.split()
             opts = dict(pair.split("=", 1) for pair in pairs)
             out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
-                        opts.get("resolved") == "true", opts.get("of")))
+                        opts.get("resolved") == "true", opts.get("of"), opts.get("reaches")))
         parsed = k.__dict__["_count_declarations"] = tuple(out)
     return parsed
 
@@ -878,7 +879,7 @@ def _on_chain(state: dict) -> set:
 def card_counts(state: dict, cat) -> list[tuple]:
     """The closure facts of count_declarations: how many cards of a class are in an area, per subject."""
     out = []
-    for prop, cls, areas, per, side, face_up_only, resolved_only, kind in count_declarations(state["ruleset"]):
+    for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach in count_declarations(state["ruleset"]):
         counts_card = _counts_card(cat, cls)
         waiting = _on_chain(state) if resolved_only else ()
 
@@ -894,7 +895,8 @@ def card_counts(state: dict, cat) -> list[tuple]:
                 for area in _FIELD_AREAS:
                     for i, fc in enumerate(_entries(state["players"][p][area])):
                         if fc is not None and cat.get(fc["card"]).card_type == kind:
-                            out.append((prop, card_ind(p, area, i), sum(1 for c in cards if c is not fc)))
+                            reached = _reached(cat.get(fc["card"]), reach)
+                            out.append((prop, card_ind(p, area, i), sum(1 for c in cards if c is not fc and reached)))
         elif per == "duel":
             out.append((prop, DUEL, sum(len(counted(p)) for p in PLAYERS)))
         elif per == "player":
@@ -933,8 +935,10 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
     of a card in the Graveyard or the hand), it is none of the field's cards that a lock reaches: 0."""
     kind = cat.get(name).card_type
     out = []
-    for prop, cls, areas, per, _side, face_up_only, resolved_only, of in count_declarations(state["ruleset"]):
-        if per == "card" and of == kind and not activated_on_field:
+    for prop, cls, areas, per, _side, face_up_only, resolved_only, of, reach in count_declarations(state["ruleset"]):
+        # (a lock that reaches FLIP effects negates one as it resolves wherever its monster went: cards.md Fiend Skull
+        # Dragon, "FLIP effects that would activate are negated when they resolve")
+        if per == "card" and of == kind and (not (activated_on_field or reach) or not _reached(cat.get(name), reach)):
             out.append((prop, ind, 0))
         elif per == "card" and of == kind:
             counts_card, waiting = _counts_card(cat, cls), _on_chain(state) if resolved_only else ()
@@ -944,6 +948,12 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
                                        and (not face_up_only or fc["position"] in _FACE_UP)
                                        and (p, area, i) not in waiting)))
     return out
+
+
+def _reached(card, reach) -> bool:
+    """Whether a `per=card` count reaches the card: with `reaches=flip`, only a Flip Effect Monster (a lock on FLIP
+    effects, flipEffectLock); without it, every card of its kind."""
+    return reach is None or (reach == "flip" and card.flip)
 
 
 def _level_bounds(cat, prop: str) -> dict:
