@@ -923,9 +923,9 @@ def card_counts(state: dict, cat) -> list[tuple]:
                 for i, m in enumerate(state["players"][p]["monster_zones"]):
                     if m is not None:
                         out.append((prop, card_ind(p, "monster_zones", i), mine.count(id(m))))
-        else:
+        elif per != "link_target":  # (a chain link's targets: link_target_counts)
             raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player, card, "
-                                  "equipped_monster, monster or monster_level")
+                                  "equipped_monster, monster, monster_level or link_target")
     return out
 
 
@@ -1185,12 +1185,30 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     # a place a target was chosen in that is empty now (its card left: destroyed by a later link), read off the
     # state as equipTargetGone is; what the card's resolution then does is the rules' (official/cards/effects.swrl)
     out.append(("linkTargetGone", me, any(card_at(state, t) is None for t in targets)))
+    out += link_target_counts(state, me, card, targets)
     if number == len(state["chain"]):
         out.append(("ChainTop", me))
         # a selection a resolving effect opened (a discard chosen on resolution: a pending `pass`) holds the chain
         # until it is made; another pending (a FLIP effect starting as the chain ends) does not
         if transient.get("resolving") and not _resolution_choice_open(state):
             out.append(("ResolvingLink", me))
+    return out
+
+
+def link_target_counts(state: dict, me: str, card, targets: list) -> list[tuple]:
+    """The `per=link_target of=KIND` counts (annotation ygo:countsCards): on a chain link whose card is of that kind
+    (trap), how many of its targets are counted cards as the link stands (face-up in the areas): a protection that
+    negates such an effect as it resolves (targetProtectionNegatesTraps), since SWRL cannot say "none of its
+    targets is such a card".  No card is named in Python."""
+    cat = catalog(state["ruleset"])
+    out = []
+    for prop, cls, areas, per, _side, face_up_only, _resolved, of, _reach in count_declarations(state["ruleset"]):
+        if per != "link_target" or card.card_type != of:
+            continue
+        counts_card = _counts_card(cat, cls)
+        entries = [card_at(state, t) for t in targets if t["area"] in areas.split(",")]
+        out.append((prop, me, sum(1 for fc in entries if isinstance(fc, dict) and counts_card(fc["card"])
+                                  and (not face_up_only or fc["position"] in _FACE_UP))))
     return out
 
 
