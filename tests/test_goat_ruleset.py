@@ -121,7 +121,8 @@ def test_cards_lists_whether_each_effect_is_played():
     status = effect_status("goat")
     named = card_classes_with_rules(knowledge("goat"))
     cat = catalog("goat")
-    assert {n for n, s in status.items() if s == "played"} == {c.name for c in cat if c.effects or c.class_name in named}
+    assert {n for n, s in status.items() if s == "played"} == {
+        c.name for c in cat if c.effects or (c.abilities and not c.is_token) or c.class_name in named}
     assert {n for n, s in status.items() if s == "none"} == {c.name for c in cat if c.no_effect or c.is_token}
     assert status["Pot of Greed"] == "played" and status["Sangan"] == "played" and status["Scapegoat"] == "played"
     assert status["Sheep Token"] == "none"

@@ -131,9 +131,9 @@ def _goat() -> list[str]:
              "pack's rules description (`src/ygo_onto/data/goat/cards.md`, in the pack's own words), the "
              "GOAT-era version where the card was changed later. \"ids\" gives the passcode and the GOAT list's "
              "version ids (a `.ydk` may name the card by either). \"effect\" says whether the card's effect "
-             f"is played: **played** ({counts['played']} cards: it names effects of the effect vocabulary, or rules name "
-             f"it), **none** ({counts['none']}: a Fusion Monster without an effect, a token), **not yet** ({counts['not yet']}: "
-             "neither yet, so it plays as its facts alone, and its keyword abilities if it has any: a monster is a "
+             f"is played: **played** ({counts['played']} cards: it names effects of the effect vocabulary, "
+             f"keyword abilities, or rules name it), **none** ({counts['none']}: a Fusion Monster without an effect, a token), **not yet** ({counts['not yet']}: "
+             "neither yet, so it plays as its facts alone: a monster is a "
              "body without its effect, a Spell or Trap can be Set but not activated). See `docs/rulesets.md`, "
              "\"goat\".", "", "### Monsters", ""]
     rows = []

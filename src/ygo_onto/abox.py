@@ -333,7 +333,8 @@ def _board_facts(add, transient: dict, strongest, counts: list, battle: list) ->
     coins = transient.get("coins")
     if coins:  # coins just tossed (primitives.toss_coins): a TossCoinsEffect's rules read the heads
         add(("coinHeads", DUEL, coins["heads"]))
-        add(("coinHeadsNeeded", DUEL, coins["needed"]))
+        if coins["needed"] is not None:  # (a TossCoinsEffect with destroysPerHeads needs no number of heads)
+            add(("coinHeadsNeeded", DUEL, coins["needed"]))
         add(("coinsTossedFor", DUEL, card_ind(*coins["card"])))
     for fact in counts:
         add(fact)
@@ -824,11 +825,13 @@ def strongest_in_graveyards(state: dict, cat) -> tuple | None:
 
 def count_declarations(ruleset: str) -> tuple:
     """The counts the ontology in use declares (annotation ygo:countsCards on a data property) that its catalog can
-    make nonzero, parsed: (property, card class, area, per, side, face-up only, resolved only, kind).
+    make nonzero, parsed: (property, card class, area, per, side, face-up only, resolved only, kind, reach).
     `resolved=true` leaves out a card whose own activation is still a chain link (a Continuous Trap's lock applies
-    once it has resolved); `per=card of=KIND` gives each card of that kind (trap, spell) on the field the count of
-    the other counted cards.  A count no card of the catalog makes and every rule reads as a guarded 0 is left out
-    (idle_counts): the rules the reasoners run read it as 0 (knowledge.reasoned_rules).  No card is named in Python."""
+    once it has resolved); `per=card of=KIND` gives each card of that kind (trap, spell, monster) on the field the
+    count of the other counted cards; `reaches=flip` with it, a lock on Flip Effect Monsters only: any other card of
+    the kind gets 0 (flipEffectLock).  A count no card of the catalog makes and every rule reads as a guarded 0 is
+    left out (idle_counts): the rules the reasoners run read it as 0 (knowledge.reasoned_rules).  No card is named
+    in Python."""
     from .knowledge import knowledge
 
     k = knowledge(ruleset)  # the sources' or an ontology file's (ontofile): parsed once per Knowledge
@@ -846,7 +849,7 @@ def _parsed_counts(vocabulary: Vocabulary) -> tuple:
         cls, *pairs = spec.split()
         opts = dict(pair.split("=", 1) for pair in pairs)
         out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
-                    opts.get("resolved") == "true", opts.get("of")))
+                    opts.get("resolved") == "true", opts.get("of"), opts.get("reaches")))
     return tuple(out)
 
 
@@ -1020,7 +1023,7 @@ def _on_chain(state: dict) -> set:
 def card_counts(state: dict, cat) -> list[tuple]:
     """The closure facts of count_declarations: how many cards of a class are in an area, per subject."""
     out = []
-    for prop, cls, areas, per, side, face_up_only, resolved_only, kind in count_declarations(state["ruleset"]):
+    for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach in count_declarations(state["ruleset"]):
         counts_card = _counts_card(cat, cls)
         waiting = _on_chain(state) if resolved_only else ()
 
@@ -1036,7 +1039,8 @@ def card_counts(state: dict, cat) -> list[tuple]:
                 for area in _FIELD_AREAS:
                     for i, fc in enumerate(_entries(state["players"][p][area])):
                         if fc is not None and cat.get(fc["card"]).card_type == kind:
-                            out.append((prop, card_ind(p, area, i), sum(1 for c in cards if c is not fc)))
+                            reached = _reached(cat.get(fc["card"]), reach)
+                            out.append((prop, card_ind(p, area, i), sum(1 for c in cards if c is not fc and reached)))
         elif per == "duel":
             out.append((prop, DUEL, sum(len(counted(p)) for p in PLAYERS)))
         elif per == "player":
@@ -1063,9 +1067,9 @@ def card_counts(state: dict, cat) -> list[tuple]:
                 for i, m in enumerate(state["players"][p]["monster_zones"]):
                     if m is not None:
                         out.append((prop, card_ind(p, "monster_zones", i), mine.count(id(m))))
-        else:
+        elif per != "link_target":  # (a chain link's targets: link_target_counts)
             raise VocabularyError(f"ontology: {prop} countsCards per={per}: expected duel, player, card, "
-                                  "equipped_monster, monster or monster_level")
+                                  "equipped_monster, monster, monster_level or link_target")
     return out
 
 
@@ -1075,8 +1079,10 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
     of a card in the Graveyard or the hand), it is none of the field's cards that a lock reaches: 0."""
     kind = cat.get(name).card_type
     out = []
-    for prop, cls, areas, per, _side, face_up_only, resolved_only, of in count_declarations(state["ruleset"]):
-        if per == "card" and of == kind and not activated_on_field:
+    for prop, cls, areas, per, _side, face_up_only, resolved_only, of, reach in count_declarations(state["ruleset"]):
+        # (a lock that reaches FLIP effects negates one as it resolves wherever its monster went: cards.md Fiend Skull
+        # Dragon, "FLIP effects that would activate are negated when they resolve")
+        if per == "card" and of == kind and (not (activated_on_field or reach) or not _reached(cat.get(name), reach)):
             out.append((prop, ind, 0))
         elif per == "card" and of == kind:
             counts_card, waiting = _counts_card(cat, cls), _on_chain(state) if resolved_only else ()
@@ -1086,6 +1092,12 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
                                        and (not face_up_only or fc["position"] in _FACE_UP)
                                        and (p, area, i) not in waiting)))
     return out
+
+
+def _reached(card, reach) -> bool:
+    """Whether a `per=card` count reaches the card: with `reaches=flip`, only a Flip Effect Monster (a lock on FLIP
+    effects, flipEffectLock); without it, every card of its kind."""
+    return reach is None or (reach == "flip" and card.flip)
 
 
 def _level_bounds(cat, prop: str) -> dict:
@@ -1323,12 +1335,30 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     # a place a target was chosen in that is empty now (its card left: destroyed by a later link), read off the
     # state as equipTargetGone is; what the card's resolution then does is the rules' (official/cards/effects.swrl)
     out.append(("linkTargetGone", me, any(card_at(state, t) is None for t in targets)))
+    out += link_target_counts(state, me, card, targets)
     if number == len(state["chain"]):
         out.append(("ChainTop", me))
         # a selection a resolving effect opened (a discard chosen on resolution: a pending `pass`) holds the chain
         # until it is made; another pending (a FLIP effect starting as the chain ends) does not
         if transient.get("resolving") and not _resolution_choice_open(state):
             out.append(("ResolvingLink", me))
+    return out
+
+
+def link_target_counts(state: dict, me: str, card, targets: list) -> list[tuple]:
+    """The `per=link_target of=KIND` counts (annotation ygo:countsCards): on a chain link whose card is of that kind
+    (trap), how many of its targets are counted cards as the link stands (face-up in the areas): a protection that
+    negates such an effect as it resolves (targetProtectionNegatesTraps), since SWRL cannot say "none of its
+    targets is such a card".  No card is named in Python."""
+    cat = catalog(state["ruleset"])
+    out = []
+    for prop, cls, areas, per, _side, face_up_only, _resolved, of, _reach in count_declarations(state["ruleset"]):
+        if per != "link_target" or card.card_type != of:
+            continue
+        counts_card = _counts_card(cat, cls)
+        entries = [card_at(state, t) for t in targets if t["area"] in areas.split(",")]
+        out.append((prop, me, sum(1 for fc in entries if isinstance(fc, dict) and counts_card(fc["card"])
+                                  and (not face_up_only or fc["position"] in _FACE_UP))))
     return out
 
 

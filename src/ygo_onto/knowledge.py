@@ -363,12 +363,12 @@ def card_classes_with_rules(k: Knowledge) -> set[str]:
 
 
 def effect_status(ruleset: str) -> dict[str, str]:
-    """Card name -> whether its effect is played: "played" (it names effects of the effect vocabulary, or some rule
-    names its class), "none" (a Normal Monster, a token, or a card the catalog marks no_effect), "not yet" (neither: it
+    """Card name -> whether its effect is played: "played" (it names effects of the effect vocabulary, or keyword
+    abilities and is not a token, or some rule names its class), "none" (a Normal Monster, a token, or a card the catalog marks no_effect), "not yet" (neither: it
     plays as its facts alone)."""
     k = knowledge(ruleset)
     named = card_classes_with_rules(k)
-    return {c.name: "played" if c.effects or c.class_name in named else
+    return {c.name: "played" if c.effects or (c.abilities and not c.is_token) or c.class_name in named else
             "none" if (c.card_type == "monster" and c.subtype in ("normal", "token")) or c.no_effect else "not yet"
             for c in k.catalog}
 

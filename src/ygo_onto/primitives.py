@@ -38,7 +38,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opDamagePerLevelOfDiscarded", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -250,7 +250,7 @@ class Step:
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
         if "heads" in self.tossed and self._findable(self.tossed["card"]):
             self.transient["coins"] = {"card": tuple(self.locate(self.tossed["card"]).values()),
-                                       "heads": self.tossed["heads"], "needed": self.tossed.get("needed", 0)}
+                                       "heads": self.tossed["heads"], "needed": self.tossed.get("needed")}
         # a BattleEvent names the monster battled, located as the event's card is (abox.event_facts)
         events = [(*self.locate(obj).values(), came, went,
                    tuple(self.locate(why.card).values()) if isinstance(why, Battled) else why)
@@ -958,7 +958,7 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
 
 
 # The purpose of the selection each ask_on_resolution operation opens (state-format.md "A pending action").
-RESOLUTION_CHOICES = {"opAskDiscard": "discard", "opAskSwap": "swap"}
+RESOLUTION_CHOICES = {"opAskDiscard": "discard", "opAskSwap": "swap", "opAskPerHeadsDestroy": "perHeadsDestroy"}
 
 
 @primitive("ask_on_resolution")

@@ -28,7 +28,7 @@ AREAS = LIST_AREAS + ZONE_AREAS + ("field_zone",)
 MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
-PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap")
+PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "perHeadsDestroy")
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
@@ -435,6 +435,9 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
         if pending["purpose"] == "swap" and (r["area"] != "monster_zones" or r["player"] == action.get("player")):
             ck.fail(f"pending.chosen[{j}]", f"a monster in a Monster Zone of the player who chose first (not "
                     f"{action.get('player')}, who chooses now: a swap's choices are one of each player's monsters)", r)
+        # a TossCoinsEffect with destroysPerHeads (rules/common/effects/per-heads.swrl): monsters on the field
+        if pending["purpose"] == "perHeadsDestroy" and r["area"] != "monster_zones":
+            ck.fail(f"pending.chosen[{j}]", "a monster in a Monster Zone (the monsters destroyed per heads)", r)
 
 
 # ---------------------------------------------------------------- invariants
@@ -651,9 +654,15 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
             if not any(state["players"][player]["monster_zones"]):
                 return f"players.{player}.monster_zones", "a monster (the one the swap asks for)", "none"
             return None
+        if purpose == "perHeadsDestroy":  # a TossCoinsEffect's monsters to destroy (rules/common/effects/per-heads.swrl)
+            on_field = sum(1 for p in state["players"].values() for z in p["monster_zones"] if z is not None)
+            if on_field < pending["needed"]:  # (the monsters chosen are still on the field)
+                return "pending.needed", f"at most {on_field} (the monsters on the field)", str(pending["needed"])
+            return None
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
-                    "selects only the discards or the swap a resolving effect asks for)", show(kind))
+                    "selects only the discards, the swap or the monsters destroyed per heads a resolving effect "
+                    "asks for)", show(kind))
         if len(state["players"][player]["hand"]) < pending["needed"]:
             return (f"players.{player}.hand", f"at least {pending['needed']} cards (the discards asked for)",
                     f"{len(state['players'][player]['hand'])} cards")
