@@ -38,7 +38,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskDeclaredLevel", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -714,9 +714,11 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         shuffle_deck(step, "opShuffleDeck", player_ind, True)
         return
     found = min(matches)
+    ind = f"{head}{found}_card"
+    if ("declaredLevelMatch", ind, card_ind) in step.facts:  # of the Level the opponent declared: to the Graveyard
+        op = "opExcavateToGraveyard"
     turned = side["deck"][:found]
     tok = side["deck"][found]
-    ind = f"{head}{found}_card"
     step.objects[ind] = tok
     move(step, op, ind, player_ind)
     if isinstance(step.objects[ind], dict):  # Special Summoned (rulebook p. 15): not its Normal Summon
@@ -927,6 +929,29 @@ def ask_on_resolution(step: Step, op: str, player_ind: str, count: int) -> None:
         step.state["pending"] = {"action": {"type": "pass", "player": player}, "purpose": purpose,
                                  "needed": int(count), "chosen": []}
         step.pending_refs = []
+    step.state["priority"] = player
+
+
+@primitive("ask_declared_level")
+def ask_declared_level(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """A resolving effect asks the player to declare a Level (an ExcavateEffect with declaresLevelOnResolution): the
+    pass on which the chain resolves waits for it, as a pending action with the purpose declare whose `from` is the
+    effect's card where its resolution left it (a Normal Spell: its owner's Graveyard), so that the rules find the
+    effect again once the Level is declared (rules/common/effects/excavate.swrl)."""
+    player = _player(player_ind)
+    obj = step.objects.get(card_ind)
+    if obj is not None and step._findable(obj):
+        where = step.locate(obj)
+    else:  # the link's card left its zone before it resolved (a pseudo-card, abox.link_facts): its owner's Graveyard
+        link = step.state["chain"][-1]
+        grave = step.state["players"][link["player"]]["graveyard"]
+        names = [n.name if isinstance(n, Token) else n for n in grave]
+        if link["card"] not in names:
+            return
+        where = {"player": link["player"], "area": "graveyard", "index": len(names) - 1 - names[::-1].index(link["card"])}
+    step.state["pending"] = {"action": {"type": "pass", "player": player, "from": where},
+                             "purpose": "declare", "needed": 1, "chosen": []}
+    step.pending_refs = []
     step.state["priority"] = player
 
 
