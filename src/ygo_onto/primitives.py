@@ -26,7 +26,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom",
          # (an excavation is the effect: its cards reach the Graveyard before the resolved Spell does, rulebook p. 35)
          "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard",
-         "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonAll", "opSpecialSummonTokens",
+         "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonAll", "opPickUpAndSummon", "opPickUpUnderSummonLock", "opSpecialSummonTokens",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -746,8 +746,7 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
                 found.setdefault(where[0], []).append((where[1], int(index), f[1]))
     effects = {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
     banish_at_end = any(f[1] in effects and f[2] is True for f in named(step.facts, ("endPhaseBanish",)))
-    first = _player(player_ind)
-    for p in (first, opponent(first)):
+    for p in (_player(player_ind),):
         side = step.state["players"][p]
         picked = []
         for area, index, ind in sorted(found.get(p, ())):
@@ -762,6 +761,40 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
             set_property(step, "opSetSummonedThisTurn", ind, True)
             if banish_at_end:  # (ygo:endPhaseBanish: the rules banish it as the End Phase begins)
                 step.objects[ind]["extra"]["banish_at_end_phase"] = True
+
+
+@primitive("pick_up")
+def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """The player picks up the top ygo:pickUpCount cards of their Deck (a PickUpAndSummonEffect): each card the card's
+    effect filter matches (the inferred candidateOf facts: both Decks are in the ABox while its link resolves) goes
+    to the operation's ygo:destinationArea (a Monster Zone: Special Summoned in face-up Attack Position, the first in
+    the Deck's order while a zone is free, then to ygo:areaWhenFull), every other card to the player's hand. SWRL
+    cannot walk a list or count free zones, so this primitive does; the rules say when and for whom."""
+    effects = {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
+    count = max((int(f[2]) for f in named(step.facts, ("pickUpCount",)) if f[1] in effects), default=0)
+    matches = {f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == card_ind}
+    area = step.vocabulary.annotations[op]["destinationArea"]
+    p = _player(player_ind)
+    side = step.state["players"][p]
+    for where in ("deck", "hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
+        if (p, where) not in step.wrapped:
+            step.wrapped.add((p, where))
+            side[where] = [Token(n) if type(n) is str else n for n in side[where]]
+    picked = []
+    for i, tok in enumerate(side["deck"][:count]):
+        ind = f"{p}_deck_picked{i}_card"
+        step.objects[ind] = tok
+        picked.append((f"{p}_deck_{i}_card" in matches, ind))
+    for matched, ind in picked:
+        if not matched:
+            move(step, "opToHand", ind, f"player{p}")
+        elif area != "monster_zones":
+            move(step, "opSendToGraveyard", ind, f"player{p}")
+        else:
+            move(step, op, ind, f"player{p}")  # (ygo:areaWhenFull: no free zone left)
+            if isinstance(step.objects[ind], dict):  # Special Summoned (rulebook p. 15)
+                set_property(step, "opSetSummonedAs", ind, "specialSummon")
+                set_property(step, "opSetSummonedThisTurn", ind, True)
 
 
 @primitive("draw")
