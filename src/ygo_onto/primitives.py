@@ -746,7 +746,8 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
                 found.setdefault(where[0], []).append((where[1], int(index), f[1]))
     effects = {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
     banish_at_end = any(f[1] in effects and f[2] is True for f in named(step.facts, ("endPhaseBanish",)))
-    for p in (_player(player_ind),):
+    first = _player(player_ind)
+    for p in (first, opponent(first)):
         side = step.state["players"][p]
         picked = []
         for area, index, ind in sorted(found.get(p, ())):
