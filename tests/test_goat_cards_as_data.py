@@ -24,7 +24,7 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Scapegoat", "Creature Swap", "Smashing Ground", "Enraged Battle Ox", "Giant Orc",
               "Fusilier Dragon, the Dual-Mode Beast", "Dark Balter the Terrible", "Ryu Senshi", "Dark Magician of Chaos",
               "Skilled Dark Magician", "Blowback Dragon", "Metamorphosis", "Thousand-Eyes Restrict",
-              "Sacred Crane", "Magical Merchant", "Monster Gate", "Dimension Fusion", "Return from the Different Dimension",
+              "Sacred Crane", "Magical Merchant", "Monster Gate", "Reasoning", "Cyber Jar", "Dimension Fusion", "Return from the Different Dimension",
               "Gravity Bind", "Level Limit - Area B", "Gyaku-Gire Panda", "King Tiger Wanghu", "Lava Golem",
               "Breaker the Magical Warrior", "Zombyra the Dark", "Kinetic Soldier", "Blade Knight",
               "Royal Decree", "Spell Canceller", "Jinzo", "The Last Warrior from Another Planet",

@@ -266,7 +266,8 @@ def _activation_deck_effects(vocabulary) -> set:
 def visible_decks(state: dict, transient: dict, cat) -> tuple:
     """The players whose Deck's cards the ABox shows: a player's Deck while an effect that looks there may be used,
     that is while its card is in a game event of the last step (a trigger: its owner's Deck), is a monster just
-    flipped (a FLIP effect: its controller's), is the card of the pending activation (its player's) or of a chain
+    flipped (a FLIP effect: its controller's), is the card of the pending activation (its player's; of a choice on
+    resolution, the card's side) or of a chain
     link (the link player's; both players' for a filter of eitherSide), or is a search spell in its player's hand
     or Spell & Trap Zones (activation_lookers). Else none: the Deck's count only."""
     lookers = deck_lookers(cat)
@@ -285,7 +286,10 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
                 out.add(p)
     pending = state["pending"]
     if pending is not None and "from" in pending["action"] and card_name_at(state, pending["action"]["from"]) in lookers:
-        out.add(pending["action"].get("player", state["turn_player"]))
+        # a choice on resolution (a pending pass: a Level declared for an excavation) is the opponent's: the Deck the
+        # effect looks in is its card's owner's
+        out.add(pending["action"]["from"]["player"] if pending["action"]["type"] == "pass"
+                else pending["action"].get("player", state["turn_player"]))
     both = both_deck_lookers(cat)
     for link in state["chain"]:
         if link["card"] in both:

@@ -26,7 +26,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom",
          # (an excavation is the effect: its cards reach the Graveyard before the resolved Spell does, rulebook p. 35)
          "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard",
-         "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonAll", "opSpecialSummonTokens",
+         "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonAll", "opPickUpAndSummon", "opPickUpUnderSummonLock", "opSpecialSummonTokens",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
@@ -38,7 +38,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opDamagePerLevelOfDiscarded", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -745,9 +745,11 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         shuffle_deck(step, "opShuffleDeck", player_ind, True)
         return
     found = min(matches)
+    ind = f"{head}{found}_card"
+    if ("declaredLevelMatch", ind, card_ind) in step.facts:  # of the Level the opponent declared: to the Graveyard
+        op = "opExcavateToGraveyard"
     turned = side["deck"][:found]
     tok = side["deck"][found]
-    ind = f"{head}{found}_card"
     step.objects[ind] = tok
     move(step, op, ind, player_ind)
     if isinstance(step.objects[ind], dict):  # Special Summoned (rulebook p. 15): not its Normal Summon
@@ -791,6 +793,40 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
             set_property(step, "opSetSummonedThisTurn", ind, True)
             if banish_at_end:  # (ygo:endPhaseBanish: the rules banish it as the End Phase begins)
                 step.objects[ind]["extra"]["banish_at_end_phase"] = True
+
+
+@primitive("pick_up")
+def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """The player picks up the top ygo:pickUpCount cards of their Deck (a PickUpAndSummonEffect): each card the card's
+    effect filter matches (the inferred candidateOf facts: both Decks are in the ABox while its link resolves) goes
+    to the operation's ygo:destinationArea (a Monster Zone: Special Summoned in face-up Attack Position, the first in
+    the Deck's order while a zone is free, then to ygo:areaWhenFull), every other card to the player's hand. SWRL
+    cannot walk a list or count free zones, so this primitive does; the rules say when and for whom."""
+    effects = {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
+    count = max((int(f[2]) for f in named(step.facts, ("pickUpCount",)) if f[1] in effects), default=0)
+    matches = {f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == card_ind}
+    area = step.vocabulary.annotations[op]["destinationArea"]
+    p = _player(player_ind)
+    side = step.state["players"][p]
+    for where in ("deck", "hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
+        if (p, where) not in step.wrapped:
+            step.wrapped.add((p, where))
+            side[where] = [Token(n) if type(n) is str else n for n in side[where]]
+    picked = []
+    for i, tok in enumerate(side["deck"][:count]):
+        ind = f"{p}_deck_picked{i}_card"
+        step.objects[ind] = tok
+        picked.append((f"{p}_deck_{i}_card" in matches, ind))
+    for matched, ind in picked:
+        if not matched:
+            move(step, "opToHand", ind, f"player{p}")
+        elif area != "monster_zones":
+            move(step, "opSendToGraveyard", ind, f"player{p}")
+        else:
+            move(step, op, ind, f"player{p}")  # (ygo:areaWhenFull: no free zone left)
+            if isinstance(step.objects[ind], dict):  # Special Summoned (rulebook p. 15)
+                set_property(step, "opSetSummonedAs", ind, "specialSummon")
+                set_property(step, "opSetSummonedThisTurn", ind, True)
 
 
 @primitive("draw")
@@ -979,6 +1015,29 @@ def ask_on_resolution(step: Step, op: str, player_ind: str, count: int) -> None:
         step.state["pending"] = {"action": {"type": "pass", "player": player}, "purpose": purpose,
                                  "needed": int(count), "chosen": []}
         step.pending_refs = []
+    step.state["priority"] = player
+
+
+@primitive("ask_declared_level")
+def ask_declared_level(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """A resolving effect asks the player to declare a Level (an ExcavateEffect with declaresLevelOnResolution): the
+    pass on which the chain resolves waits for it, as a pending action with the purpose declare whose `from` is the
+    effect's card where its resolution left it (a Normal Spell: its owner's Graveyard), so that the rules find the
+    effect again once the Level is declared (rules/common/effects/excavate.swrl)."""
+    player = _player(player_ind)
+    obj = step.objects.get(card_ind)
+    if obj is not None and step._findable(obj):
+        where = step.locate(obj)
+    else:  # the link's card left its zone before it resolved (a pseudo-card, abox.link_facts): its owner's Graveyard
+        link = step.state["chain"][-1]
+        grave = step.state["players"][link["player"]]["graveyard"]
+        names = [n.name if isinstance(n, Token) else n for n in grave]
+        if link["card"] not in names:
+            return
+        where = {"player": link["player"], "area": "graveyard", "index": len(names) - 1 - names[::-1].index(link["card"])}
+    step.state["pending"] = {"action": {"type": "pass", "player": player, "from": where},
+                             "purpose": "declare", "needed": 1, "chosen": []}
+    step.pending_refs = []
     step.state["priority"] = player
 
 

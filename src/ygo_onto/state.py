@@ -659,10 +659,16 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
             if on_field < pending["needed"]:  # (the monsters chosen are still on the field)
                 return "pending.needed", f"at most {on_field} (the monsters on the field)", str(pending["needed"])
             return None
+        if purpose == "declare":  # a Level declared on resolution (rules/common/effects/excavate.swrl): by the
+            # opponent of the effect's card, named by `from`, one monster selected
+            if "from" not in action or pending["needed"] != 1 or pending["chosen"]:
+                return ("pending", "a Level to declare: pending.action.from the effect's card, needed 1, nothing chosen",
+                        f"needed {pending['needed']} with {len(pending['chosen'])} chosen")
+            return None
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
-                    "selects only the discards, the swap or the monsters destroyed per heads a resolving effect "
-                    "asks for)", show(kind))
+                    "selects only the discards, the swap, the monsters destroyed per heads or the Level a resolving "
+                    "effect asks for)", show(kind))
         if len(state["players"][player]["hand"]) < pending["needed"]:
             return (f"players.{player}.hand", f"at least {pending['needed']} cards (the discards asked for)",
                     f"{len(state['players'][player]['hand'])} cards")
