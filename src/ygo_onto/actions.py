@@ -221,7 +221,11 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         if made is None:
             made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose)
         out[made[1]] = made
-    return [made[2] for made in sorted(out.values(), key=_ORDER)]
+    # SWRL cannot say "unless": a class annotated ygo:withholdsActions (e.g. MustAttackReady: a monster that must
+    # attack and can) takes the action types it names off the list while a member of it is inferred
+    withholding = vocabulary.annotated("withholdsActions", shared=True)
+    withheld = {t for f in named(facts, withholding) for t in withholding[f[0]].split()}
+    return [made[2] for made in sorted(out.values(), key=_ORDER) if not withheld or made[2].type not in withheld]
 
 
 # the stable order: _sort_key, then the id where two actions tie (the facts come in no promised order: named)
