@@ -221,11 +221,19 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         if made is None:
             made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose)
         out[made[1]] = made
-    # SWRL cannot say "unless": a class annotated ygo:withholdsActions (e.g. MustAttackReady: a monster that must
-    # attack and can) takes the action types it names off the list while a member of it is inferred
+    # SWRL cannot say "unless": a class annotated ygo:withholdsActions takes the action types it names off the list
+    # while a member of it is inferred: an action of no card (MustAttackReady: next_phase, end_turn while a monster
+    # that must attack can), or the member's own (ActivationLocked: its `activate`)
     withholding = vocabulary.annotated("withholdsActions", shared=True)
-    withheld = {t for f in named(facts, withholding) for t in withholding[f[0]].split()}
-    return [made[2] for made in sorted(out.values(), key=_ORDER) if not withheld or made[2].type not in withheld]
+    withheld = [(withholding[f[0]].split(), f[1]) for f in named(facts, withholding)]
+    return [made[2] for made in sorted(out.values(), key=_ORDER)
+            if not withheld or not any(made[2].type in types and _withheld_from(made[2], member)
+                                       for types, member in withheld)]
+
+
+def _withheld_from(action: Action, member: str) -> bool:
+    """Whether a withholding class's member reaches the action: any action that names no card, or the member's own."""
+    return "from" not in action or action["from"] == _card_ref(member)
 
 
 # the stable order: _sort_key, then the id where two actions tie (the facts come in no promised order: named)
