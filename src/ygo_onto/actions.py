@@ -225,15 +225,20 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     # while a member of it is inferred: an action of no card (MustAttackReady: next_phase, end_turn while a monster
     # that must attack can), or the member's own (ActivationLocked: its `activate`)
     withholding = vocabulary.annotated("withholdsActions", shared=True)
-    withheld = [(withholding[f[0]].split(), f[1]) for f in named(facts, withholding)]
-    return [made[2] for made in sorted(out.values(), key=_ORDER)
-            if not withheld or not any(made[2].type in types and _withheld_from(made[2], member)
-                                       for types, member in withheld)]
+    if not named(facts, withholding):
+        return [made[2] for made in sorted(out.values(), key=_ORDER)]
+    return [made[2] for made in sorted(out.values(), key=_ORDER) if withheld_by(facts, vocabulary, made[2]) is None]
 
 
-def _withheld_from(action: Action, member: str) -> bool:
-    """Whether a withholding class's member reaches the action: any action that names no card, or the member's own."""
-    return "from" not in action or action["from"] == _card_ref(member)
+def withheld_by(facts, vocabulary: Vocabulary, action) -> tuple | None:
+    """The inferred fact that takes the action (an Action or an action object) off the allowed actions, or None: a
+    member of a class annotated ygo:withholdsActions naming the action's type, which reaches any action that names
+    no card, and the member's own."""
+    withholding = vocabulary.annotated("withholdsActions", shared=True)
+    for f in named(facts, withholding):
+        if action["type"] in withholding[f[0]].split() and ("from" not in action or action["from"] == _card_ref(f[1])):
+            return f
+    return None
 
 
 # the stable order: _sort_key, then the id where two actions tie (the facts come in no promised order: named)
