@@ -802,7 +802,8 @@ def summon_facts(state: dict, p: str) -> tuple:
     count = sum(1 for fc in state["players"][p]["monster_zones"]
                 if fc is not None and fc["summoned_this_turn"] and fc["summoned_by"] != "set")
     return (("summonsThisTurn", count),
-            ("summonLockedThisTurn", p in state.get("extra", {}).get("summon_lock", ())))
+            ("summonLockedThisTurn", p in state.get("extra", {}).get("summon_lock", ())),
+            ("battlePhaseLockedThisTurn", p in state.get("extra", {}).get("battle_phase_lock", ())))
 
 
 def player_aggregates(state: dict, p: str, cat) -> dict:

@@ -221,7 +221,24 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         if made is None:
             made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose)
         out[made[1]] = made
-    return [made[2] for made in sorted(out.values(), key=_ORDER)]
+    # SWRL cannot say "unless": a class annotated ygo:withholdsActions takes the action types it names off the list
+    # while a member of it is inferred: an action of no card (MustAttackReady: next_phase, end_turn while a monster
+    # that must attack can), or the member's own (ActivationLocked: its `activate`)
+    withholding = vocabulary.annotated("withholdsActions", shared=True)
+    if not named(facts, withholding):
+        return [made[2] for made in sorted(out.values(), key=_ORDER)]
+    return [made[2] for made in sorted(out.values(), key=_ORDER) if withheld_by(facts, vocabulary, made[2]) is None]
+
+
+def withheld_by(facts, vocabulary: Vocabulary, action) -> tuple | None:
+    """The inferred fact that takes the action (an Action or an action object) off the allowed actions, or None: a
+    member of a class annotated ygo:withholdsActions naming the action's type, which reaches any action that names
+    no card, and the member's own."""
+    withholding = vocabulary.annotated("withholdsActions", shared=True)
+    for f in named(facts, withholding):
+        if action["type"] in withholding[f[0]].split() and ("from" not in action or action["from"] == _card_ref(f[1])):
+            return f
+    return None
 
 
 # the stable order: _sort_key, then the id where two actions tie (the facts come in no promised order: named)

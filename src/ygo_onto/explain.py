@@ -399,6 +399,13 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
     derived = {h.predicate for _, _, head in parsed for h in head}  # (a value the state gives is a condition to meet)
     result.otherwise = {f for rules in [result.failed, *result.why.values()] for _, _, a, b, _ in rules
                         if (f := _ground_tuple(a, b)) is not None and f[0] in derived and _otherwise(index, f)}
+    from .actions import withheld_by
+
+    withheld = withheld_by(facts, k.vocabulary, action)
+    if withheld is not None and result.allowed:  # (actions.allowed_from_facts leaves it out)
+        result.allowed = False
+        result.mismatch = (f"but {withheld[1]} is inferred {withheld[0]}, whose annotation ygo:withholdsActions "
+                           f"takes this action off the allowed actions")
     if not result.fired and not result.failed:
         result.no_rule = (f"no rule of the {state.ruleset} ruleset allows a {action['type']} at all "
                           f"(rulesets.md says what each ruleset has)")

@@ -40,7 +40,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
-         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -553,6 +553,11 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
                 del step.state["extra"]
     elif op == "opLockSummonsThisTurn":  # kept until the turn ends (start_turn)
         locked = step.state.setdefault("extra", {}).setdefault("summon_lock", [])
+        if value and _player(subject) not in locked:
+            locked.append(_player(subject))
+            locked.sort()
+    elif op == "opLockBattlePhaseThisTurn":  # kept until the turn ends (start_turn)
+        locked = step.state.setdefault("extra", {}).setdefault("battle_phase_lock", [])
         if value and _player(subject) not in locked:
             locked.append(_player(subject))
             locked.sort()
@@ -1121,8 +1126,10 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
     counters = [ann["counterKey"] for ann in step.vocabulary.annotations.values()
                 if "resetEachTurn" in ann and "counterKey" in ann and "primitive" not in ann]
     extra = state.get("extra")
-    if extra is not None and "summon_lock" in extra:  # a summon lock lasts the turn it was activated in
-        del extra["summon_lock"]
+    for lock in ("summon_lock", "battle_phase_lock"):  # a summon (Battle Phase) lock lasts the turn it was activated in
+        if extra is not None and lock in extra:
+            del extra[lock]
+    if extra is not None:
         if not extra:
             del state["extra"]
     for p in PLAYERS:

@@ -250,6 +250,10 @@ def normalize(raw: Any, source: str = "") -> dict:
             locked = ck.list_(state["extra"]["summon_lock"], "extra.summon_lock", "players", 2)
             for i, p in enumerate(locked):
                 ck.choice(p, f"extra.summon_lock[{i}]", PLAYERS)
+        if "battle_phase_lock" in state["extra"]:  # the players who may not conduct a Battle Phase this turn
+            locked = ck.list_(state["extra"]["battle_phase_lock"], "extra.battle_phase_lock", "players", 2)
+            for i, p in enumerate(locked):
+                ck.choice(p, f"extra.battle_phase_lock[{i}]", PLAYERS)
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
