@@ -1156,6 +1156,10 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
                 ("linkCard", me, linked), *catalog_facts(card, linked, state["ruleset"]),
                 *off_field_card_counts(state, catalog(state["ruleset"]), link["card"], linked,
                                        bool(zone) and zone["area"] in _FIELD_AREAS)]
+    # the effects the link resolves: the one its activation named (an ignition, a trigger of a card with other
+    # effects), else every effect of its card (rules/common/effects: each kind resolves a link by its linkEffect)
+    named_effect = link.get("extra", {}).get("effect")
+    out += [("linkEffect", me, e) for e in ((named_effect,) if named_effect is not None else card.effects)]
     if "chooseBattlePosition" in card.activation:  # rulebook p. 15: the position chosen on activation (default Attack)
         out.append(("summonPosition", linked, POSITION_INDIVIDUALS[link.get("extra", {}).get("summon_position", "attack")]))
     declared = link.get("extra", {}).get("declared_type")

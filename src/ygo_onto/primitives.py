@@ -31,7 +31,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
@@ -550,6 +550,9 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opSetDeclaredType":  # the same: a Type declared on activation, kept until add_chain_link
         step.objects[subject]["extra"]["declared_type"] = TYPE_NAMES[value]
+    elif op == "opSetLinkEffect":  # the same: the effect the activation is (an ignition, a trigger), kept until add_chain_link
+        if isinstance(step.objects[subject], dict):
+            step.objects[subject]["extra"]["link_effect"] = value
     elif op == "opSetCostLevel":  # after opOpenSelection (ORDER): the pending that goes on selecting keeps it
         step.state["pending"].setdefault("extra", {})["cost_level"] = int(value)
     elif op == "opDeclineEffect":
@@ -850,12 +853,15 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     # holds even if the card leaves the field before the link resolves
     position = obj["extra"].pop("summon_position", None) if isinstance(obj, dict) else None
     declared = obj["extra"].pop("declared_type", None) if isinstance(obj, dict) else None
+    effect = obj["extra"].pop("link_effect", None) if isinstance(obj, dict) else None
     if isinstance(obj, dict):
         obj["extra"].pop("flipped", None)  # its FLIP effect (if it waited) is on the chain now
     if position not in (None, "attack"):  # Attack is the default: nothing to keep
         link["extra"] = {"summon_position": position}
     if declared is not None:  # a Type declared on activation (rules/common/effects/declare.swrl)
         link.setdefault("extra", {})["declared_type"] = declared
+    if effect is not None:  # the one effect the link resolves (ygo:linkEffect), where its card has others
+        link.setdefault("extra", {})["effect"] = effect
     cost_level = (pending or {}).get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of a Tribute paid as its cost (rules/common/effects/level-of-cost.swrl)
         link.setdefault("extra", {})["cost_level"] = cost_level

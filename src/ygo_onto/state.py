@@ -280,6 +280,8 @@ def normalize(raw: Any, source: str = "") -> dict:
                 ck.choice(link["extra"]["summon_position"], f"{where}.extra.summon_position", MONSTER_POSITIONS)
             if "declared_type" in link["extra"]:
                 ck.choice(link["extra"]["declared_type"], f"{where}.extra.declared_type", MONSTER_TYPES)
+            if "effect" in link["extra"]:  # the one effect of its card the link resolves (ygo:linkEffect)
+                ck.choice(link["extra"]["effect"], f"{where}.extra.effect", cat.get(link["card"]).effects)
             if "cost_level" in link["extra"]:  # the Level of a monster Tributed as its cost (level-of-cost.swrl)
                 ck.int_(link["extra"]["cost_level"], f"{where}.extra.cost_level", 1, 12)
 
