@@ -1165,6 +1165,9 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     declared = link.get("extra", {}).get("declared_type")
     if declared is not None:  # the Type declared on activation (a declareType selection): the link's, as a target is
         out.append(("declaredType", me, type_individual(declared)))
+    counters = link.get("extra", {}).get("counters")
+    if counters is not None:  # its card's counters as it was activated (rules/common/effects/damage.swrl)
+        out.append(("linkCounters", me, counters))
     cost_level = link.get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of the Tribute its cost paid (rules/common/effects/level-of-cost.swrl)
         out.append(("costLevel", me, cost_level))

@@ -31,7 +31,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
@@ -98,6 +98,7 @@ class Step:
         self.tossed = {}  # coins tossed in this step, seen in the next: "card" (object), "heads", "needed"
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = None  # the card whose triggered effect opened its selections in this step
+        self.link_extra = {}  # card individual -> what the link it makes in this step keeps: "effect", "counters"
         self.previous = transient
         self.attacker = None
         self.facts: set = frozenset()
@@ -550,9 +551,10 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opSetDeclaredType":  # the same: a Type declared on activation, kept until add_chain_link
         step.objects[subject]["extra"]["declared_type"] = TYPE_NAMES[value]
-    elif op == "opSetLinkEffect":  # the same: the effect the activation is (an ignition, a trigger), kept until add_chain_link
-        if isinstance(step.objects[subject], dict):
-            step.objects[subject]["extra"]["link_effect"] = value
+    elif op == "opSetLinkEffect":  # the effect the activation is (an ignition, a trigger), for the link of this step
+        step.link_extra.setdefault(subject, {})["effect"] = value
+    elif op == "opSetLinkCounters":  # the card's counters as it is activated (its cost may have moved it this step)
+        step.link_extra.setdefault(subject, {})["counters"] = int(value)
     elif op == "opSetCostLevel":  # after opOpenSelection (ORDER): the pending that goes on selecting keeps it
         step.state["pending"].setdefault("extra", {})["cost_level"] = int(value)
     elif op == "opDeclineEffect":
@@ -853,15 +855,17 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     # holds even if the card leaves the field before the link resolves
     position = obj["extra"].pop("summon_position", None) if isinstance(obj, dict) else None
     declared = obj["extra"].pop("declared_type", None) if isinstance(obj, dict) else None
-    effect = obj["extra"].pop("link_effect", None) if isinstance(obj, dict) else None
     if isinstance(obj, dict):
         obj["extra"].pop("flipped", None)  # its FLIP effect (if it waited) is on the chain now
     if position not in (None, "attack"):  # Attack is the default: nothing to keep
         link["extra"] = {"summon_position": position}
     if declared is not None:  # a Type declared on activation (rules/common/effects/declare.swrl)
         link.setdefault("extra", {})["declared_type"] = declared
-    if effect is not None:  # the one effect the link resolves (ygo:linkEffect), where its card has others
-        link.setdefault("extra", {})["effect"] = effect
+    # the one effect the link resolves (ygo:linkEffect) and its card's counters as it was activated (ygo:linkCounters),
+    # kept by opSetLinkEffect and opSetLinkCounters in this step
+    link_extra = step.link_extra.pop(card_ind, None)
+    if link_extra:
+        link.setdefault("extra", {}).update(link_extra)
     cost_level = (pending or {}).get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of a Tribute paid as its cost (rules/common/effects/level-of-cost.swrl)
         link.setdefault("extra", {})["cost_level"] = cost_level

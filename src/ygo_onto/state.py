@@ -282,6 +282,8 @@ def normalize(raw: Any, source: str = "") -> dict:
                 ck.choice(link["extra"]["declared_type"], f"{where}.extra.declared_type", MONSTER_TYPES)
             if "effect" in link["extra"]:  # the one effect of its card the link resolves (ygo:linkEffect)
                 ck.choice(link["extra"]["effect"], f"{where}.extra.effect", cat.get(link["card"]).effects)
+            if "counters" in link["extra"]:  # its card's counters as it was activated (ygo:linkCounters)
+                ck.int_(link["extra"]["counters"], f"{where}.extra.counters", 0, MAX_COUNT)
             if "cost_level" in link["extra"]:  # the Level of a monster Tributed as its cost (level-of-cost.swrl)
                 ck.int_(link["extra"]["cost_level"], f"{where}.extra.cost_level", 1, 12)
 
