@@ -1121,6 +1121,8 @@ def catalog_facts(card, c: str, ruleset: str) -> list[tuple]:
     out += [("hasRequirement", c, requirement) for requirement in card.activation]  # read by the activation rules
     out += selection_order_facts(card, c, ruleset)
     out += [("hasEffect", c, effect) for effect in card.effects]  # read by the rules of the effect kinds (rules/common/effects)
+    if "chooseEffect" in card.activation:  # its effects by their place, the `effect` of an activate that chooses one
+        out += [("effectNumber", effect, i) for i, effect in enumerate(card.effects)]
     if card.is_monster and (card.activation or card.optional_effect):  # (an effect with selectsUpTo names no activation)
         out.append(("effectIsOptional", c, card.optional_effect))
     return out
@@ -1203,6 +1205,8 @@ def action_facts(action: dict) -> list[tuple]:
             out.append(("actionTarget", ACTION, card_ind(r["player"], r["area"], r["index"])))
     if action["type"] == "next_phase":
         out.append(("actionToPhase", ACTION, PHASE_INDIVIDUALS[action["to"]]))
+    if action["type"] == "activate":  # which of the card's effects (rules/common/effects/choose-effect.swrl)
+        out.append(("actionEffectNumber", ACTION, action.get("effect", 0)))
     if action["type"] == "change_position":
         out.append(("actionToPosition", ACTION, POSITION_INDIVIDUALS[action["to"]]))
     if action["type"] in SUMMONING_TYPES:  # rulebook p. 15: the Special Summon's position (default Attack)

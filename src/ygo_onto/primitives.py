@@ -25,7 +25,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
          "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom",
          # (an excavation is the effect: its cards reach the Graveyard before the resolved Spell does, rulebook p. 35)
-         "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard",
+         "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard", "opMill",
          "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonAll", "opSpecialSummonTokens",
          "opToSpellTrapZone",
          "opToFieldZone",
@@ -731,6 +731,22 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         other_ind = f"{head}excavated{n}_card"
         step.objects[other_ind] = other
         move(step, "opSendToGraveyard", other_ind, player_ind)
+
+
+@primitive("mill")
+def mill(step: Step, op: str, player_ind: str, count) -> None:
+    """The top `count` cards of the player's Deck (fewer if fewer remain) are sent to the Graveyard, the top one first
+    (ygo:MillEffect): a move for each, as an excavation's turned-over cards; SWRL cannot take the first cards of a list."""
+    p = _player(player_ind)
+    side = step.state["players"][p]
+    for area in ("deck", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
+        if (p, area) not in step.wrapped:
+            step.wrapped.add((p, area))
+            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    for n, card in enumerate(side["deck"][:int(count)]):
+        ind = f"{p}_deck_milled{n}_card"
+        step.objects[ind] = card
+        move(step, "opSendToGraveyard", ind, player_ind)
 
 
 @primitive("special_summon_all")

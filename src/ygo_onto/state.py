@@ -28,7 +28,7 @@ AREAS = LIST_AREAS + ZONE_AREAS + ("field_zone",)
 MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
-PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap")
+PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "chooseEffect")
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
