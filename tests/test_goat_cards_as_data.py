@@ -29,7 +29,7 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Breaker the Magical Warrior", "Zombyra the Dark", "Kinetic Soldier", "Blade Knight",
               "Royal Decree", "Spell Canceller", "Jinzo", "The Last Warrior from Another Planet",
               "Raigeki Break", "Phoenix Wing Wind Blast", "Tribe-Infecting Virus", "Trap Dustshoot",
-              "Stealth Bird")
+              "Stealth Bird", "Don Zaloog", "Wave-Motion Cannon", "Chain Energy")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():
