@@ -880,6 +880,8 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     # the one effect the link resolves (ygo:linkEffect) and its card's counters as it was activated (ygo:linkCounters),
     # kept by opSetLinkEffect and opSetLinkCounters in this step
     link_extra = step.link_extra.pop(card_ind, None)
+    if link_extra and len(catalog(step.state["ruleset"]).get(link["card"]).effects) < 2:
+        link_extra.pop("effect", None)  # (a one-effect card's link names its one effect without it: abox.link_facts)
     if link_extra:
         link.setdefault("extra", {}).update(link_extra)
     cost_level = (pending or {}).get("extra", {}).get("cost_level")
