@@ -1287,6 +1287,8 @@ def catalog_facts(card, c: str, ruleset: str) -> list[tuple]:
     out += [("hasRequirement", c, requirement) for requirement in card.activation]  # read by the activation rules
     out += selection_order_facts(card, c, ruleset)
     out += [("hasEffect", c, effect) for effect in card.effects]  # read by the rules of the effect kinds (rules/common/effects)
+    if "chooseEffect" in card.activation:  # its effects by their place, the `effect` of an activate that chooses one
+        out += [("effectNumber", effect, i) for i, effect in enumerate(card.effects)]
     if card.is_monster and (card.activation or card.optional_effect):  # (an effect with selectsUpTo names no activation)
         out.append(("effectIsOptional", c, card.optional_effect))
     return out
@@ -1322,11 +1324,18 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
                 ("linkCard", me, linked), *catalog_facts(card, linked, state["ruleset"]),
                 *off_field_card_counts(state, catalog(state["ruleset"]), link["card"], linked,
                                        bool(zone) and zone["area"] in _FIELD_AREAS)]
+    # the effects the link resolves: the one its activation named (an ignition, a trigger of a card with other
+    # effects), else every effect of its card (rules/common/effects: each kind resolves a link by its linkEffect)
+    named_effect = link.get("extra", {}).get("effect")
+    out += [("linkEffect", me, e) for e in ((named_effect,) if named_effect is not None else card.effects)]
     if "chooseBattlePosition" in card.activation:  # rulebook p. 15: the position chosen on activation (default Attack)
         out.append(("summonPosition", linked, POSITION_INDIVIDUALS[link.get("extra", {}).get("summon_position", "attack")]))
     declared = link.get("extra", {}).get("declared_type")
     if declared is not None:  # the Type declared on activation (a declareType selection): the link's, as a target is
         out.append(("declaredType", me, type_individual(declared)))
+    counters = link.get("extra", {}).get("counters")
+    if counters is not None:  # its card's counters as it was activated (rules/common/effects/damage.swrl)
+        out.append(("linkCounters", me, counters))
     cost_level = link.get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of the Tribute its cost paid (rules/common/effects/level-of-cost.swrl)
         out.append(("costLevel", me, cost_level))
@@ -1380,6 +1389,8 @@ def action_facts(action: dict) -> list[tuple]:
             out.append(("actionTarget", ACTION, card_ind(r["player"], r["area"], r["index"])))
     if action["type"] == "next_phase":
         out.append(("actionToPhase", ACTION, PHASE_INDIVIDUALS[action["to"]]))
+    if action["type"] == "activate":  # which of the card's effects (rules/common/effects/choose-effect.swrl)
+        out.append(("actionEffectNumber", ACTION, action.get("effect", 0)))
     if action["type"] == "change_position":
         out.append(("actionToPosition", ACTION, POSITION_INDIVIDUALS[action["to"]]))
     if action["type"] in SUMMONING_TYPES:  # rulebook p. 15: the Special Summon's position (default Attack)

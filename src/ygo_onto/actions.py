@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .abox import DUEL, PHASE_NAMES, parse_card_ind
+from .cards import catalog
 from .knowledge import Vocabulary
 from .reasoning import named
 from .state import card_name_at, copy_json
@@ -184,6 +185,8 @@ def action_id(a: dict) -> str:
         parts.append("@" + ref_text(a["ref"]))
     if "to" in a:
         parts.append(":" + a["to"])
+    elif a.get("effect"):  # an activate of a card's effect other than its first (a choice of effect: chooseEffect)
+        parts.append(f":effect{a['effect']}")
     return "".join(parts)
 
 
@@ -216,10 +219,13 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
             purpose = selected_for.get(subject, pending_purpose)
             if len(f) == 3 and (spec == "attack" or spec.startswith("attack ")):
                 target = card_name_at(state, _card_ref(f[2]))
-        key = (f, spec, player, name, target, purpose)
+        # the activate of one of a card's effects (effectActivationAllowed: its Effect individual): its place in the
+        # card's effects (ygo:cardEffect, by name) is the action's `effect`
+        effect = catalog(state["ruleset"]).get(name).effects.index(f[2]) if len(f) == 3 and spec == "activate" else 0
+        key = (f, spec, player, name, target, purpose, effect)
         made = _ALLOWED.get(key)
         if made is None:
-            made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose)
+            made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose, effect)
         out[made[1]] = made
     # SWRL cannot say "unless": a class annotated ygo:withholdsActions takes the action types it names off the list
     # while a member of it is inferred: an action of no card (MustAttackReady: next_phase, end_turn while a monster
@@ -259,7 +265,7 @@ def _card_ref(ind: str) -> dict:
     return ref
 
 
-def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose) -> tuple:
+def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose, effect: int = 0) -> tuple:
     """(_sort_key, id, Action) of the action that the fact `f` of a term annotated `spec` allows."""
     parsed = _SPECS.get(spec)
     if parsed is None:
@@ -275,7 +281,7 @@ def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose) -> 
         else:
             action.update(card=name, **{"from": ref})
         if kind == "activate":
-            action["effect"] = 0
+            action["effect"] = effect
     if len(f) == 3:
         if kind == "attack":
             action.update(target=target, target_ref=parse_card_ind(f[2]))
@@ -343,7 +349,8 @@ def parse_action_id(text: str) -> dict:
         raise StateError(f"action {show(text)}: expected a target (>...) only in an attack's id, got one in a {kind}")
     if m.group(4) and kind in ID_WITHOUT_CARD - {"next_phase"}:
         raise StateError(f"action {show(text)}: expected {kind} alone, got a `:` part ({kind} takes no `to`)")
-    if m.group(4) and m.group(4) not in (PHASE_ORDER if kind == "next_phase" else ("attack", "defense", "face_down_defense")):
+    effect = re.fullmatch(r"effect([1-9]\d{0,5})", m.group(4) or "") if kind == "activate" else None
+    if m.group(4) and not effect and m.group(4) not in (PHASE_ORDER if kind == "next_phase" else ("attack", "defense", "face_down_defense")):
         raise StateError(f"action {show(text)}: expected " + ("a phase (" + ", ".join(PHASE_ORDER) + ")" if kind == "next_phase"
                          else '"attack", "defense" or "face_down_defense"') + f" after `:`, got {show(m.group(4))}")
     try:
@@ -353,7 +360,9 @@ def parse_action_id(text: str) -> dict:
             action["target_ref"] = parse_ref_text(m.group(3))
     except StateError as exc:  # (the id named, not only its reference)
         raise StateError(f"action {show(text)}: {str(exc).removeprefix('action: ')}") from None
-    if m.group(4):
+    if effect:
+        action["effect"] = int(effect.group(1))
+    elif m.group(4):
         action["to"] = m.group(4)
     return action
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
+from .cards import catalog
 from .errors import IllegalActionError, StateError
 from .knowledge import knowledge, reasoned_rules
+from .state import card_name_at
 from .swrl import _UNBOUND, BUILTINS, FactIndex, Var, _value, deepest_failure, match_body, parse_rule
 
 # how many derived conditions deep a refusal is followed to the condition that fails in the state itself
@@ -227,6 +229,15 @@ def _target_fact(state, action: dict) -> tuple:
             if not isinstance(t, dict):
                 raise StateError(f"action.target_ref: expected a card reference, got {t!r}")
             return (term, subject, card_ind(t["player"], t["area"], t["index"]))
+        # an activate that chooses one of its card's effects (chooseEffect) is allowed by a fact naming that effect
+        choosing = (state.data.get("pending") or {}).get("purpose") == "chooseEffect"
+        if kind == "activate" and v.is_object_property(term):
+            if not choosing:
+                continue
+            effects = catalog(state.ruleset).get(card_name_at(state.data, ref)).effects
+            return (term, subject, effects[action.get("effect", 0)]) if action.get("effect", 0) < len(effects) else (term, subject)
+        if kind == "activate" and choosing:
+            continue
         return (term, subject)
     if extra:  # a `to` that names the action's own position (a summon "to": "attack", a Set "to": "defense")
         return _target_fact(state, {k: v for k, v in action.items() if k != "to"})

@@ -25,13 +25,13 @@ ORDER = ["opSetChosen", "opNegateLink",
          # leaving zones, then entering them
          "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom",
          # (an excavation is the effect: its cards reach the Graveyard before the resolved Spell does, rulebook p. 35)
-         "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard",
+         "opExcavateToHand", "opExcavateToMonsterZone", "opExcavateToGraveyard", "opMill",
          "opSendToGraveyard", "opAddMatchesToHand", "opToHand", "opToExtraDeck", "opToMonsterZone", "opTakeControlUntilEnd", "opSwapControl", "opSpecialSummon", "opSpecialSummonAll", "opPickUpAndSummon", "opPickUpUnderSummonLock", "opSpecialSummonTokens",
          "opToSpellTrapZone",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
          "opEquipTo",
          # players
@@ -99,6 +99,7 @@ class Step:
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = None  # the card whose triggered effect opened its selections in this step
         self.waiting_triggers = None  # the triggers of one moment left waiting by it (_simultaneous_triggers), as objects
+        self.link_extra = {}  # card individual -> what the link it makes in this step keeps: "effect", "counters"
         self.previous = transient
         self.attacker = None
         self.facts: set = frozenset()
@@ -575,6 +576,10 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.objects[subject]["extra"]["summon_position"] = POSITION_NAMES[value]
     elif op == "opSetDeclaredType":  # the same: a Type declared on activation, kept until add_chain_link
         step.objects[subject]["extra"]["declared_type"] = TYPE_NAMES[value]
+    elif op == "opSetLinkEffect":  # the effect the activation is (an ignition, a trigger), for the link of this step
+        step.link_extra.setdefault(subject, {})["effect"] = value
+    elif op == "opSetLinkCounters":  # the card's counters as it is activated (its cost may have moved it this step)
+        step.link_extra.setdefault(subject, {})["counters"] = int(value)
     elif op == "opSetCostLevel":  # after opOpenSelection (ORDER): the pending that goes on selecting keeps it
         step.state["pending"].setdefault("extra", {})["cost_level"] = int(value)
     elif op == "opDeclineEffect":
@@ -766,6 +771,22 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         move(step, "opSendToGraveyard", other_ind, player_ind)
 
 
+@primitive("mill")
+def mill(step: Step, op: str, player_ind: str, count) -> None:
+    """The top `count` cards of the player's Deck (fewer if fewer remain) are sent to the Graveyard, the top one first
+    (ygo:MillEffect): a move for each, as an excavation's turned-over cards; SWRL cannot take the first cards of a list."""
+    p = _player(player_ind)
+    side = step.state["players"][p]
+    for area in ("deck", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
+        if (p, area) not in step.wrapped:
+            step.wrapped.add((p, area))
+            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    for n, card in enumerate(side["deck"][:int(count)]):
+        ind = f"{p}_deck_milled{n}_card"
+        step.objects[ind] = card
+        move(step, "opSendToGraveyard", ind, player_ind)
+
+
 @primitive("special_summon_all")
 def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """Every monster the card's effect can Special Summon (the inferred summonCandidate facts of the card, in the
@@ -946,6 +967,13 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         link["extra"] = {"summon_position": position}
     if declared is not None:  # a Type declared on activation (rules/common/effects/declare.swrl)
         link.setdefault("extra", {})["declared_type"] = declared
+    # the one effect the link resolves (ygo:linkEffect) and its card's counters as it was activated (ygo:linkCounters),
+    # kept by opSetLinkEffect and opSetLinkCounters in this step
+    link_extra = step.link_extra.pop(card_ind, None)
+    if link_extra and len(catalog(step.state["ruleset"]).get(link["card"]).effects) < 2:
+        link_extra.pop("effect", None)  # (a one-effect card's link names its one effect without it: abox.link_facts)
+    if link_extra:
+        link.setdefault("extra", {}).update(link_extra)
     cost_level = (pending or {}).get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of a Tribute paid as its cost (rules/common/effects/level-of-cost.swrl)
         link.setdefault("extra", {})["cost_level"] = cost_level

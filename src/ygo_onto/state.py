@@ -28,7 +28,7 @@ AREAS = LIST_AREAS + ZONE_AREAS + ("field_zone",)
 MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
-PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "perHeadsDestroy")
+PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "chooseEffect", "perHeadsDestroy")
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
@@ -289,6 +289,10 @@ def normalize(raw: Any, source: str = "") -> dict:
                 ck.choice(link["extra"]["summon_position"], f"{where}.extra.summon_position", MONSTER_POSITIONS)
             if "declared_type" in link["extra"]:
                 ck.choice(link["extra"]["declared_type"], f"{where}.extra.declared_type", MONSTER_TYPES)
+            if "effect" in link["extra"]:  # the one effect of its card the link resolves (ygo:linkEffect)
+                ck.choice(link["extra"]["effect"], f"{where}.extra.effect", cat.get(link["card"]).effects)
+            if "counters" in link["extra"]:  # its card's counters as it was activated (ygo:linkCounters)
+                ck.int_(link["extra"]["counters"], f"{where}.extra.counters", 0, MAX_COUNT)
             if "cost_level" in link["extra"]:  # the Level of a monster Tributed as its cost (level-of-cost.swrl)
                 ck.int_(link["extra"]["cost_level"], f"{where}.extra.cost_level", 1, 12)
 
