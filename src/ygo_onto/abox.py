@@ -1294,6 +1294,11 @@ def catalog_facts(card, c: str, ruleset: str) -> list[tuple]:
     return out
 
 
+# The properties of an Effect individual the ABox tells (the others are the catalog's TBox facts): the rules that read
+# them run although no TBox fact gives them (knowledge._never_said).
+EFFECT_FACTS = ("effectNumber",)
+
+
 def _resolution_choice_open(state: dict) -> bool:
     """A choice made on resolution is open: the pending is the `pass` on which the chain resolves (state-format.md,
     "A pending action")."""

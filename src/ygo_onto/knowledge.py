@@ -316,14 +316,17 @@ def reasoned_rules(k) -> list[Rule]:
 def _never_said(v: Vocabulary, derived: set):
     """A test of a rule atom: whether it asks for effect data (an atom about an individual of ygo:Effect) that the
     catalog's data never gives: a subclass of Effect no Effect individual belongs to, or a property of Effects no
-    Effect has (with that value).  The ABox tells no fact about an Effect (they are the catalog's TBox individuals),
-    so such an atom never holds, unless a rule in `derived` (or the TBox: a definition, a domain or range, a
+    Effect has (with that value).  The ABox tells no fact about an Effect (they are the catalog's TBox individuals)
+    but those of abox.EFFECT_FACTS, so such an atom never holds, unless a rule in `derived` (or the TBox: a
+    definition, a domain or range, a
     subproperty, an inverse) gives it.  An official duel does not run the rules of the GOAT pack's effect kinds."""
     def of_effects(term: str) -> bool:
         return term == "Effect" or "Effect" in v.ancestors(term)
 
+    from .abox import EFFECT_FACTS
+
     inferred = {p for parents in v.subproperty.values() for p in parents} | set(v.inverse) | set(v.inverse.values()) \
-        | v.symmetric | derived
+        | v.symmetric | derived | set(EFFECT_FACTS)
     effect_props = {p for p, domains in v.domain.items() if domains and all(map(of_effects, domains)) and p not in inferred}
     values: dict = {}
     typing = set()  # (the classes the TBox's facts give their individuals, by the domains and ranges)
