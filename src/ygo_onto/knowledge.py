@@ -318,8 +318,7 @@ def _never_said(v: Vocabulary, derived: set):
     catalog's data never gives: a subclass of Effect no Effect individual belongs to, or a property of Effects no
     Effect has (with that value).  The ABox tells no fact about an Effect (they are the catalog's TBox individuals)
     but those of abox.EFFECT_FACTS, so such an atom never holds, unless a rule in `derived` (or the TBox: a
-    definition, a domain or range, a
-    subproperty, an inverse) gives it.  An official duel does not run the rules of the GOAT pack's effect kinds."""
+    definition, a domain or range, a subproperty, an inverse) gives it.  An official duel does not run the rules of the GOAT pack's effect kinds."""
     def of_effects(term: str) -> bool:
         return term == "Effect" or "Effect" in v.ancestors(term)
 
