@@ -172,6 +172,13 @@ def procedure_summon(purpose: str) -> dict:
                         "B": {"deck": ["Sangan"]}}}
 
 
+def waiting_trigger(graveyard: list) -> dict:
+    """A trigger of one moment waiting for its chain link (extra.simultaneous_triggers): a card of the state."""
+    state = board(extra={"simultaneous_triggers": [{"player": "A", "area": "graveyard", "index": 0}]})
+    state["players"]["A"]["graveyard"] = graveyard
+    return state
+
+
 # (name, the impossible state, the field its refusal names, the possible twin)
 CASES = [
     ("End Phase discard with 6 or fewer cards in hand", discard(6), "players.A.hand", discard(7)),
@@ -225,6 +232,8 @@ CASES = [
      axe_in_graveyard("cost")),
     ("a summon procedure that banishes its cost selecting a tribute", procedure_summon("tribute"), "pending.purpose",
      procedure_summon("cost")),
+    ("a waiting trigger of an empty place", waiting_trigger([]), "extra.simultaneous_triggers[0]",
+     waiting_trigger(["Man-Eater Bug"])),
 ]
 
 

@@ -1093,8 +1093,8 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     activation then goes on as any other (the pending action is an `activate` of the card)."""
     if step.triggered:  # one activation is built at a time: the others wait (below)
         return
-    card_ind = _simultaneous_triggers(step)
-    player_ind = next(f[2] for f in named(step.facts, ("opTriggerEffect",)) if f[1] == card_ind)
+    card_ind = _simultaneous_triggers(step, card_ind)
+    player_ind = next((f[2] for f in named(step.facts, ("opTriggerEffect",)) if f[1] == card_ind), player_ind)
     step.triggered = card_ind
     obj = step.objects[card_ind]
     player = _player(player_ind)
@@ -1112,23 +1112,25 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.state["priority"] = player
 
 
-def _simultaneous_triggers(step: Step) -> str:
+def _simultaneous_triggers(step: Step, card_ind: str) -> str:
     """Triggers of one moment (rulebook p. 41; GOAT pack README item 11): of the triggered effects whose
     selections may open in this step, the one with the lowest place opens; the others wait, in their order, in the
     state's extra.simultaneous_triggers (the ABox's simultaneousTrigger), each opening as soon as the link before it
     is made (rules/official/simultaneous-triggers.swrl).  The waiting ones come first, in their order (their events
     were earlier); then a trigger's place is the highest of its triggerOrder values (rules infer them: they can add a
     value, not take one back), then its individual's name.  The waiting triggers are kept as objects, found again by
-    identity as the step's moves shift indexes."""
+    identity as the step's moves shift indexes; a waiting trigger that cannot open in a step (nothing to select) has
+    missed its chain.  (`card_ind`: the operation's own card, when the step's facts name none.)"""
     waiting = [step._ind(r) for r in step.state.get("extra", {}).get("simultaneous_triggers", ())]
     ranks: dict = {}
     for f in named(step.facts, ("triggerOrder",)):
         ranks[f[1]] = max(ranks.get(f[1], 0), int(f[2]))
     cards = sorted({f[1] for f in named(step.facts, ("opTriggerEffect",))},
                    key=lambda c: (waiting.index(c) if c in waiting else len(waiting), ranks.get(c, 0), c))
+    if not cards:
+        return card_ind
     if ranks or waiting:  # (a ruleset whose rules give triggers no place, simplified: the others are missed)
-        rest = [c for c in waiting if c not in cards] + cards[1:]
-        step.waiting_triggers = [step.objects[c] for c in rest if c in step.objects]
+        step.waiting_triggers = [step.objects[c] for c in cards[1:] if c in step.objects]
     return cards[0]
 
 
