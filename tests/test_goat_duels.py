@@ -54,7 +54,9 @@ def test_the_invariants_hold(played, duel):
 @pytest.mark.parametrize("duel", [d for d in DUELS if d[3] == "aggressive"], ids=_id)
 def test_the_duel_finishes_with_a_winner(played, duel):
     report = played[duel]
-    assert report["winner"] in ("A", "B"), f"{report['where']}: no winner after {report['actions']} actions"
+    # a draw is a finish too: Ring of Destruction's damage to both players can bring both to 0 at once (GOAT pack
+    # cards.md Ring of Destruction: "both can reach 0 and the duel is a draw"); a duel cut at MAX_ACTIONS has none
+    assert report["winner"] in ("A", "B", "draw"), f"{report['where']}: no winner after {report['actions']} actions"
 
 
 def test_a_duel_played_again_from_its_seed_reaches_the_same_states(played):
