@@ -611,8 +611,8 @@ def _inv_phase_end_waits_for_the_opponent(state: dict, cat: Catalog):
 def _selection_purposes(ruleset: str, card) -> set[str]:
     """The purposes the selections of a card's activation are for (the ontology's selectsFor of its
     SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost), of its effects' own costs
-    (effectCost: a Tribute paid for a Graveyard card's trigger, rules/common/effects/costs.swrl) and of its effects'
-    targets selected up to a count (selectsUpTo)."""
+    (effectCost: a Tribute paid for a Graveyard card's trigger, rules/common/effects/costs.swrl), of its effects'
+    targets selected up to a count (selectsUpTo) and, for a card that asks chooseEffect, the choice of its effect."""
     from .knowledge import knowledge
 
     facts = knowledge(ruleset).vocabulary.tbox_facts
@@ -623,6 +623,8 @@ def _selection_purposes(ruleset: str, card) -> set[str]:
         out.add("target")  # a trigger that targets up to N cards (rules/common/effects/tribute-summon.swrl)
     if "cost" in out:  # state-format.md: a cost paid by discarding may be called a discard
         out.add("discard")
+    if "chooseEffect" in card.activation:  # the choice of one of its effects (rules/common/effects/choose-effect.swrl)
+        out.add("chooseEffect")
     return out
 
 
