@@ -1153,7 +1153,7 @@ def battle_facts(state: dict) -> list[tuple]:
     # player's window, then the opponent's); SWRL cannot say "no monster was just summoned", so the driver says it
     out.append(("summonInProgress", DUEL, any(fc and fc["extra"].get("just_summoned") in ANSWERED_SUMMONS
                                               for p in PLAYERS for fc in state["players"][p]["monster_zones"])))
-    # formats/goat/cards.md Solemn Judgment: a Summon being attempted (extra.attempt) waits for the opponent's answer
+    # a Summon being attempted (extra.attempt: decisions.md, "The Summon-negation window") waits for the opponent's answer
     # before it succeeds; SWRL cannot say "no Summon is being attempted", so the driver says it
     attempts = [card_ind(p, "monster_zones", i) for p in PLAYERS
                 for i, fc in enumerate(state["players"][p]["monster_zones"]) if fc and fc["extra"].get("attempt")]

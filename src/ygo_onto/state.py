@@ -871,7 +871,7 @@ def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
             ck.bool_(extra[key], f"{where}.{key}")
     if "just_summoned" in extra:
         ck.choice(extra["just_summoned"], f"{where}.just_summoned", SUMMON_METHODS)
-    if "attempt" in extra:  # a Summon being attempted (formats/goat/cards.md Solemn Judgment)
+    if "attempt" in extra:  # a Summon being attempted (state-format.md, the field card's `extra`)
         ck.choice(extra["attempt"], f"{where}.attempt", SUMMON_METHODS)
     if "summon_position" in extra:
         ck.choice(extra["summon_position"], f"{where}.summon_position", MONSTER_POSITIONS)
