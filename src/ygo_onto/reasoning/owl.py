@@ -32,7 +32,7 @@ def _knowledge_ntriples(k: Knowledge) -> bytes:
     """
     cached = getattr(k, "_owl_ntriples", None)
     if cached is None:
-        world, onto = _build_world(k)
+        world, onto = _build_world(k, reasoned_rules(k))
         buf = io.BytesIO()
         onto.save(buf, format="ntriples")
         cached = k._owl_ntriples = buf.getvalue()
@@ -40,14 +40,14 @@ def _knowledge_ntriples(k: Knowledge) -> bytes:
     return cached
 
 
-def _build_world(k: Knowledge):
+def _build_world(k: Knowledge, rules):
     world = World()
     data = k.tbox.serialize(format="nt", encoding="utf-8")
     onto = world.get_ontology(BASE).load(fileobj=io.BytesIO(data), format="ntriples")
     cards = world.get_namespace(str(k.cards_ns))
     ygo = world.get_namespace(str(YGO))
     with onto:
-        for rule in reasoned_rules(k):
+        for rule in rules:
             imp = Imp(namespace=onto)
             try:
                 imp.set_as_rule(rule.text, namespaces=[ygo, cards])
@@ -60,8 +60,9 @@ def _build_world(k: Knowledge):
 
 
 def knowledge_world(k: Knowledge):
-    """A new World holding the knowledge of k (TBox, card classes, rules as swrl:Imp)."""
-    return _build_world(k)
+    """A new World holding the knowledge of k (TBox, card classes, rules as swrl:Imp): every rule as written (the
+    export for Protégé), where the reasoners run knowledge.reasoned_rules."""
+    return _build_world(k, k.rules)
 
 
 def state_world(k: Knowledge, facts: list[tuple]) -> World:
