@@ -8,11 +8,13 @@ from __future__ import annotations
 from ygo_onto import abox
 from ygo_onto.cards import catalog
 from ygo_onto.game import GameState
+from ygo_onto.knowledge import knowledge
 from ygo_onto.state import normalize
 from ygo_onto.testing import differential as D
 
-ABILITIES = ("canAttackDirectly", "cannotAttackDirectly", "cannotBeTributedForTributeSummon", "destroyedWhenTargeted",
-             "destroysFaceDownWithoutFlip", "indestructibleByBattle", "piercing")
+# the keyword abilities of the vocabulary (ontology ygo:KeywordAbility), every one of which some goat card has
+ABILITIES = tuple(sorted(i for i, classes in knowledge("goat").vocabulary.individuals.items()
+                         if "KeywordAbility" in classes))
 
 
 def test_the_goat_catalog_reads_each_cards_keyword_abilities():
@@ -23,6 +25,8 @@ def test_the_goat_catalog_reads_each_cards_keyword_abilities():
     assert cat.get("Airknight Parshath").abilities == ("piercing",)
     assert cat.get("Zombyra the Dark").abilities == ("cannotAttackDirectly",)
     assert cat.get("Don Zaloog").abilities == ()
+    assert cat.get("Dark Flare Knight").abilities == ("noBattleDamageToController",)
+    assert len(ABILITIES) == 8
 
 
 def _ability_facts(state: dict) -> set:
