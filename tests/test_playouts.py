@@ -15,7 +15,7 @@ the fast backend to the end or MAX_ACTIONS; after every step (tests/playout_chec
   state matching (every LOG_EVERY-th duel; the others are the same code path).
 
 The duels run in worker processes (one per core); the replays from the seed run here meanwhile.
-SEEDS_PER_KIND (so DUELS) and MAX_ACTIONS set the cost: 30 duels take about two minutes on 2 cores.
+SEEDS_PER_KIND (so DUELS) and MAX_ACTIONS set the cost: 24 duels take about a minute and a half on 2 cores.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ AGENTS = (("random", "random"), ("aggressive", "aggressive"), ("random", "aggres
 # A cap per ruleset and agents: aggressive agents finish most duels under theirs (official ~70
 # actions, simplified ~35); random ones rarely finish and are cut short to see more openings.
 MAX_ACTIONS = {("official", False): 24, ("official", True): 80, ("simplified", False): 40, ("simplified", True): 60}
-SEEDS_PER_KIND = 5
+SEEDS_PER_KIND = 4
 DUELS = [(ruleset, seed, agents) for seed in range(SEEDS_PER_KIND) for ruleset in RULESETS for agents in AGENTS]
 LOG_EVERY = 5       # every 5th duel writes its log and replays it
 REPLAY_EVERY = 5    # every 5th duel is played again from its seed in this process
