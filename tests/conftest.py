@@ -35,3 +35,12 @@ def pytest_collection_modifyitems(config, items):
             f"pytest-xdist's --dist loadgroup does not group tests with pytest {pytest.__version__} "
             "(pytest-xdist#1386): install the test extra's pytest (pip install -e '.[test]')"))
     return result
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Shut down a JVM a test started (test_export's OWL API, pellet-jvm) before the interpreter exits: JPype's own
+    shutdown at exit crashes the process now and then with a segmentation fault after every test passed
+    (jpype-project/jpype#1144, #1141), which fails the run; an explicit shutdownJVM avoids it."""
+    jpype = sys.modules.get("jpype")
+    if jpype is not None and jpype.isJVMStarted():
+        jpype.shutdownJVM()
