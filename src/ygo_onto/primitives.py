@@ -210,6 +210,15 @@ class Step:
             side[ref["area"]][ref["index"]] = None
         return obj["card"], obj, obj["owner"]
 
+    def wrap(self, player: str, *areas: str) -> None:
+        """The cards of the player's list areas as Tokens, once per step, so that the step's other moves still find
+        theirs (finish converts them back)."""
+        side = self.state["players"][player]
+        for area in areas:
+            if (player, area) not in self.wrapped:
+                self.wrapped.add((player, area))
+                side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+
     def finish(self) -> dict:
         """Back to the JSON form (names in list areas, refs in pending and battle)."""
         if self.pending_refs is not None and self.state["pending"] is not None:
@@ -691,10 +700,7 @@ def discard_at_random(step: Step, op: str, player_ind: str, count: int) -> None:
     owner's Graveyard as discarded cards (a game event where an effect watches the card)."""
     p = _player(player_ind)
     side = step.state["players"][p]
-    for area in ("hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
-        if (p, area) not in step.wrapped:
-            step.wrapped.add((p, area))
-            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    step.wrap(p, "hand", "graveyard")
     if not side["hand"] or count <= 0:
         return
     picked = step.rng.sample(side["hand"], min(int(count), len(side["hand"])))
@@ -724,10 +730,7 @@ def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
     picked = []
     for p, index in sorted(found)[: max(0, int(count))]:
         side = step.state["players"][p]
-        for area in ("deck", "hand"):  # cards as Tokens, so that the step's other moves still find theirs
-            if (p, area) not in step.wrapped:
-                step.wrapped.add((p, area))
-                side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+        step.wrap(p, "deck", "hand")
         picked.append((p, side["deck"][index]))
     for p, tok in picked:
         step.state["players"][p]["deck"].remove(tok)
@@ -744,10 +747,7 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     before it are sent to the Graveyard; with no match the whole Deck was turned over and is shuffled."""
     p = _player(player_ind)
     side = step.state["players"][p]
-    for area in ("deck", "hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
-        if (p, area) not in step.wrapped:
-            step.wrapped.add((p, area))
-            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    step.wrap(p, "deck", "hand", "graveyard")
     head = f"{p}_deck_"
     matches = [int(f[1][len(head):-5]) for f in named(step.facts, ("candidateOf",))
                if f[2] == card_ind and f[1].startswith(head) and f[1].endswith("_card")]
@@ -777,10 +777,7 @@ def mill(step: Step, op: str, player_ind: str, count) -> None:
     (ygo:MillEffect): a move for each, as an excavation's turned-over cards; SWRL cannot take the first cards of a list."""
     p = _player(player_ind)
     side = step.state["players"][p]
-    for area in ("deck", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
-        if (p, area) not in step.wrapped:
-            step.wrapped.add((p, area))
-            side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+    step.wrap(p, "deck", "graveyard")
     for n, card in enumerate(side["deck"][:int(count)]):
         ind = f"{p}_deck_milled{n}_card"
         step.objects[ind] = card
@@ -808,9 +805,7 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
         side = step.state["players"][p]
         picked = []
         for area, index, ind in sorted(found.get(p, ())):
-            if (p, area) not in step.wrapped:  # cards as Tokens, so that the step's other moves still find theirs
-                step.wrapped.add((p, area))
-                side[area] = [Token(n) if type(n) is str else n for n in side[area]]
+            step.wrap(p, area)
             picked.append((ind, side[area][index]))
         for ind, tok in picked[: sum(1 for z in side["monster_zones"] if z is None)]:
             step.objects[ind] = tok
@@ -834,10 +829,7 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     area = step.vocabulary.annotations[op]["destinationArea"]
     p = _player(player_ind)
     side = step.state["players"][p]
-    for where in ("deck", "hand", "graveyard"):  # cards as Tokens, so that the step's other moves still find theirs
-        if (p, where) not in step.wrapped:
-            step.wrapped.add((p, where))
-            side[where] = [Token(n) if type(n) is str else n for n in side[where]]
+    step.wrap(p, "deck", "hand", "graveyard")
     picked = []
     for i, tok in enumerate(side["deck"][:count]):
         ind = f"{p}_deck_picked{i}_card"
