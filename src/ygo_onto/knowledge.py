@@ -404,7 +404,10 @@ def _source_knowledge(ruleset: str) -> Knowledge:
 
 
 # bump when the shape of a knowledge entry changes (the package's code is in the key anyway)
-CACHE_VERSION = 1
+CACHE_VERSION = 2
+# what a knowledge entry keeps of what is made of a Knowledge once (abox.idle_counts, abox.idle_abilities,
+# reasoned_rules): a new process would otherwise spend a few tenths of a second making it again
+DERIVED_ENTRIES = ("_idle_counts", "_idle_abilities", "_reasoned_rules")
 
 
 def _sources_key(ruleset: str) -> str | None:
@@ -457,9 +460,10 @@ def _entry(k: Knowledge, code_entry: str) -> dict:
     else:
         comp.parsed[0] = parse_program(comp.program_without_eq)
         comp.code_entry = code_entry
+    reasoned_rules(k)  # (and the catalog's idle counts and abilities it reads: kept below, made once per sources)
     return {"ruleset": k.ruleset, "cards": list(k.catalog), "rules": k.rules,
             "tbox": k.tbox.serialize(format="nt", encoding="utf-8"), "vocabulary": k.vocabulary,
-            "compiled": comp}
+            "compiled": comp, "derived": {name: k.__dict__[name] for name in DERIVED_ENTRIES if name in k.__dict__}}
 
 
 def _from_entry(data: dict, ruleset: str) -> Knowledge:
@@ -468,6 +472,7 @@ def _from_entry(data: dict, ruleset: str) -> Knowledge:
     k = Knowledge(ruleset, catalog_=Catalog(ruleset, data["cards"]), rules=data["rules"],
                   tbox=_LazyGraph(data["tbox"]))
     k.__dict__["vocabulary"] = data["vocabulary"]
+    k.__dict__.update(data["derived"])  # (each names the rules it was made of: the same list, pickled once)
     comp = data["compiled"]
     if comp is not None:
         # compiler.compiled takes it for as long as the rules are these (its fingerprint)
