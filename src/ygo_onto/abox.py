@@ -20,7 +20,7 @@ import threading
 from itertools import chain, repeat
 
 from .cards import cards_naming, catalog, official_based, type_individual
-from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge
+from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge, parsed_rules
 from .state import ANSWERED_SUMMONS, AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
@@ -910,9 +910,7 @@ def idle_counts(k) -> tuple[frozenset, frozenset]:
     got = k.__dict__.get("_idle_counts")
     if got is not None and got[0] is k.rules:
         return got[1]
-    from .swrl import parse_rule_text
-
-    vocabulary, parsed = k.vocabulary, [parse_rule_text(r.text) for r in k.rules]
+    vocabulary, parsed = k.vocabulary, parsed_rules(k)
     derived = {a.pred for _, head in parsed for a in head}
     decls = {d[0]: d for d in _parsed_counts(vocabulary)}
     zero = frozenset(prop for prop, d in decls.items()
@@ -935,14 +933,12 @@ def idle_abilities(k) -> tuple[frozenset, frozenset]:
     got = k.__dict__.get("_idle_abilities")
     if got is not None and got[0] is k.rules:
         return got[1]
-    from .swrl import parse_rule_text
-
     vocabulary = k.vocabulary
     named = {o for _, _, o in vocabulary.tbox_facts} | {a for c in k.catalog.cards for a in c.abilities}
     absent = frozenset(ind for ind, classes in vocabulary.individuals.items()
                        if "KeywordAbility" in classes and ind not in named)
     read = set()
-    for body, head in (parse_rule_text(r.text) for r in k.rules):
+    for body, head in parsed_rules(k):
         if any(a.pred == "hasAbility" and a.args[1].kind == "name" and a.args[1].value in absent for a in head):
             read.update(absent)  # (a rule that gives an ability by name: none is idle)
         if abilities_never_hold(body, absent):

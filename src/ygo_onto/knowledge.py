@@ -262,6 +262,15 @@ def _rules_of_catalog(rules: list[Rule], ruleset: str, cat) -> list[Rule]:
     return kept
 
 
+def parsed_rules(k) -> list[tuple]:
+    """(body atoms, head atoms) of each of k.rules, in their order: parsed once per Knowledge and rule list for the
+    analyses that read every rule (abox.idle_counts, abox.idle_abilities, reasoned_rules, card_classes_with_rules)."""
+    got = k.__dict__.get("_parsed_rules")
+    if got is None or got[0] is not k.rules or got[1] != k.rules:
+        got = k.__dict__["_parsed_rules"] = (k.rules, list(k.rules), [parse_rule_text(r.text) for r in k.rules])
+    return got[2]
+
+
 def reasoned_rules(k) -> list[Rule]:
     """The rules the reasoners run for a Knowledge (both, so fast = Pellet): k.rules read for its catalog.  A count
     no card of the catalog makes is always 0 (abox.idle_counts): a rule that needs it above 0 never fires and is
@@ -286,7 +295,7 @@ def reasoned_rules(k) -> list[Rule]:
         return atom.pred in idle or (atom.pred == "lacksAbility" and atom.args[1].kind == "name"
                                      and atom.args[1].value in idle_abilities_)
 
-    parsed = {rule.name: parse_rule_text(rule.text) for rule in k.rules}
+    parsed = dict(zip((rule.name for rule in k.rules), parsed_rules(k)))
     live = [rule for rule in k.rules if zero_substitution(parsed[rule.name][0], zero) is not None
             and not abilities_never_hold(parsed[rule.name][0], absent)]
     while True:  # (a rule left out may have been the only one to derive what another needs)
@@ -356,8 +365,7 @@ def card_classes_with_rules(k: Knowledge) -> set[str]:
     no rule names plays without its effect: `ygo-onto cards` and docs/cards.md say so)."""
     own = {c.class_name for c in k.catalog}
     named = set()
-    for rule in k.rules:
-        body, head = parse_rule_text(rule.text)
+    for body, head in parsed_rules(k):
         named.update(atom.pred for atom in body + head if atom.pred in own)
         named.update(arg.value for atom in body + head for arg in atom.args
                      if arg.kind == "name" and arg.value in own)
