@@ -13,8 +13,8 @@ from .abox import PHASE_NAMES, POSITION_NAMES
 from .cards import TYPE_NAMES, cards_naming, catalog
 from .errors import YgoError
 from .reasoning import named
-from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, new_field_card,
-                    opponent)
+from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, TURN_LOCKS,
+                    new_field_card, opponent)
 
 PRIMITIVES: dict[str, Callable] = {}
 
@@ -506,6 +506,10 @@ def _remember_properly_summoned(state: dict, player: str, name: str, present: bo
         del state["extra"]
 
 
+# operation -> the lock of the turn it sets (state.TURN_LOCKS)
+LOCK_OPERATIONS = {"opLockSummonsThisTurn": "summon_lock", "opLockBattlePhaseThisTurn": "battle_phase_lock"}
+
+
 SETTERS = {  # operation -> (state key of a field card, how to read the value)
     "opSetPosition": ("position", lambda v: POSITION_NAMES[v]),
     "opFlipWithoutEffect": ("position", lambda v: POSITION_NAMES[v]),  # (set_property starts a FLIP effect on opSetPosition only)
@@ -561,13 +565,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
             del step.state["extra"]["damage_step_chain"]
             if not step.state["extra"]:
                 del step.state["extra"]
-    elif op == "opLockSummonsThisTurn":  # kept until the turn ends (start_turn)
-        locked = step.state.setdefault("extra", {}).setdefault("summon_lock", [])
-        if value and _player(subject) not in locked:
-            locked.append(_player(subject))
-            locked.sort()
-    elif op == "opLockBattlePhaseThisTurn":  # kept until the turn ends (start_turn)
-        locked = step.state.setdefault("extra", {}).setdefault("battle_phase_lock", [])
+    elif op in LOCK_OPERATIONS:  # kept until the turn ends (start_turn)
+        locked = step.state.setdefault("extra", {}).setdefault(LOCK_OPERATIONS[op], [])
         if value and _player(subject) not in locked:
             locked.append(_player(subject))
             locked.sort()
@@ -762,13 +761,24 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     tok = side["deck"][found]
     step.objects[ind] = tok
     move(step, op, ind, player_ind)
-    if isinstance(step.objects[ind], dict):  # Special Summoned (rulebook p. 15): not its Normal Summon
-        set_property(step, "opSetSummonedAs", ind, "specialSummon")
-        set_property(step, "opSetSummonedThisTurn", ind, True)
+    _mark_special_summoned(step, ind)
     for n, other in enumerate(turned):
         other_ind = f"{head}excavated{n}_card"
         step.objects[other_ind] = other
         move(step, "opSendToGraveyard", other_ind, player_ind)
+
+
+def _mark_special_summoned(step: Step, ind: str) -> None:
+    """A card a move put in a Monster Zone was Special Summoned this turn (rulebook p. 15: not its Normal Summon); a
+    card the move sent elsewhere (ygo:areaWhenFull, no free zone) is not."""
+    if isinstance(step.objects[ind], dict):
+        set_property(step, "opSetSummonedAs", ind, "specialSummon")
+        set_property(step, "opSetSummonedThisTurn", ind, True)
+
+
+def _effects_of(step: Step, card_ind: str) -> set:
+    """The Effect individuals of the card (its hasEffect facts of the step)."""
+    return {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
 
 
 @primitive("mill")
@@ -798,7 +808,7 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
             where = _IND_HEADS.get(head)
             if where is not None and where[1] in LIST_AREAS:
                 found.setdefault(where[0], []).append((where[1], int(index), f[1]))
-    effects = {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
+    effects = _effects_of(step, card_ind)
     banish_at_end = any(f[1] in effects and f[2] is True for f in named(step.facts, ("endPhaseBanish",)))
     first = _player(player_ind)
     for p in (first, opponent(first)):
@@ -810,8 +820,7 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
         for ind, tok in picked[: sum(1 for z in side["monster_zones"] if z is None)]:
             step.objects[ind] = tok
             move(step, "opSpecialSummon", ind, f"player{p}")
-            set_property(step, "opSetSummonedAs", ind, "specialSummon")
-            set_property(step, "opSetSummonedThisTurn", ind, True)
+            _mark_special_summoned(step, ind)
             if banish_at_end:  # (ygo:endPhaseBanish: the rules banish it as the End Phase begins)
                 step.objects[ind]["extra"]["banish_at_end_phase"] = True
 
@@ -823,7 +832,7 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     to the operation's ygo:destinationArea (a Monster Zone: Special Summoned in face-up Attack Position, the first in
     the Deck's order while a zone is free, then to ygo:areaWhenFull), every other card to the player's hand. SWRL
     cannot walk a list or count free zones, so this primitive does; the rules say when and for whom."""
-    effects = {f[2] for f in named(step.facts, ("hasEffect",)) if f[1] == card_ind}
+    effects = _effects_of(step, card_ind)
     count = max((int(f[2]) for f in named(step.facts, ("pickUpCount",)) if f[1] in effects), default=0)
     matches = {f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == card_ind}
     area = step.vocabulary.annotations[op]["destinationArea"]
@@ -842,9 +851,7 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
             move(step, "opSendToGraveyard", ind, f"player{p}")
         else:
             move(step, op, ind, f"player{p}")  # (ygo:areaWhenFull: no free zone left)
-            if isinstance(step.objects[ind], dict):  # Special Summoned (rulebook p. 15)
-                set_property(step, "opSetSummonedAs", ind, "specialSummon")
-                set_property(step, "opSetSummonedThisTurn", ind, True)
+            _mark_special_summoned(step, ind)
 
 
 @primitive("draw")
@@ -1148,7 +1155,7 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
     counters = [ann["counterKey"] for ann in step.vocabulary.annotations.values()
                 if "resetEachTurn" in ann and "counterKey" in ann and "primitive" not in ann]
     extra = state.get("extra")
-    for lock in ("summon_lock", "battle_phase_lock"):  # a summon (Battle Phase) lock lasts the turn it was activated in
+    for lock in TURN_LOCKS:  # a summon (Battle Phase) lock lasts the turn it was activated in
         if extra is not None and lock in extra:
             del extra[lock]
     if extra is not None:

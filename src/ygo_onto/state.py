@@ -30,6 +30,9 @@ SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
 PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "chooseEffect", "perHeadsDestroy")
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
+# the state's extra keys of locks that last the turn they were activated in, each the players locked: their Summons
+# (summonLockedThisTurn) and their Battle Phase (battlePhaseLockedThisTurn)
+TURN_LOCKS = ("summon_lock", "battle_phase_lock")
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
                 "priority": None, "chain": [], "pending": None, "winner": None, "rng_seed": 0}
@@ -246,14 +249,11 @@ def normalize(raw: Any, source: str = "") -> dict:
                                "card references", MAX_CHAIN)
             for j, r in enumerate(waiting):
                 ck.ref(r, f"extra.simultaneous_triggers[{j}]")
-        if "summon_lock" in state["extra"]:  # the players whose Summons are locked this turn (summonLockThisTurn)
-            locked = ck.list_(state["extra"]["summon_lock"], "extra.summon_lock", "players", 2)
-            for i, p in enumerate(locked):
-                ck.choice(p, f"extra.summon_lock[{i}]", PLAYERS)
-        if "battle_phase_lock" in state["extra"]:  # the players who may not conduct a Battle Phase this turn
-            locked = ck.list_(state["extra"]["battle_phase_lock"], "extra.battle_phase_lock", "players", 2)
-            for i, p in enumerate(locked):
-                ck.choice(p, f"extra.battle_phase_lock[{i}]", PLAYERS)
+        for lock in TURN_LOCKS:  # the players locked out of it this turn
+            if lock in state["extra"]:
+                locked = ck.list_(state["extra"][lock], f"extra.{lock}", "players", 2)
+                for i, p in enumerate(locked):
+                    ck.choice(p, f"extra.{lock}[{i}]", PLAYERS)
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
