@@ -21,7 +21,8 @@ from itertools import chain, repeat
 
 from .cards import cards_naming, catalog, official_based, type_individual
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge, parsed_rules
-from .state import ANSWERED_SUMMONS, AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, opponent
+from .state import (ANSWERED_SUMMONS, AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, locked_zones, opponent,
+                    usable_monster_zones)
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
                      "main2": "mainPhase2", "end": "endPhase"}
@@ -425,6 +426,8 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"] or "control_by_equip" in fc["extra"]))
         add(("controlEquipGone", c, bool(fc["extra"].get("control_equip_gone"))))
         add(("banishedAtEndPhase", c, bool(fc["extra"].get("banish_at_end_phase"))))
+        if card.name in zone_lock_cards(cat):  # (a card with a ZoneLockEffect: whether it has chosen its zones)
+            add(("zonesChosen", c, "locked_zones" in fc["extra"]))
         if fc["extra"].get("just_summoned"):
             add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
     else:
@@ -440,6 +443,17 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         add(("turnsCounterGiven", c, "turns" in fc["counters"]))
         if "turns" in fc["counters"]:
             add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
+
+
+def zone_lock_cards(cat) -> frozenset:
+    """The names of the catalog's cards with a ZoneLockEffect (an Effect with ygo:locksZones), memoized per catalog:
+    only their field cards are told zonesChosen (rules/common/effects/zone-lock.swrl)."""
+    got = cat.__dict__.get("_zone_lock_cards")
+    if got is None:
+        vocabulary = knowledge(cat.ruleset).vocabulary
+        got = cat.__dict__["_zone_lock_cards"] = cards_naming(
+            cat, vocabulary, "_zone_lock_named", lambda v: {s for p, s, o in v.tbox_facts if p == "locksZones"})
+    return got
 
 
 def keyword_abilities(cat) -> tuple:
@@ -553,7 +567,7 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False), ("attemptInProgress", DUEL, False))
-_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False)  # _field_key of an empty `extra`
+_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
@@ -571,7 +585,7 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
              bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
              bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")),
-             bool(x.get("banish_at_end_phase")))
+             bool(x.get("banish_at_end_phase")), "locked_zones" in x)
             if x else _NO_EXTRA,
             None if eq is None else (eq["player"], eq["zone"], type(eq["zone"]),
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
@@ -721,6 +735,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     parts["duel"], parts["board"] = duel, board
     players, turns, official = memo.players, memo.turns, official_based(ruleset)
     turn_player, priority = state["turn_player"], state["priority"]
+    locked = locked_zones(state)  # (the Monster Zones a ZoneLockEffect locks: not free, _zone_facts)
     for p, (hand, grave, sig) in zip(PLAYERS, sides):
         side = state["players"][p]
         key = ("aggregates", p, hand, grave, sig)
@@ -741,11 +756,12 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
             _side_facts(part.append, state, p, aggregates + summons)
             got = _remember(players, key, kept_part(tuple(part)))
         parts[("side", p)] = got
-        key = (p, official, tuple(map(operator.is_, sig, repeat(None))))  # (which zones are free, read off sig)
+        # (which zones are empty, read off sig, and which of them a ZoneLockEffect locks)
+        key = (p, official, tuple(map(operator.is_, sig, repeat(None))), locked and tuple(sorted(locked)))
         got = _ZONE_PARTS.get(key)
         if got is None:
             part = []
-            _zone_facts(part.append, state, side, p, player_ind(p))
+            _zone_facts(part.append, state, side, p, player_ind(p), locked)
             got = _ZONE_PARTS[key] = kept_part(tuple(part))
         parts[("zones", p)] = got
     if pending:
@@ -768,8 +784,12 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     return parts
 
 
-def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
-    """The facts of a player's zones (the part ("zones", p))."""
+def _zone_facts(add, state: dict, side: dict, p: str, me: str, locked: frozenset) -> None:
+    """The facts of a player's zones (the part ("zones", p)). A Monster Zone is free when it is empty and no
+    ZoneLockEffect locks it (state.usable_monster_zones, the one answer every primitive that places a monster reads
+    too; a locked one is also told lockedZone), and freeMonsterZoneCount counts them (SWRL cannot count)."""
+    usable = usable_monster_zones(state, p, locked)
+    add(("freeMonsterZoneCount", me, len(usable)))
     for area in AREAS:
         cls = ZONE_CLASSES[area]
         if area in ("monster_zones", "spell_trap_zones"):
@@ -778,7 +798,12 @@ def _zone_facts(add, state: dict, side: dict, p: str, me: str) -> None:
                 add((cls, z))
                 add(("onSideOf", z, me))
                 add(("zoneIndex", z, i))
-                add(("free", z, side[area][i] is None))
+                if area == "monster_zones":
+                    add(("free", z, i in usable))
+                    if (p, i) in locked:
+                        add(("lockedZone", z, True))
+                else:
+                    add(("free", z, side[area][i] is None))
         elif area == "field_zone":
             if official_based(state["ruleset"]):
                 z = zone_ind(p, area)

@@ -14,7 +14,7 @@ from .cards import TYPE_NAMES, cards_naming, catalog
 from .errors import YgoError
 from .reasoning import named
 from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, TURN_LOCKS,
-                    new_field_card, opponent)
+                    new_field_card, opponent, usable_monster_zones)
 
 PRIMITIVES: dict[str, Callable] = {}
 
@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
          "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
-         "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase",
+         "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase", "opChooseZone", "opReleaseZones",
          "opEquipTo",
          # players
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opDamagePerLevelOfDiscarded", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
@@ -328,7 +328,8 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     if area in LIST_AREAS:
         _to_list_area(step, side, area, name, card_ind, player_ind, ref, ann, watched)
         return
-    if "areaWhenFull" in ann and None not in side.get(area, (None,)):
+    room = usable_monster_zones(step.state, _player(player_ind)) if area == "monster_zones" else None
+    if "areaWhenFull" in ann and (not room if area == "monster_zones" else None not in side.get(area, (None,))):
         # ygo:areaWhenFull: a card for which the player's zones have no room left goes to that area instead
         # (rulebook p. 3, at most 5 monsters; p. 42 "Control": to its owner's Graveyard)
         _to_list_area(step, side, ann["areaWhenFull"], name, card_ind, player_ind, ref, ann, watched)
@@ -341,7 +342,8 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
             raise YgoError("internal: the Field Zone is taken; the old Field Spell must be destroyed first")
         side["field_zone"] = new
     else:
-        free = [i for i, z in enumerate(side[area]) if z is None]
+        # (a Monster Zone: one a ZoneLockEffect locks is not free, state.usable_monster_zones)
+        free = room if area == "monster_zones" else [i for i, z in enumerate(side[area]) if z is None]
         if not free:
             raise YgoError(f"internal: no free {area} for {name}: a rule allowed what the board cannot hold")
         side[area][free[0]] = new
@@ -636,10 +638,31 @@ def summon_tokens(step: Step, op: str, player_ind: str, effect: str) -> None:
     p = _player(player_ind)
     zones = step.state["players"][p]["monster_zones"]
     for _ in range(int(facts["tokenCount"])):
-        free = [i for i, z in enumerate(zones) if z is None]
+        free = usable_monster_zones(step.state, p)
         if not free:
             raise YgoError(f"internal: no free monster_zones for {name}: a rule allowed what the board cannot hold")
         zones[free[0]] = new_field_card(name, p, position, summoned_this_turn=True, summoned_by="special")
+
+
+@primitive("choose_zone")
+def choose_zone(step: Step, op: str, card_ind: str, count: int) -> None:
+    """A ZoneLockEffect's card came face-up on the field: up to `count` of the Monster Zones of its controller's
+    opponent that are free now are locked while it stays face-up (its `extra.locked_zones`, read by
+    state.locked_zones; formats/goat/cards.md Ojama King). SWRL cannot pick "up to N of the free zones", so this
+    primitive does: the first free ones in zone order (docs/decisions.md, "Locked Monster Zones")."""
+    card = step.objects[card_ind]
+    where = step.locate(card)
+    if where["area"] != "monster_zones":
+        return
+    free = usable_monster_zones(step.state, opponent(where["player"]))
+    card["extra"]["locked_zones"] = free[: max(0, int(count))]
+
+
+@primitive("release_zones")
+def release_zones(step: Step, op: str, card_ind: str, _value) -> None:
+    """A ZoneLockEffect's card turned face-down: the zones it chose are free again, and it chooses anew when it comes
+    face-up (state.locked_zones already leaves a face-down card's zones out)."""
+    step.objects[card_ind]["extra"].pop("locked_zones", None)
 
 
 @primitive("change_lp")
@@ -817,7 +840,7 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
         for area, index, ind in sorted(found.get(p, ())):
             step.wrap(p, area)
             picked.append((ind, side[area][index]))
-        for ind, tok in picked[: sum(1 for z in side["monster_zones"] if z is None)]:
+        for ind, tok in picked[: len(usable_monster_zones(step.state, p))]:
             step.objects[ind] = tok
             move(step, "opSpecialSummon", ind, f"player{p}")
             _mark_special_summoned(step, ind)

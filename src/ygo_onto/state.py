@@ -353,6 +353,28 @@ def card_at(state: dict, ref: dict) -> dict | str | None:
     return cards[ref["index"]] if 0 <= ref["index"] < len(cards) else None
 
 
+def locked_zones(state: dict) -> frozenset:
+    """The Monster Zones (player, index) a ZoneLockEffect locks: the zones a face-up monster's `extra.locked_zones`
+    names, on the side of its controller's opponent (formats/goat/cards.md Ojama King: "the chosen zones cannot be
+    used while Ojama King remains face-up"; primitives.choose_zone writes them). A face-down or departed card locks
+    nothing, so the zones are free again at once."""
+    out = []
+    for p in PLAYERS:
+        for fc in state["players"][p]["monster_zones"]:
+            if fc is not None and fc["extra"] and "locked_zones" in fc["extra"] and fc["position"] != "face_down_defense":
+                out.extend((opponent(p), i) for i in fc["extra"]["locked_zones"])
+    return frozenset(out)
+
+
+def usable_monster_zones(state: dict, player: str, locked: frozenset | None = None) -> list[int]:
+    """The player's Monster Zones a monster may be placed in, in zone order: empty and not locked (locked_zones).
+    The one answer to "is there room": the ABox's `free` facts and freeMonsterZoneCount, and every primitive that
+    places a monster, read it."""
+    if locked is None:
+        locked = locked_zones(state)
+    return [i for i, z in enumerate(state["players"][player]["monster_zones"]) if z is None and (player, i) not in locked]
+
+
 def card_name_at(state: dict, ref: dict) -> str | None:
     """The name of the card at a reference, or None for an empty place."""
     entry = card_at(state, ref)
@@ -871,6 +893,12 @@ def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
             ck.bool_(extra[key], f"{where}.{key}")
     if "just_summoned" in extra:
         ck.choice(extra["just_summoned"], f"{where}.just_summoned", SUMMON_METHODS)
+    if "locked_zones" in extra:  # the opponent's Monster Zones a ZoneLockEffect locks (locked_zones)
+        ck.list_(extra["locked_zones"], f"{where}.locked_zones", "zone indexes", 5)
+        for j, i in enumerate(extra["locked_zones"]):
+            ck.int_(i, f"{where}.locked_zones[{j}]", 0, 4)
+        if len(set(extra["locked_zones"])) != len(extra["locked_zones"]):
+            ck.fail(f"{where}.locked_zones", "distinct zone indexes", extra["locked_zones"])
     if "attempt" in extra:  # a Summon being attempted (state-format.md, the field card's `extra`)
         ck.choice(extra["attempt"], f"{where}.attempt", SUMMON_METHODS)
     if "summon_position" in extra:
