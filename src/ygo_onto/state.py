@@ -361,7 +361,8 @@ def locked_zones(state: dict) -> frozenset:
     out = []
     for p in PLAYERS:
         for fc in state["players"][p]["monster_zones"]:
-            if fc is not None and fc["extra"] and "locked_zones" in fc["extra"] and fc["position"] != "face_down_defense":
+            if fc is not None and fc["extra"] and "locked_zones" in fc["extra"] and fc["position"] != "face_down_defense" \
+                    and not fc["extra"].get("attempt"):  # (a Summon being attempted: its effects do not apply yet)
                 out.extend((opponent(p), i) for i in fc["extra"]["locked_zones"])
     return frozenset(out)
 
