@@ -211,10 +211,12 @@ def event_facts(events) -> list[tuple]:
     (player, area, index of the card now, the area it left, the area it entered, why or None), a BattleEvent
     (the monster's player, area and index, None, None, then the player, area and index of the monster it battled
     last), or another event of a monster that moved nowhere (its player, area and index, None, None, the event's
-    class: BattleDamageEvent, DirectBattleDamageEvent, DestroysByBattleEvent, TargetResolvedEvent)."""
+    class: BattleDamageEvent, DirectBattleDamageEvent, DestroysByBattleEvent, TargetResolvedEvent); each ends with its
+    order in the step (eventOrder: events of one operation share it)."""
     out = []
-    for n, (p, area, i, came_from, went_to, reason) in enumerate(events, 1):
+    for n, (p, area, i, came_from, went_to, reason, order) in enumerate(events, 1):
         me = f"event{n}"
+        out.append(("eventOrder", me, order))  # its time in the step: 1 the first (primitives.Step.finish)
         if came_from is None and isinstance(reason, (tuple, list)):  # a BattleEvent: the monster battled
             out += [("BattleEvent", me), ("eventCard", me, card_ind(p, area, i)), ("eventOpponent", me, card_ind(*reason))]
             continue
