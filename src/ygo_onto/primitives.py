@@ -103,6 +103,7 @@ class Step:
         self.triggered = None  # the card whose triggered effect opened its selections in this step
         self.waiting_triggers = None  # the triggers of one moment left waiting by it (_simultaneous_triggers), as objects
         self.deferred = ()  # the triggers whose links wait behind the one that opens (_defer_immediate_triggers)
+        self.waiting_events = {}  # id of a waiting trigger's object -> its event's time (triggerEventIndex), if known
         self.link_extra = {}  # card individual -> what the link it makes in this step keeps: "effect", "counters"
         self.previous = transient
         self.attacker = None
@@ -252,7 +253,8 @@ class Step:
                 equip["equipped_to"] = None
                 equip["extra"]["equip_target_gone"] = True
         if self.waiting_triggers is not None:  # (extra.simultaneous_triggers: the ABox's simultaneousTrigger)
-            waiting = [self.locate(o) for o in self.waiting_triggers if self._findable(o)]
+            waiting = [dict(self.locate(o), event=self.waiting_events[id(o)]) if id(o) in self.waiting_events
+                       else self.locate(o) for o in self.waiting_triggers if self._findable(o)]
             extra = self.state.setdefault("extra", {})
             if waiting:
                 extra["simultaneous_triggers"] = waiting
@@ -304,6 +306,9 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
     annotations = vocabulary.annotations
     if step.state["pending"] is None and any(f[0] == "opTriggerEffect" for f in facts):
         ops = _defer_immediate_triggers(step, ops)
+    declined = {f[1] for f in named(facts, ("declinedEvent",))}
+    if declined:  # passed over with the optional trigger of their event its player declined: they wait no more
+        _stop_waiting(step, declined)
     moved = step.moved
     for op in ops:
         before = len(moved)
@@ -988,13 +993,8 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         link_extra.pop("effect", None)  # (a one-effect card's link names its one effect without it: abox.link_facts)
     if link_extra:
         link.setdefault("extra", {}).update(link_extra)
-    extra = step.state.get("extra")
-    if extra and extra.get("simultaneous_triggers") and step.waiting_triggers is None:  # a waiting trigger's link: it
-        waiting = [r for r in extra["simultaneous_triggers"] if step._ind(r) != card_ind]  # waits no more
-        if waiting:
-            extra["simultaneous_triggers"] = waiting
-        else:
-            del extra["simultaneous_triggers"]
+    if step.waiting_triggers is None:  # a waiting trigger's link: it waits no more
+        _stop_waiting(step, {card_ind})
     cost_level = (pending or {}).get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of a Tribute paid as its cost (rules/common/effects/level-of-cost.swrl)
         link.setdefault("extra", {})["cost_level"] = cost_level
@@ -1129,8 +1129,25 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
               "from": step.locate(obj), "effect": 0}
     step.state["pending"] = {"action": action, "purpose": purpose, "needed": max(1, needed or 1), "chosen": []}
+    event = max((int(f[2]) for f in named(step.facts, ("triggerEventIndex",)) if f[1] == card_ind), default=None)
+    if event is not None:  # its event's time, kept while it is open (a decline of its event: declinedEvent)
+        step.state["pending"]["extra"] = {"event": event}
     step.pending_refs = []
     step.state["priority"] = player
+
+
+def _stop_waiting(step: Step, cards: set) -> None:
+    """The cards (individuals of the step's start) leave the state's waiting triggers (extra.simultaneous_triggers)."""
+    extra = step.state.get("extra")
+    if not extra or not extra.get("simultaneous_triggers"):
+        return
+    waiting = [r for r in extra["simultaneous_triggers"] if step._ind(r) not in cards]
+    if waiting:
+        extra["simultaneous_triggers"] = waiting
+    else:
+        del extra["simultaneous_triggers"]
+        if not extra:
+            del step.state["extra"]
 
 
 def _trigger_keys(step: Step) -> tuple:
@@ -1145,8 +1162,8 @@ def _trigger_keys(step: Step) -> tuple:
     events: dict = {}
     for f in named(step.facts, ("triggerEventIndex",)):
         events[f[1]] = max(events.get(f[1], 0), int(f[2]))
-    return waiting, ranks, lambda c: (waiting.index(c) if c in waiting else len(waiting), events.get(c, AFTER_EVENTS),
-                                      ranks.get(c, 0), c)
+    return waiting, ranks, events, lambda c: (waiting.index(c) if c in waiting else len(waiting),
+                                              events.get(c, AFTER_EVENTS), ranks.get(c, 0), c)
 
 
 AFTER_EVENTS = 1 << 30  # the event place of a trigger with no event in the step (_trigger_keys)
@@ -1158,7 +1175,7 @@ def _defer_immediate_triggers(step: Step, ops: list) -> list:
     (its event was earlier: GOAT pack README item 11), the link is not made now; the trigger waits behind it
     (step.deferred, extra.simultaneous_triggers) and makes its link once the link before it is made."""
     opening = {f[1] for f in named(step.facts, ("opTriggerEffect",))}
-    _waiting, _ranks, key = _trigger_keys(step)
+    _waiting, _ranks, _events, key = _trigger_keys(step)
     first = min(map(key, opening))
     deferred = {op[1] for op in ops if op[0] == "opAddChainLink" and op[1] not in opening and key(op[1]) > first}
     if not deferred:
@@ -1176,12 +1193,13 @@ def _simultaneous_triggers(step: Step, card_ind: str) -> str:
     value, not take one back), then its individual's name.  The waiting triggers are kept as objects, found again by
     identity as the step's moves shift indexes; a waiting trigger that cannot open in a step (nothing to select) has
     missed its chain.  (`card_ind`: the operation's own card, when the step's facts name none.)"""
-    waiting, ranks, key = _trigger_keys(step)
+    waiting, ranks, events, key = _trigger_keys(step)
     cards = sorted({f[1] for f in named(step.facts, ("opTriggerEffect",))} | set(step.deferred), key=key)
     if not cards:
         return card_ind
     if ranks or waiting:  # (a ruleset whose rules give triggers no place, simplified: the others are missed)
         step.waiting_triggers = [step.objects[c] for c in cards[1:] if c in step.objects]
+        step.waiting_events = {id(step.objects[c]): events[c] for c in cards[1:] if c in step.objects and c in events}
     return cards[0]
 
 
