@@ -304,7 +304,8 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
     if len(ops) > 1:
         ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2])))
     annotations = vocabulary.annotations
-    if step.state["pending"] is None and any(f[0] == "opTriggerEffect" for f in facts):
+    # (not a player's action: the link it makes is an activation of theirs, no trigger's)
+    if step.state["pending"] is None and "action" not in transient and any(f[0] == "opTriggerEffect" for f in facts):
         ops = _defer_immediate_triggers(step, ops)
     declined = {f[1] for f in named(facts, ("declinedEvent",))}
     if declined:  # passed over with the optional trigger of their event its player declined: they wait no more
