@@ -212,10 +212,12 @@ def event_facts(events) -> list[tuple]:
     (player, area, index of the card now, the area it left, the area it entered, why or None), a BattleEvent
     (the monster's player, area and index, None, None, then the player, area and index of the monster it battled
     last), or another event of a monster that moved nowhere (its player, area and index, None, None, the event's
-    class: BattleDamageEvent, DirectBattleDamageEvent, DestroysByBattleEvent, TargetResolvedEvent)."""
+    class: BattleDamageEvent, DirectBattleDamageEvent, DestroysByBattleEvent, TargetResolvedEvent); each ends with its
+    order in the step (eventOrder: events of one operation share it)."""
     out = []
-    for n, (p, area, i, came_from, went_to, reason) in enumerate(events, 1):
+    for n, (p, area, i, came_from, went_to, reason, order) in enumerate(events, 1):
         me = f"event{n}"
+        out.append(("eventOrder", me, order))  # its time in the step: 1 the first (primitives.Step.finish)
         if came_from is None and isinstance(reason, (tuple, list)):  # a BattleEvent: the monster battled
             out += [("BattleEvent", me), ("eventCard", me, card_ind(p, area, i)), ("eventOpponent", me, card_ind(*reason))]
             continue
@@ -492,6 +494,9 @@ def _pending_facts(add, state: dict, pending: dict, cat) -> None:
         add(("summonPosition", PENDING, POSITION_INDIVIDUALS[action.get("to", "attack")]))
     if "cost_level" in pending.get("extra", {}):  # the Level of the Tribute its cost paid (level-of-cost.swrl)
         add(("costLevel", PENDING, pending["extra"]["cost_level"]))
+    if "event" in pending.get("extra", {}) and "from" in action:  # the trigger's event (rules/goat/simultaneous-triggers.swrl)
+        ref = action["from"]
+        add(("triggerEventIndex", card_ind(ref["player"], ref["area"], ref["index"]), pending["extra"]["event"]))
     add(("selectionsNeeded", PENDING, pending["needed"]))
     add(("selectionsMade", PENDING, len(pending["chosen"])))
     chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
@@ -776,8 +781,10 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         parts["events"] = _interned(typed_part(tuple(event_facts(transient["events"]))))
     waiting = state.get("extra", {}).get("simultaneous_triggers")
     if waiting:  # triggers of one moment waiting for their chain links (primitives.trigger; docs/decisions.md)
-        parts["waiting"] = _interned(typed_part(tuple(("simultaneousTrigger", card_ind(r["player"], r["area"], r["index"]),
-                                                        True) for r in waiting)))
+        facts = [("simultaneousTrigger", card_ind(r["player"], r["area"], r["index"]), True) for r in waiting]
+        facts += [("triggerEventIndex", card_ind(r["player"], r["area"], r["index"]), r["event"]) for r in waiting
+                  if "event" in r]  # its event's time in its step (goat: rules/goat/simultaneous-triggers.swrl)
+        parts["waiting"] = _interned(typed_part(tuple(facts)))
     action = transient.get("action")
     if action:
         parts["action"] = _interned(typed_part(tuple(action_facts(action))))

@@ -49,6 +49,9 @@ ORDER_INDEX["opDestroyByBattle"] = ORDER_INDEX["opDestroy"]  # (a destruction: i
 # A move operation the driver does not list has its place by its destination (ygo:destinationArea):
 # to a list of cards with the moves off the field (after the last of them), to a zone of the field
 # with the moves onto it; two such operations by their names.
+# A monster destroyed by battle is sent to the Graveyard at the end of the Damage Step (GOAT pack README item 3), after
+# the battle's other events of its step (its damage, the BattleEvent): the time of that move's event (Step.moved_at).
+BATTLE_DESTRUCTION_TIME = (len(ORDER), "")
 MOVES_OFF_FIELD_END = ORDER_INDEX["opToExtraDeck"] + 0.5
 MOVES_ONTO_FIELD_END = ORDER_INDEX["opToFieldZone"] + 0.5
 # A new counter operation (primitive set_counter) is carried out with the cards' own values.
@@ -99,6 +102,8 @@ class Step:
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
         self.triggered = None  # the card whose triggered effect opened its selections in this step
         self.waiting_triggers = None  # the triggers of one moment left waiting by it (_simultaneous_triggers), as objects
+        self.deferred = ()  # the triggers whose links wait behind the one that opens (_defer_immediate_triggers)
+        self.waiting_events = {}  # id of a waiting trigger's object -> its event's time (triggerEventIndex), if known
         self.link_extra = {}  # card individual -> what the link it makes in this step keeps: "effect", "counters"
         self.previous = transient
         self.attacker = None
@@ -108,6 +113,7 @@ class Step:
         # events of a monster that moved nowhere (card object, None, None, the event's class: battle_damage_event,
         # destroys_by_battle_event)
         self.moved = []
+        self.moved_at = []  # the time of each event of moved: the place of the operation that made it (apply_operations)
         self.move_index = {}  # card individual -> its MoveEvent in moved (_record_move)
         self.discarded_at_random = []  # (player, card name) of this step's random discards (damage_per_level_of_discarded)
         players = state["players"]
@@ -247,7 +253,8 @@ class Step:
                 equip["equipped_to"] = None
                 equip["extra"]["equip_target_gone"] = True
         if self.waiting_triggers is not None:  # (extra.simultaneous_triggers: the ABox's simultaneousTrigger)
-            waiting = [self.locate(o) for o in self.waiting_triggers if self._findable(o)]
+            waiting = [dict(self.locate(o), event=self.waiting_events[id(o)]) if id(o) in self.waiting_events
+                       else self.locate(o) for o in self.waiting_triggers if self._findable(o)]
             extra = self.state.setdefault("extra", {})
             if waiting:
                 extra["simultaneous_triggers"] = waiting
@@ -262,9 +269,12 @@ class Step:
             self.transient["coins"] = {"card": tuple(self.locate(self.tossed["card"]).values()),
                                        "heads": self.tossed["heads"], "needed": self.tossed.get("needed")}
         # a BattleEvent names the monster battled, located as the event's card is (abox.event_facts)
+        # each event's order in the step (abox: eventOrder): the events of one operation happen at the same time, and
+        # the operations are carried out in their order, so an event of an earlier operation happened earlier
+        order = {t: n for n, t in enumerate(sorted(set(self.moved_at)), 1)}
         events = [(*self.locate(obj).values(), came, went,
-                   tuple(self.locate(why.card).values()) if isinstance(why, Battled) else why)
-                  for obj, came, went, why in self.moved
+                   tuple(self.locate(why.card).values()) if isinstance(why, Battled) else why, order[at])
+                  for (obj, came, went, why), at in zip(self.moved, self.moved_at)
                   if self._findable(obj) and (not isinstance(why, Battled) or self._findable(why.card))]
         if events:  # the game events of this step: facts of the next step only (abox: the part "events")
             self.transient["events"] = events
@@ -294,8 +304,19 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
     if len(ops) > 1:
         ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2])))
     annotations = vocabulary.annotations
+    # (not a player's action: the link it makes is an activation of theirs, no trigger's)
+    if step.state["pending"] is None and "action" not in transient and any(f[0] == "opTriggerEffect" for f in facts):
+        ops = _defer_immediate_triggers(step, ops)
+    declined = {f[1] for f in named(facts, ("declinedEvent",))}
+    if declined:  # passed over with the optional trigger of their event its player declined: they wait no more
+        _stop_waiting(step, declined)
+    moved = step.moved
     for op in ops:
+        before = len(moved)
         PRIMITIVES[annotations[op[0]]["primitive"]](step, *op)
+        if len(moved) > before:  # the time of the operation's events: its place, a battle's destruction last
+            at = BATTLE_DESTRUCTION_TIME if op[0] == "opDestroyByBattle" else step_place(op[0], vocabulary)
+            step.moved_at += [at] * (len(moved) - before)
     return step.finish()
 
 
@@ -996,6 +1017,8 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         link_extra.pop("effect", None)  # (a one-effect card's link names its one effect without it: abox.link_facts)
     if link_extra:
         link.setdefault("extra", {}).update(link_extra)
+    if step.waiting_triggers is None:  # a waiting trigger's link: it waits no more
+        _stop_waiting(step, {card_ind})
     cost_level = (pending or {}).get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of a Tribute paid as its cost (rules/common/effects/level-of-cost.swrl)
         link.setdefault("extra", {})["cost_level"] = cost_level
@@ -1130,8 +1153,59 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
               "from": step.locate(obj), "effect": 0}
     step.state["pending"] = {"action": action, "purpose": purpose, "needed": max(1, needed or 1), "chosen": []}
+    event = max((int(f[2]) for f in named(step.facts, ("triggerEventIndex",)) if f[1] == card_ind), default=None)
+    if event is not None:  # its event's time, kept while it is open (a decline of its event: declinedEvent)
+        step.state["pending"]["extra"] = {"event": event}
     step.pending_refs = []
     step.state["priority"] = player
+
+
+def _stop_waiting(step: Step, cards: set) -> None:
+    """The cards (individuals of the step's start) leave the state's waiting triggers (extra.simultaneous_triggers)."""
+    extra = step.state.get("extra")
+    if not extra or not extra.get("simultaneous_triggers"):
+        return
+    waiting = [r for r in extra["simultaneous_triggers"] if step._ind(r) not in cards]
+    if waiting:
+        extra["simultaneous_triggers"] = waiting
+    else:
+        del extra["simultaneous_triggers"]
+        if not extra:
+            del step.state["extra"]
+
+
+def _trigger_keys(step: Step) -> tuple:
+    """The place of each trigger of one moment (_simultaneous_triggers): waiting ones first, in their order; then
+    the order of its event in the step (triggerEventIndex: the highest of its values; a trigger with none, started
+    by the state the step left, such as a Summon, comes after every event of the step); then its triggerOrder (the
+    highest of its values); then its individual's name."""
+    waiting = [step._ind(r) for r in step.state.get("extra", {}).get("simultaneous_triggers", ())]
+    ranks: dict = {}
+    for f in named(step.facts, ("triggerOrder",)):
+        ranks[f[1]] = max(ranks.get(f[1], 0), int(f[2]))
+    events: dict = {}
+    for f in named(step.facts, ("triggerEventIndex",)):
+        events[f[1]] = max(events.get(f[1], 0), int(f[2]))
+    return waiting, ranks, events, lambda c: (waiting.index(c) if c in waiting else len(waiting),
+                                              events.get(c, AFTER_EVENTS), ranks.get(c, 0), c)
+
+
+AFTER_EVENTS = 1 << 30  # the event place of a trigger with no event in the step (_trigger_keys)
+
+
+def _defer_immediate_triggers(step: Step, ops: list) -> list:
+    """A trigger that makes its chain link at once (an opAddChainLink with no selection open) in a step where another
+    trigger opens its selections (opTriggerEffect) is ordered with it (_trigger_keys): if that one's place is lower
+    (its event was earlier: GOAT pack README item 11), the link is not made now; the trigger waits behind it
+    (step.deferred, extra.simultaneous_triggers) and makes its link once the link before it is made."""
+    opening = {f[1] for f in named(step.facts, ("opTriggerEffect",))}
+    _waiting, _ranks, _events, key = _trigger_keys(step)
+    first = min(map(key, opening))
+    deferred = {op[1] for op in ops if op[0] == "opAddChainLink" and op[1] not in opening and key(op[1]) > first}
+    if not deferred:
+        return ops
+    step.deferred = sorted(deferred, key=key)
+    return [op for op in ops if not (op[0] == "opAddChainLink" and op[1] in deferred)]
 
 
 def _simultaneous_triggers(step: Step, card_ind: str) -> str:
@@ -1143,16 +1217,13 @@ def _simultaneous_triggers(step: Step, card_ind: str) -> str:
     value, not take one back), then its individual's name.  The waiting triggers are kept as objects, found again by
     identity as the step's moves shift indexes; a waiting trigger that cannot open in a step (nothing to select) has
     missed its chain.  (`card_ind`: the operation's own card, when the step's facts name none.)"""
-    waiting = [step._ind(r) for r in step.state.get("extra", {}).get("simultaneous_triggers", ())]
-    ranks: dict = {}
-    for f in named(step.facts, ("triggerOrder",)):
-        ranks[f[1]] = max(ranks.get(f[1], 0), int(f[2]))
-    cards = sorted({f[1] for f in named(step.facts, ("opTriggerEffect",))},
-                   key=lambda c: (waiting.index(c) if c in waiting else len(waiting), ranks.get(c, 0), c))
+    waiting, ranks, events, key = _trigger_keys(step)
+    cards = sorted({f[1] for f in named(step.facts, ("opTriggerEffect",))} | set(step.deferred), key=key)
     if not cards:
         return card_ind
     if ranks or waiting:  # (a ruleset whose rules give triggers no place, simplified: the others are missed)
         step.waiting_triggers = [step.objects[c] for c in cards[1:] if c in step.objects]
+        step.waiting_events = {id(step.objects[c]): events[c] for c in cards[1:] if c in step.objects and c in events}
     return cards[0]
 
 

@@ -42,6 +42,7 @@ FIELD_CARD_DEFAULTS = {"owner": None, "position": None, "summoned_this_turn": Fa
                        "position_changed_this_turn": False, "attacks_declared": 0, "set_this_turn": False,
                        "equipped_to": None, "atk_modifier": 0, "def_modifier": 0, "counters": {}, "extra": {}}
 CHAIN_KEYS = {"card", "player", "zone", "targets", "speed", "extra"}  # extra: options chosen on activation
+MAX_EVENT_ORDER = 999  # the highest time of an event in its step (eventOrder: one per operation of the step)
 PENDING_KEYS = {"action", "purpose", "needed", "chosen", "extra"}  # extra: a cost paid on the way (cost_level)
 # actions-and-cli.md: where the card of an action that names it by `card` and `from` comes from
 PENDING_FROM_AREAS = {"normal_summon": ("hand",), "tribute_summon": ("hand",), "set_monster": ("hand",),
@@ -247,8 +248,11 @@ def normalize(raw: Any, source: str = "") -> dict:
         if "simultaneous_triggers" in state["extra"]:  # triggers of one moment waiting for their chain links
             waiting = ck.list_(state["extra"]["simultaneous_triggers"], "extra.simultaneous_triggers",
                                "card references", MAX_CHAIN)
-            for j, r in enumerate(waiting):
-                ck.ref(r, f"extra.simultaneous_triggers[{j}]")
+            for j, r in enumerate(waiting):  # each a card reference, with its trigger's event (goat) if known
+                ck.ref({k: v for k, v in r.items() if k != "event"} if isinstance(r, dict) else r,
+                       f"extra.simultaneous_triggers[{j}]")
+                if "event" in r:
+                    ck.int_(r["event"], f"extra.simultaneous_triggers[{j}].event", 1, MAX_EVENT_ORDER)
         for lock in TURN_LOCKS:  # the players locked out of it this turn
             if lock in state["extra"]:
                 locked = ck.list_(state["extra"][lock], f"extra.{lock}", "players", 2)
@@ -311,9 +315,13 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.list_(pending["chosen"], "pending.chosen", "card references", MAX_CHAIN)
         for j, r in enumerate(pending["chosen"]):
             ck.ref(r, f"pending.chosen[{j}]")
-        if "extra" in pending:  # the Level of a monster Tributed as the activation's cost, once paid (level-of-cost.swrl)
-            ck.keys(pending["extra"], "pending.extra", {"cost_level"}, {"cost_level"})
-            ck.int_(pending["extra"]["cost_level"], "pending.extra.cost_level", 1, 12)
+        if "extra" in pending:  # the Level of a monster Tributed as the activation's cost, once paid (level-of-cost.swrl);
+            # a trigger's event, its time in its step (goat: a decline passes over its event's other optional triggers)
+            ck.keys(pending["extra"], "pending.extra", {"cost_level", "event"})
+            if "cost_level" in pending["extra"]:
+                ck.int_(pending["extra"]["cost_level"], "pending.extra.cost_level", 1, 12)
+            if "event" in pending["extra"]:
+                ck.int_(pending["extra"]["event"], "pending.extra.event", 1, MAX_EVENT_ORDER)
         _check_pending_refs(ck, cat, state, pending)
     for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
         if card_name_at(state, r) is None:
