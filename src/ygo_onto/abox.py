@@ -1015,7 +1015,8 @@ EQUIPPED_BY = "equippedBy:"
 def _counts_card(cat, spec: str):
     """Whether a card (by name) is one a countsCards declaration counts: of the class `spec`, or, for
     `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true, or for `ability:NAME`, having the keyword
-    ability NAME (the ontology's data; no card named)."""
+    ability NAME, or for `equippedBy:KIND`, a Monster Card (card_counts counts one only in a Spell & Trap Zone for
+    such a count: an Equip Card) (the ontology's data; no card named)."""
     if spec.startswith("ability:"):
         ability = spec[len("ability:"):]
         return lambda name: ability in cat.get(name).abilities
