@@ -97,6 +97,15 @@ def equipped(card: str, zone: int) -> dict:
     return state
 
 
+def absorbed(position: str = "face_up", zone: int | None = 0) -> dict:
+    """A Monster Card of B's in A's Spell & Trap Zone: an Equip Card only while equipped (GOAT's Thousand-Eyes Restrict)."""
+    state = board()
+    state["players"]["A"]["spell_trap_zones"] = [{"card": "Feral Imp", "owner": "B", "position": position,
+                                                  "equipped_to": None if zone is None else {"player": "A", "zone": zone}},
+                                                 None, None, None, None]
+    return state
+
+
 def field_spells(b_position: str) -> dict:
     state = board()
     state["players"]["A"]["field_zone"] = {"card": "Yami", "position": "face_up"}
@@ -216,6 +225,10 @@ CASES = [
      "players.A.spell_trap_zones[0].equipped_to", equipped("Axe of Despair", 0)),
     ("an Equip Spell equipped to an empty zone", equipped("Axe of Despair", 3), "players.A.spell_trap_zones[0].equipped_to",
      equipped("Axe of Despair", 0)),
+    ("a Monster Card in a Spell & Trap Zone equipped to nothing", absorbed(zone=None),
+     "players.A.spell_trap_zones[0].card", absorbed()),
+    ("a Monster Card Set in a Spell & Trap Zone", absorbed("face_down"), "players.A.spell_trap_zones[0].position",
+     absorbed()),
     ("two face-up Field Spells, one on each side", field_spells("face_up"), "players.B.field_zone", field_spells("face_down")),
     ("a chain link whose zone holds another card", link_on("Mirror Force"), "chain[0].zone", link_on("Trap Hole")),
     ("a chain link of a face-down card", link_face("face_down"), "players.B.spell_trap_zones[0].position", link_face("face_up")),
@@ -263,6 +276,22 @@ def test_a_legal_end_phase_discard_writes_a_state_that_loads():
     after = state.apply(select, "fast")
     assert len(after.data["players"]["A"]["hand"]) == 6
     GameState.from_dict(after.to_dict())
+
+
+def test_a_monster_equipped_as_an_equip_card_writes_a_state_that_loads():
+    """GOAT's Thousand-Eyes Restrict absorbs the opponent's face-down monster: the state the engine writes, with the
+    Monster Card in a Spell & Trap Zone equipped to it, loads again and is the same state."""
+    state = GameState.from_dict({"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "phase": "main1", "players": {
+        "A": {"deck": ["Sangan"], "monster_zones": [{"card": "Thousand-Eyes Restrict", "summoned_by": "special"},
+                                                    None, None, None, None]},
+        "B": {"deck": ["Sangan"], "monster_zones": [{"card": "Sangan", "position": "face_down_defense"},
+                                                    None, None, None, None]}}})
+    for step in ("activate@A.mz0", "select@B.mz0"):
+        state = state.apply(step, "fast")
+    equip = state.data["players"]["A"]["spell_trap_zones"][0]
+    assert (equip["card"], equip["owner"], equip["position"], equip["equipped_to"]) == \
+        ("Sangan", "B", "face_up", {"player": "A", "zone": 0})
+    assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))).to_dict() == state.to_dict()
 
 
 # ---------------------------------------------------------------- the property

@@ -409,12 +409,17 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         add(fact)
     add(("chosenForPending", c, chosen))
     pos = POSITION_INDIVIDUALS[fc["position"]]
-    add(("monsterPosition" if card.is_monster else "spellTrapPosition", c, pos))
+    # a Monster Card in a Spell & Trap Zone is an Equip Card (an EquipMonsterEffect's, rules/common/effects/equip-monster.swrl):
+    # told as a Spell & Trap Zone card is, with `absorbed`; only a monster in a Monster Zone has a monsterPosition
+    in_monster_zone = card.is_monster and area == "monster_zones"
+    add(("monsterPosition" if in_monster_zone else "spellTrapPosition", c, pos))
     add(("atkModifier", c, fc["atk_modifier"]))
     add(("defModifier", c, fc["def_modifier"]))
     for prop, key in counters:
         add((prop, c, fc["counters"].get(key, 0)))
-    if card.is_monster:
+    if card.is_monster and area == "spell_trap_zones":
+        add(("absorbed", c, True))
+    if in_monster_zone:
         _ability_facts(add, cat, card, c, fc["position"].startswith("face_down"))
         add(("summonedThisTurn", c, fc["summoned_this_turn"]))
         add(("positionChangedThisTurn", c, fc["position_changed_this_turn"]))
@@ -901,6 +906,9 @@ def _counted_in_catalog(vocabulary: Vocabulary, cat, spec: str) -> bool:
     _counts_card tells a card on the field)."""
     if spec.startswith("ability:"):
         return any(spec[len("ability:"):] in c.abilities for c in cat.cards)
+    if spec.startswith(EQUIPPED_BY):  # some card of the catalog names an effect of that kind
+        kind = spec[len(EQUIPPED_BY):]
+        return any(kind in vocabulary.individuals.get(e, ()) for c in cat.cards for e in c.effects)
     if spec.startswith("effect:"):
         effects = _counted_effects(vocabulary, spec[len("effect:"):])
         return any(effects.intersection(c.effects) for c in cat.cards)
@@ -926,8 +934,9 @@ def _guarded(subject, body: list, per: str, of: str | None, vocabulary: Vocabula
         return any(player(a.pred) if len(a.args) == 1 else
                    any(map(player, vocabulary.range.get(a.pred, ()))) if a.args[1] == subject else
                    any(map(player, vocabulary.domain.get(a.pred, ()))) for a in others)
-    if per == "field_monster" and any(a.pred == "monsterPosition" and a.args[0] == subject for a in others):
-        return True  # (a monster's abilities are told where its position is: on the field, _field_card_facts)
+    if per in (*_MONSTER_SUBJECTS, "field_monster") and any(a.pred == "monsterPosition" and a.args[0] == subject
+                                                          for a in others):
+        return True  # (a monsterPosition is told of a monster in a Monster Zone alone: _field_card_facts)
     if per in _MONSTER_SUBJECTS or per == "field_monster" or (per == "card" and of == "monster"):
         zones = {a.args[1] for a in others if a.pred == "placedIn" and a.args[0] == subject}
         return any(a.pred == "MonsterZone" and len(a.args) == 1 and a.args[0] in zones for a in body)
@@ -1030,13 +1039,21 @@ def counter_declarations(ruleset: str) -> tuple:
 _FACE_UP = ("face_up", "attack", "defense")  # a Spell/Trap's, a monster's face-up positions (state-format.md)
 
 
+# countsCards `equippedBy:KIND`: the Monster Cards equipped as Equip Cards (in a Spell & Trap Zone) by an effect of
+# the kind KIND (ygo:EquipMonsterEffect), counted in a catalog where a card names such an effect
+EQUIPPED_BY = "equippedBy:"
+
+
 def _counts_card(cat, spec: str):
     """Whether a card (by name) is one a countsCards declaration counts: of the class `spec`, or, for
     `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true, or for `ability:NAME`, having the keyword
-    ability NAME (the ontology's data; no card named)."""
+    ability NAME, or for `equippedBy:KIND`, a Monster Card (card_counts counts one only in a Spell & Trap Zone for
+    such a count: an Equip Card) (the ontology's data; no card named)."""
     if spec.startswith("ability:"):
         ability = spec[len("ability:"):]
         return lambda name: ability in cat.get(name).abilities
+    if spec.startswith(EQUIPPED_BY):  # (counted in a Spell & Trap Zone alone: a Monster Card there is an Equip Card)
+        return lambda name: cat.get(name).is_monster
     if spec.startswith("effect:"):
         prop = spec[len("effect:"):]
         names = cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_counted_" + prop,
@@ -1059,12 +1076,16 @@ def card_counts(state: dict, cat) -> list[tuple]:
     for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach in count_declarations(state["ruleset"]):
         counts_card = _counts_card(cat, cls)
         waiting = _on_chain(state) if resolved_only else ()
+        # a monster equipped as an Equip Card has none of its effects (cards.md Thousand-Eyes Restrict): only a count
+        # of such cards counts it in a Spell & Trap Zone
+        absorbed_counted = cls.startswith(EQUIPPED_BY)
 
         def counted(p: str) -> list[dict]:  # p's field cards of the class (or naming the effect) in the areas
             return [fc for area in areas.split(",") for entries in [state["players"][p][area]]
                     for i, fc in enumerate(_entries(entries))
                     if fc is not None and counts_card(fc["card"]) and not fc["extra"].get("attempt")  # (not Summoned yet)
-                    and (not face_up_only or fc["position"] in _FACE_UP) and (p, area, i) not in waiting]
+                    and (not face_up_only or fc["position"] in _FACE_UP) and (p, area, i) not in waiting
+                    and (area != "spell_trap_zones" or absorbed_counted or not cat.get(fc["card"]).is_monster)]
 
         if per == "card":  # each card of the kind on the field: the counted cards other than itself
             cards = [fc for q in PLAYERS for fc in counted(q)]
@@ -1123,7 +1144,8 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
                                        for i, fc in enumerate(_entries(state["players"][p][area]))
                                        if fc is not None and counts_card(fc["card"]) and not fc["extra"].get("attempt")
                                        and (not face_up_only or fc["position"] in _FACE_UP)
-                                       and (p, area, i) not in waiting)))
+                                       and (p, area, i) not in waiting
+                                       and (area != "spell_trap_zones" or not cat.get(fc["card"]).is_monster))))
     return out
 
 

@@ -355,6 +355,8 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         # (rulebook p. 3, at most 5 monsters; p. 42 "Control": to its owner's Graveyard)
         _to_list_area(step, side, ann["areaWhenFull"], name, card_ind, player_ind, ref, ann, watched)
         return
+    if fc is not None and ref["area"] != area:  # a monster equipped as an Equip Card (EquipMonsterEffect): a new card
+        fc = None                                # of its zone, face-up, with none of its monster bookkeeping
     if fc is not None and area != "field_zone":  # a card changing zones on the field (control): its bookkeeping starts again
         fc["extra"] = {ann["marksCard"]: True} if "marksCard" in ann else {}
     new = fc if fc is not None else new_field_card(name, owner, DEFAULT_POSITION[area])

@@ -577,9 +577,11 @@ def _inv_equip_spells_equip(state: dict, cat: Catalog):
             continue
         card = cat.get(fc["card"])
         where = f"{_where_of(p, area, i)}.equipped_to"
-        # a Continuous Trap is linked the same way to the monster it Special Summoned (tiedToSummonedMonster)
-        if not (card.card_type == "spell" and card.subtype == "equip" or card.card_type == "trap" and card.subtype == "continuous"):
-            return where, f"null ({card.name} is neither an Equip Spell nor a Continuous Trap)", show(eq)
+        # a Continuous Trap is linked the same way to the monster it Special Summoned (tiedToSummonedMonster); a Monster
+        # Card in a Spell & Trap Zone is an Equip Card (an EquipMonsterEffect's)
+        if not (card.card_type == "spell" and card.subtype == "equip" or card.card_type == "trap" and card.subtype == "continuous"
+                or card.is_monster and area == "spell_trap_zones"):
+            return where, f"null ({card.name} is neither an Equip Spell, a Continuous Trap nor a Monster Card equipped as an Equip Card)", show(eq)
         if fc["position"] != "face_up":
             return where, "null (a face-down card equips nothing)", show(eq)
         if state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None:
@@ -864,14 +866,22 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
         out[key] = copy.deepcopy(raw.get(key, default))
     if area == "monster_zones" and not card.is_monster:
         ck.fail(f"{where}.card", "a monster (this is a Monster Zone)", card.name)
-    if area == "spell_trap_zones" and (card.is_monster or card.subtype == "field" and card.card_type == "spell"):
+    # a Monster Card sits in a Spell & Trap Zone only as an Equip Card (rulebook v6.0 glossary "Equip Card": Monster
+    # Cards are sometimes treated as Equip Spell Cards; cards.md Thousand-Eyes Restrict): equipped to a monster, or
+    # its monster just gone (extra.equip_target_gone: the rules destroy it in the next step)
+    absorbed = area == "spell_trap_zones" and card.is_monster
+    if absorbed and raw.get("equipped_to") is None and not (isinstance(raw.get("extra"), dict)
+                                                            and raw["extra"].get("equip_target_gone")):
+        ck.fail(f"{where}.card", "a Spell or Trap that is not a Field Spell (this is a Spell & Trap Zone; a Monster "
+                "Card sits here only as an Equip Card, with its equipped_to)", card.name)
+    if area == "spell_trap_zones" and card.subtype == "field" and card.card_type == "spell":
         ck.fail(f"{where}.card", "a Spell or Trap that is not a Field Spell (this is a Spell & Trap Zone)", card.name)
     if area == "field_zone" and not (card.card_type == "spell" and card.subtype == "field"):
         ck.fail(f"{where}.card", "a Field Spell (this is the Field Zone)", card.name)
     if out["owner"] is None:
         out["owner"] = player
     ck.choice(out["owner"], f"{where}.owner", PLAYERS)
-    positions = MONSTER_POSITIONS if card.is_monster else SPELL_POSITIONS
+    positions = MONSTER_POSITIONS if card.is_monster and not absorbed else ("face_up",) if absorbed else SPELL_POSITIONS
     if out["position"] is None:
         out["position"] = positions[0]
     ck.choice(out["position"], f"{where}.position", positions)
