@@ -188,6 +188,14 @@ def waiting_trigger(graveyard: list) -> dict:
     return state
 
 
+def held_send(graveyard: list) -> dict:
+    """goat's End of the Damage Step waiting (extra.damage_step_end): the monster the battle destroyed, whose sending to
+    the Graveyard is an event of that End, is a card of the Graveyard."""
+    state = board(extra={"damage_step_end": {"sub_step": 2, "sent": [{"player": "A", "area": "graveyard", "index": 0}]}})
+    state["players"]["A"]["graveyard"] = graveyard
+    return state
+
+
 # (name, the impossible state, the field its refusal names, the possible twin)
 CASES = [
     ("End Phase discard with 6 or fewer cards in hand", discard(6), "players.A.hand", discard(7)),
@@ -247,6 +255,8 @@ CASES = [
      procedure_summon("cost")),
     ("a waiting trigger of an empty place", waiting_trigger([]), "extra.simultaneous_triggers[0]",
      waiting_trigger(["Man-Eater Bug"])),
+    ("a send held for the End of the Damage Step of an empty place", held_send([]), "extra.damage_step_end.sent[0]",
+     held_send(["Man-Eater Bug"])),
 ]
 
 

@@ -326,6 +326,9 @@ def _duel_facts(add, state: dict, transient: dict) -> None:
     add(("summonChain", DUEL, bool(state.get("extra", {}).get("summon_chain"))))
     if phase_end in PHASE_INDIVIDUALS:
         add(("phaseEndsTo", DUEL, PHASE_INDIVIDUALS[phase_end]))
+    end = state.get("extra", {}).get("damage_step_end")
+    if end is not None:  # goat's Damage Step sub-steps after damage calculation (rules/goat/damage-step.swrl); no rule asks 0
+        add(("endOfDamageStep", DUEL, end["sub_step"]))
 
 
 def _board_facts(add, transient: dict, strongest, counts: list, battle: list) -> None:
@@ -727,7 +730,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     turn = state["turn"]
     key = (state["phase"], turn, type(turn), state["winner"] is not None, len(state["chain"]), pending is not None,
            bool(transient.get("turn_started")), phase_end, bool(extra.get("damage_step_chain")),
-           bool(extra.get("summon_chain")))
+           bool(extra.get("summon_chain")), extra.get("damage_step_end", {}).get("sub_step"))
     duel = _get(memo.duels, key)
     if duel is None:
         part = []

@@ -38,6 +38,8 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opDamagePerLevelOfDiscarded", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
+         # (after the moves and the battle events: the events of a battle's destructions are held or sent here)
+         "opSetEndOfDamageStep", "opEndDamageStep",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
@@ -125,6 +127,8 @@ class Step:
         chosen = [self._ind(r) for r in pending["chosen"]] if pending is not None else None
         if chosen:
             names += chosen
+        held = [self._ind(r) for r in state.get("extra", {}).get("damage_step_end", {}).get("sent", ())]
+        names += held
         attacks = []  # (attacker, its target's individual)
         # Equip Spells and their monsters as objects: an Equip Spell equips a card, not a zone (rulebook
         # p. 17), so it follows its monster to another zone (control) and loses it when it leaves the field
@@ -165,6 +169,9 @@ class Step:
             if card is not None:
                 self.objects[name] = card
         self.pending_refs = None if chosen is None else [self.objects.get(name) for name in chosen]
+        # goat's End of the Damage Step (extra.damage_step_end): the monsters the battle destroyed, in the Graveyard,
+        # whose sending there is a game event of that sub-step (set_property opSetEndOfDamageStep, end_damage_step)
+        self.held_sends = [self.objects[n] for n in held if n in self.objects]
         # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
         self.attack_targets = {id(fc): (fc, self.objects.get(target)) for fc, target in attacks}
 
@@ -184,6 +191,9 @@ class Step:
             return True
         except YgoError:
             return False
+
+    def _in_graveyard(self, obj) -> bool:
+        return self._findable(obj) and self.locate(obj)["area"] == "graveyard"
 
     @staticmethod
     def _ind(ref: dict) -> str:
@@ -262,6 +272,9 @@ class Step:
                 extra.pop("simultaneous_triggers", None)
                 if not extra:
                     del self.state["extra"]
+        end = self.state.get("extra", {}).get("damage_step_end")
+        if end is not None:  # the held sends still in a Graveyard (one banished in between is not sent: end_damage_step)
+            end["sent"] = [self.locate(o) for o in self.held_sends if self._in_graveyard(o)]
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
@@ -590,6 +603,18 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
             del step.state["extra"]["damage_step_chain"]
             if not step.state["extra"]:
                 del step.state["extra"]
+    elif op == "opSetEndOfDamageStep":  # goat's Damage Step sub-steps: kept until its End (end_damage_step)
+        end = step.state.setdefault("extra", {}).setdefault("damage_step_end", {"sub_step": 1, "sent": []})
+        end["sub_step"] = int(value)
+        if int(value) == 1:  # damage was calculated in this step: the sending of the monsters it destroyed is held
+            reason = _battle_reason(step)
+            held = [n for n, e in enumerate(step.moved) if e[1] is not None and e[2] == "graveyard" and e[3] == reason]
+            kept = [n for n in range(len(step.moved)) if n not in held]
+            position = {old: new for new, old in enumerate(kept)}  # (_record_move's index of the events kept)
+            step.move_index = {c: position[i] for c, i in step.move_index.items() if i in position}
+            step.held_sends.extend(step.moved[n][0] for n in held)
+            step.moved[:] = [step.moved[n] for n in kept]  # in place, with each event's time (apply_operations)
+            step.moved_at[:] = [step.moved_at[n] for n in kept]
     elif op in LOCK_OPERATIONS:  # kept until the turn ends (start_turn)
         locked = step.state.setdefault("extra", {}).setdefault(LOCK_OPERATIONS[op], [])
         if value and _player(subject) not in locked:
@@ -949,6 +974,25 @@ def end_duel(step: Step, op: str, player_ind: str, _value) -> None:
 def end_battle(step: Step, op: str, _duel: str, _value) -> None:
     for fc in step.field_monsters():
         fc["extra"].pop("attack", None)
+
+
+def _battle_reason(step: Step) -> str:
+    return step.vocabulary.annotations["opDestroyByBattle"].get("reasonOfMove")
+
+
+@primitive("end_damage_step")
+def end_damage_step(step: Step, op: str, _duel: str, _value) -> None:
+    """The End of the Damage Step (GOAT pack README item 3): the monsters the battle destroyed that are still in the
+    Graveyard are sent there now, a MoveEvent of the next step each (their triggers: Sangan, Giant Rat); one banished
+    since damage calculation (D.D. Warrior Lady) is not. The sub-steps are over."""
+    for obj in step.held_sends:
+        if step._in_graveyard(obj):
+            step.moved.append((obj, "monster_zones", "graveyard", _battle_reason(step)))
+    step.held_sends = []
+    extra = step.state["extra"]
+    del extra["damage_step_end"]
+    if not extra:
+        del step.state["extra"]
 
 
 @primitive("close_window")

@@ -253,6 +253,12 @@ def normalize(raw: Any, source: str = "") -> dict:
                        f"extra.simultaneous_triggers[{j}]")
                 if "event" in r:
                     ck.int_(r["event"], f"extra.simultaneous_triggers[{j}].event", 1, MAX_EVENT_ORDER)
+        if "damage_step_end" in state["extra"]:  # goat's Damage Step after damage calculation, until its End
+            end = ck.keys(state["extra"]["damage_step_end"], "extra.damage_step_end", {"sub_step", "sent"},
+                          {"sub_step", "sent"})
+            ck.choice(end["sub_step"], "extra.damage_step_end.sub_step", (1, 2))
+            for j, r in enumerate(ck.list_(end["sent"], "extra.damage_step_end.sent", "card references", 10)):
+                ck.ref(r, f"extra.damage_step_end.sent[{j}]", areas=("graveyard",))
         for lock in TURN_LOCKS:  # the players locked out of it this turn
             if lock in state["extra"]:
                 locked = ck.list_(state["extra"][lock], f"extra.{lock}", "players", 2)
@@ -326,6 +332,9 @@ def normalize(raw: Any, source: str = "") -> dict:
     for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
         if card_name_at(state, r) is None:
             ck.fail(f"extra.simultaneous_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
+    for j, r in enumerate(state.get("extra", {}).get("damage_step_end", {}).get("sent", ())):
+        if card_name_at(state, r) is None:
+            ck.fail(f"extra.damage_step_end.sent[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     check_invariants(ck, cat, state)
     return state
 
