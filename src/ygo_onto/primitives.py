@@ -41,7 +41,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          # (after the moves and the battle events: the events of a battle's destructions are held or sent here)
          "opSetEndOfDamageStep", "opEndDamageStep",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
-         "opAskPhaseEnd", "opAskTurnEnd",
+         "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
@@ -1012,6 +1012,25 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
         fc["extra"].pop("effect_declined", None)
         if "attack" in fc["extra"]:
             fc["extra"]["attack"]["damage_step"] = True
+
+
+@primitive("hold_end_phase")
+def hold_end_phase(step: Step, op: str, _duel: str, player_ind: str) -> None:
+    """The End Phase has begun and the turn player holds priority in it, with an End Phase trigger ready (rulebook
+    p. 31 "End Phase", p. 38; rules/common/effects/end-phase.swrl): after opAskTurnEnd, opSetPriority and
+    opOpenSelection (ORDER), the turn's end asked in this step waits for the turn player's next end_turn. SWRL cannot
+    say "end the turn unless a trigger is ready" (negation), so the rules that end the turn infer their operations
+    too and this lets their request go: the opponent's window (extra.phase_end), and the hand-limit discard."""
+    extra = step.state.get("extra")
+    if extra is not None:
+        extra.pop("phase_end", None)
+        if not extra:
+            del step.state["extra"]
+    pending = step.state["pending"]
+    if pending is not None and pending["action"]["type"] == "end_turn":
+        step.state["pending"] = None
+        step.pending_refs = None
+    step.state["priority"] = _player(player_ind)
 
 
 @primitive("attempt_succeeds")
