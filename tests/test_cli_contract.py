@@ -53,7 +53,7 @@ TYPE_KEYS = {
     "flip_summon": {"card", "from"}, "change_position": {"card", "from", "to"}, "special_summon": {"card", "from"},
     "synchro_summon": {"card", "from"}, "activate": {"card", "from", "effect"}, "set_spell_trap": {"card", "from"},
     "attack": {"card", "from", "target", "target_ref"}, "direct_attack": {"card", "from"},
-    "select": {"card", "ref", "purpose"}, "cancel": set(), "pass": set(), "next_phase": {"to"}, "end_turn": set(),
+    "select": {"card", "ref", "purpose"}, "declare": {"level"}, "cancel": set(), "pass": set(), "next_phase": {"to"}, "end_turn": set(),
 }
 
 

@@ -37,7 +37,7 @@ ZONE_CLASSES = {"deck": "Deck", "hand": "Hand", "graveyard": "Graveyard", "banis
 KIND_INDIVIDUALS = {k: (k.split("_")[0] + "".join(w.title() for w in k.split("_")[1:]) + "Kind")
                     for k in ("normal_summon", "tribute_summon", "set_monster", "flip_summon", "change_position",
                               "special_summon", "synchro_summon", "activate", "set_spell_trap", "attack",
-                              "direct_attack", "select", "cancel", "pass", "next_phase", "end_turn")}
+                              "direct_attack", "select", "declare", "cancel", "pass", "next_phase", "end_turn")}
 KIND_NAMES = {v: k for k, v in KIND_INDIVIDUALS.items()}
 AREA_INDIVIDUALS = {"deck": "deckArea", "hand": "handArea", "graveyard": "graveyardArea", "banished": "banishedArea",
                     "extra_deck": "extraDeckArea", "monster_zones": "monsterZoneArea",
@@ -1392,6 +1392,8 @@ def action_facts(action: dict) -> list[tuple]:
         out.append(("actionToPhase", ACTION, PHASE_INDIVIDUALS[action["to"]]))
     if action["type"] == "activate":  # which of the card's effects (rules/common/effects/choose-effect.swrl)
         out.append(("actionEffectNumber", ACTION, action.get("effect", 0)))
+    if action["type"] == "declare":  # the Level declared (rules/common/effects/excavate.swrl)
+        out.append(("actionLevel", ACTION, action["level"]))
     if action["type"] == "change_position":
         out.append(("actionToPosition", ACTION, POSITION_INDIVIDUALS[action["to"]]))
     if action["type"] in SUMMONING_TYPES:  # rulebook p. 15: the Special Summon's position (default Attack)
