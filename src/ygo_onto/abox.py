@@ -285,12 +285,14 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
             if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
                 out.add(p)
     pending = state["pending"]
+    both = both_deck_lookers(cat)
     if pending is not None and "from" in pending["action"] and card_name_at(state, pending["action"]["from"]) in lookers:
         # a choice on resolution (a pending pass: a Level declared for an excavation) is the opponent's: the Deck the
-        # effect looks in is its card's owner's
+        # effect looks in is its card's owner's, or both for a filter of eitherSide (the monsters a pick-up Summons)
+        if pending["action"]["type"] == "pass" and card_name_at(state, pending["action"]["from"]) in both:
+            out.update(PLAYERS)
         out.add(pending["action"]["from"]["player"] if pending["action"]["type"] == "pass"
                 else pending["action"].get("player", state["turn_player"]))
-    both = both_deck_lookers(cat)
     for link in state["chain"]:
         if link["card"] in both:
             out.update(PLAYERS)
