@@ -192,6 +192,8 @@ def test_an_object_whose_id_names_another_allowed_action_is_bad_input(tmp_path):
     ('{"type": "activate", "card": "Mystical Space Typhoon", "effect": true}', "action.effect"),   # bool for int
     ('{"type": "activate", "card": "Mystical Space Typhoon", "effect": "0"}', "action.effect"),
     ('{"type": "end_turn", "player": "C"}', "action.player"),
+    ('{"type": "declare", "level": "5"}', "action.level"),                      # a declared Level is an int
+    ("declare:five", "declare:five"),                                           # an id's Level is a number
     ('{"type": "tribute_summon", "from": {"player": "A", "area": "pocket", "index": 0}}', "action.from.area"),
     ('{"type": "tribute_summon", "from": {"player": "A", "area": "hand", "index": true}}', "action.from.index"),
     ('{"type": "tribute_summon", "card": "Red Eyes Blak Dragon"}', "action.card"),
