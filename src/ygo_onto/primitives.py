@@ -1091,9 +1091,9 @@ def ask_declared_level(step: Step, op: str, card_ind: str, player_ind: str) -> N
 def ask_summon_position(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A resolving PickUpAndSummonEffect asks the player which of the monsters it Summons for them go face-down
     Defense Position (rules/common/effects/pick-up.swrl): a pending pass with the purpose chooseSummonPosition whose
-    `from` is the effect's card where it is (on the field: its effect destroys it once both players have chosen), needing up
-    to ygo:pickUpCount selections of the player's. One already open passes to this player: the cards chosen so far
-    stay chosen (the primitive pick_up reads them) and as many more may be chosen."""
+    `from` is the effect's card where it is (on the field: its effect destroys it once both players have chosen),
+    needing up to ygo:pickUpCount selections of the player's. One already open passes to this player: the cards
+    chosen so far stay chosen (the primitive pick_up reads them) and as many more may be chosen."""
     player = _player(player_ind)
     count = max((int(f[2]) for f in named(step.facts, ("pickUpCount",)) if f[1] in _effects_of(step, card_ind)),
                 default=1)
