@@ -53,7 +53,7 @@ TYPE_KEYS = {
     "flip_summon": {"card", "from"}, "change_position": {"card", "from", "to"}, "special_summon": {"card", "from"},
     "synchro_summon": {"card", "from"}, "activate": {"card", "from", "effect"}, "set_spell_trap": {"card", "from"},
     "attack": {"card", "from", "target", "target_ref"}, "direct_attack": {"card", "from"},
-    "select": {"card", "ref", "purpose"}, "cancel": set(), "pass": set(), "next_phase": {"to"}, "end_turn": set(),
+    "select": {"card", "ref", "purpose"}, "declare": {"level"}, "cancel": set(), "pass": set(), "next_phase": {"to"}, "end_turn": set(),
 }
 
 
@@ -192,6 +192,8 @@ def test_an_object_whose_id_names_another_allowed_action_is_bad_input(tmp_path):
     ('{"type": "activate", "card": "Mystical Space Typhoon", "effect": true}', "action.effect"),   # bool for int
     ('{"type": "activate", "card": "Mystical Space Typhoon", "effect": "0"}', "action.effect"),
     ('{"type": "end_turn", "player": "C"}', "action.player"),
+    ('{"type": "declare", "level": "5"}', "action.level"),                      # a declared Level is an int
+    ("declare:five", "declare:five"),                                           # an id's Level is a number
     ('{"type": "tribute_summon", "from": {"player": "A", "area": "pocket", "index": 0}}', "action.from.area"),
     ('{"type": "tribute_summon", "from": {"player": "A", "area": "hand", "index": true}}', "action.from.index"),
     ('{"type": "tribute_summon", "card": "Red Eyes Blak Dragon"}', "action.card"),

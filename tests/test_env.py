@@ -18,7 +18,7 @@ def test_layouts_are_contiguous_and_fixed():
     for _, start, size in action_layout():
         assert start == at
         at += size
-    assert at == N_ACTIONS == 5683
+    assert at == N_ACTIONS == 5695
     for ruleset, size in (("official", 8817), ("simplified", 8817), ("goat", 8817)):
         at = 0
         for _, start, n in observation_layout(ruleset):

@@ -84,6 +84,10 @@ def doc_index(d: dict, me: str) -> int:
     if kind == "select":
         ref = d["ref"]
         return BLOCKS["select@<side>.<slot>"][0] + SIDE * (ref["player"] != me) + _slot(ref)
+    if kind == "declare":
+        first, size = BLOCKS["declare:level<n>"]
+        assert 1 <= d["level"] <= size, d
+        return first + d["level"] - 1
     assert d["from"]["player"] == me, d
     if kind == "attack":
         tgt = d["target_ref"]
@@ -170,6 +174,8 @@ def test_every_action_type_the_rules_can_infer_has_its_block():
                 assert "select@<side>.<slot>" in BLOCKS
             elif kind == "attack":
                 assert "attack@me.mz<i>><side>.mz<j>" in BLOCKS
+            elif kind == "declare":
+                assert "declare:level<n>" in BLOCKS
             else:
                 assert set(extra) <= {"to"}, (cls, spec)
                 to = extra.get("to")

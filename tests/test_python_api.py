@@ -28,6 +28,7 @@ TYPE_KEYS = {
     "attack": {"card", "from", "target", "target_ref"},
     "direct_attack": {"card", "from"},
     "select": {"card", "ref", "purpose"},
+    "declare": {"level"},
     "cancel": set(),
     "pass": set(),
     "next_phase": {"to"},

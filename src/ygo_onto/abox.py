@@ -38,7 +38,7 @@ ZONE_CLASSES = {"deck": "Deck", "hand": "Hand", "graveyard": "Graveyard", "banis
 KIND_INDIVIDUALS = {k: (k.split("_")[0] + "".join(w.title() for w in k.split("_")[1:]) + "Kind")
                     for k in ("normal_summon", "tribute_summon", "set_monster", "flip_summon", "change_position",
                               "special_summon", "synchro_summon", "activate", "set_spell_trap", "attack",
-                              "direct_attack", "select", "cancel", "pass", "next_phase", "end_turn")}
+                              "direct_attack", "select", "declare", "cancel", "pass", "next_phase", "end_turn")}
 KIND_NAMES = {v: k for k, v in KIND_INDIVIDUALS.items()}
 AREA_INDIVIDUALS = {"deck": "deckArea", "hand": "handArea", "graveyard": "graveyardArea", "banished": "banishedArea",
                     "extra_deck": "extraDeckArea", "monster_zones": "monsterZoneArea",
@@ -288,12 +288,14 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
             if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
                 out.add(p)
     pending = state["pending"]
+    both = both_deck_lookers(cat)
     if pending is not None and "from" in pending["action"] and card_name_at(state, pending["action"]["from"]) in lookers:
         # a choice on resolution (a pending pass: a Level declared for an excavation) is the opponent's: the Deck the
-        # effect looks in is its card's owner's
+        # effect looks in is its card's owner's, or both for a filter of eitherSide (the monsters a pick-up Summons)
+        if pending["action"]["type"] == "pass" and card_name_at(state, pending["action"]["from"]) in both:
+            out.update(PLAYERS)
         out.add(pending["action"]["from"]["player"] if pending["action"]["type"] == "pass"
                 else pending["action"].get("player", state["turn_player"]))
-    both = both_deck_lookers(cat)
     for link in state["chain"]:
         if link["card"] in both:
             out.update(PLAYERS)
@@ -1449,6 +1451,8 @@ def action_facts(action: dict) -> list[tuple]:
         out.append(("actionToPhase", ACTION, PHASE_INDIVIDUALS[action["to"]]))
     if action["type"] == "activate":  # which of the card's effects (rules/common/effects/choose-effect.swrl)
         out.append(("actionEffectNumber", ACTION, action.get("effect", 0)))
+    if action["type"] == "declare":  # the Level declared (rules/common/effects/excavate.swrl)
+        out.append(("actionLevel", ACTION, action["level"]))
     if action["type"] == "change_position":
         out.append(("actionToPosition", ACTION, POSITION_INDIVIDUALS[action["to"]]))
     if action["type"] in SUMMONING_TYPES:  # rulebook p. 15: the Special Summon's position (default Attack)

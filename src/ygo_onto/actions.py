@@ -18,10 +18,10 @@ from .reasoning import named
 from .state import card_name_at, copy_json
 
 TYPE_ORDER = ["normal_summon", "tribute_summon", "set_monster", "flip_summon", "special_summon", "synchro_summon",
-              "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "cancel", "pass",
+              "change_position", "activate", "set_spell_trap", "attack", "direct_attack", "select", "declare", "cancel", "pass",
               "next_phase", "end_turn"]
 # Every key an action object of docs/actions-and-cli.md may have (an id, a type, its player, and the keys its type names).
-ACTION_KEYS = {"id", "type", "player", "card", "from", "to", "target", "target_ref", "effect", "ref", "purpose"}
+ACTION_KEYS = {"id", "type", "player", "card", "from", "to", "target", "target_ref", "effect", "ref", "purpose", "level"}
 PHASE_ORDER = ["draw", "standby", "main1", "battle", "main2", "end"]
 AREA_SHORT = {"hand": "hand", "monster_zones": "mz", "spell_trap_zones": "stz", "field_zone": "fz", "graveyard": "gy",
               "deck": "deck", "extra_deck": "extra", "banished": "banished"}
@@ -53,6 +53,8 @@ def check_action_object(action, where: str = "action", source: str = "") -> None
         fail("player", '"A" or "B"')
     if "effect" in action and (type(action["effect"]) is not int or not 0 <= action["effect"] <= MAX_COUNT):
         fail("effect", f"an int from 0 to {MAX_COUNT:,}")
+    if "level" in action and (type(action["level"]) is not int or not 0 <= action["level"] <= MAX_COUNT):
+        fail("level", f"an int from 0 to {MAX_COUNT:,}")  # (which Levels may be declared is the rules' to say)
     # a `to` other than a phase is a battle position of state-format.md (whether the rules offer it is theirs to say)
     if "to" in action and action["to"] not in (PHASE_ORDER if action["type"] == "next_phase" else MONSTER_POSITIONS):
         fail("to", "a phase" if action["type"] == "next_phase" else '"attack", "defense" or "face_down_defense"')
@@ -185,6 +187,8 @@ def action_id(a: dict) -> str:
         parts.append("@" + ref_text(a["ref"]))
     if "to" in a:
         parts.append(":" + a["to"])
+    elif "level" in a:  # a declared Level (declare)
+        parts.append(f":level{a['level']}")
     elif a.get("effect"):  # an activate of a card's effect other than its first (a choice of effect: chooseEffect)
         parts.append(f":effect{a['effect']}")
     return "".join(parts)
@@ -194,7 +198,8 @@ def _sort_key(a: dict):
     ref = a.get("from") or a.get("ref") or {}
     target = a.get("target_ref") or {}
     return (TYPE_ORDER.index(a["type"]), ref.get("player", ""), ref.get("area", ""), ref.get("index", -1),
-            target.get("index", -1), PHASE_ORDER.index(a["to"]) if a["type"] == "next_phase" else str(a.get("to", "")))
+            target.get("index", -1), PHASE_ORDER.index(a["to"]) if a["type"] == "next_phase" else str(a.get("to", "")),
+            a.get("level", 0))
 
 
 def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -> list[Action]:
@@ -287,6 +292,8 @@ def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose, eff
             action.update(target=target, target_ref=parse_card_ind(f[2]))
         elif kind == "next_phase":
             action["to"] = PHASE_NAMES[f[2]]
+        elif kind == "declare":  # a Level the player may declare (declareAnyLevel)
+            action["level"] = int(f[2])
     action["id"] = action_id(action)
     return _sort_key(action), action["id"], Action.from_dict(action)
 
@@ -326,7 +333,7 @@ def parse_ref_text(text: str) -> dict:
 
 
 # the action types whose id names no card (actions-and-cli.md's table): of them only next_phase has a `:to`
-ID_WITHOUT_CARD = {"pass", "cancel", "next_phase", "end_turn"}
+ID_WITHOUT_CARD = {"pass", "cancel", "next_phase", "end_turn", "declare"}
 
 
 def parse_action_id(text: str) -> dict:
@@ -347,9 +354,15 @@ def parse_action_id(text: str) -> dict:
         raise StateError(f"action {show(text)}: expected {kind} without a card reference (@...): {kind} names no card")
     if m.group(3) and kind != "attack":
         raise StateError(f"action {show(text)}: expected a target (>...) only in an attack's id, got one in a {kind}")
-    if m.group(4) and kind in ID_WITHOUT_CARD - {"next_phase"}:
+    if m.group(4) and kind in ID_WITHOUT_CARD - {"next_phase", "declare"}:
         raise StateError(f"action {show(text)}: expected {kind} alone, got a `:` part ({kind} takes no `to`)")
     effect = re.fullmatch(r"effect([1-9]\d{0,5})", m.group(4) or "") if kind == "activate" else None
+    if kind == "declare":  # its Level, the one part its id has (declare:level5)
+        level = re.fullmatch(r"level(\d{1,6})", m.group(4) or "")
+        if not level:
+            raise StateError(f"action {show(text)}: expected a Level after `:` (declare:level5), got {show(m.group(4))}")
+        action["level"] = int(level.group(1))
+        return action
     if m.group(4) and not effect and m.group(4) not in (PHASE_ORDER if kind == "next_phase" else ("attack", "defense", "face_down_defense")):
         raise StateError(f"action {show(text)}: expected " + ("a phase (" + ", ".join(PHASE_ORDER) + ")" if kind == "next_phase"
                          else '"attack", "defense" or "face_down_defense"') + f" after `:`, got {show(m.group(4))}")
@@ -377,6 +390,8 @@ def describe(a: dict) -> str:
         parts.append(f"-> {a['target']}")
     if "to" in a:
         parts.append(f"to {a['to']}")
+    if "level" in a:
+        parts.append(f"Level {a['level']}")
     if "purpose" in a:
         parts.append(f"({a['purpose']})")
     return " ".join(parts)

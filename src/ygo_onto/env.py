@@ -43,6 +43,7 @@ FROM_KINDS = (("normal_summon", None), ("tribute_summon", None), ("set_monster",
               ("set_spell_trap", None),
               ("direct_attack", None))
 SIMPLE = ("pass", "cancel", "end_turn")
+DECLARABLE_LEVELS = 12  # a declare action's Level, 1 to 12 (ygo:declarableLevel), has a place each
 
 
 def _slot_offsets() -> dict[str, int]:
@@ -71,6 +72,8 @@ def action_layout() -> list[tuple[str, int, int]]:
     at += 2 * SIDE_SLOTS
     rows.append(("attack@me.mz<i>><side>.mz<j>", at, 5 * 10))
     at += 50
+    rows.append(("declare:level<n>", at, DECLARABLE_LEVELS))
+    at += DECLARABLE_LEVELS
     return rows
 
 
@@ -94,6 +97,10 @@ def encode_action(action, me: str) -> int:
         return LAYOUT[kind][0]
     if kind == "next_phase":
         return LAYOUT["next_phase:<phase>"][0] + PHASES.index(d["to"])
+    if kind == "declare":
+        if not 1 <= d["level"] <= DECLARABLE_LEVELS:
+            raise StateError(f"action {d['id']}: the action space holds Levels 1 to {DECLARABLE_LEVELS}, got {d['level']}")
+        return LAYOUT["declare:level<n>"][0] + d["level"] - 1
     if kind == "select":
         ref = d["ref"]
         side = 0 if ref["player"] == me else 1

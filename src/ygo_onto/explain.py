@@ -214,6 +214,8 @@ def _target_fact(state, action: dict) -> tuple:
             continue
         if kind in ("pass", "cancel", "end_turn"):
             return (term, DUEL)
+        if kind == "declare":  # a declared Level: the fact's value (declareAnyLevel)
+            return (term, DUEL, action.get("level"))
         if kind == "next_phase":
             if "to" not in action:  # "go on to the next phase", whichever it is: the rules for any phase are asked
                 return (term, DUEL, None)

@@ -40,7 +40,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          # (after the moves and the battle events: the events of a battle's destructions are held or sent here)
          "opSetEndOfDamageStep", "opEndDamageStep",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -901,8 +901,10 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """The player picks up the top ygo:pickUpCount cards of their Deck (a PickUpAndSummonEffect): each card the card's
     effect filter matches (the inferred candidateOf facts: both Decks are in the ABox while its link resolves) goes
     to the operation's ygo:destinationArea (a Monster Zone: Special Summoned in face-up Attack Position, the first in
-    the Deck's order while a zone is free, then to ygo:areaWhenFull), every other card to the player's hand. SWRL
-    cannot walk a list or count free zones, so this primitive does; the rules say when and for whom."""
+    the Deck's order while a zone is free, then to ygo:areaWhenFull), every other card to the player's hand; a monster
+    its owner chose with the purpose chooseSummonPosition (the pending's chosen cards, ask_summon_position) in
+    face-down Defense Position. SWRL cannot walk a list or count free zones, so this primitive does; the rules say
+    when and for whom."""
     effects = _effects_of(step, card_ind)
     count = max((int(f[2]) for f in named(step.facts, ("pickUpCount",)) if f[1] in effects), default=0)
     matches = {f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == card_ind}
@@ -910,6 +912,7 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     p = _player(player_ind)
     side = step.state["players"][p]
     step.wrap(p, "deck", "hand", "graveyard")
+    face_down = [o for o in step.pending_refs or () if o is not None]
     picked = []
     for i, tok in enumerate(side["deck"][:count]):
         ind = f"{p}_deck_picked{i}_card"
@@ -921,8 +924,11 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         elif area != "monster_zones":
             move(step, "opSendToGraveyard", ind, f"player{p}")
         else:
+            face_down_chosen = any(o is step.objects[ind] for o in face_down)
             move(step, op, ind, f"player{p}")  # (ygo:areaWhenFull: no free zone left)
             _mark_special_summoned(step, ind)
+            if face_down_chosen and isinstance(step.objects[ind], dict):
+                step.objects[ind]["position"] = "face_down_defense"
 
 
 @primitive("draw")
@@ -1161,6 +1167,21 @@ def ask_on_resolution(step: Step, op: str, player_ind: str, count: int) -> None:
     step.state["priority"] = player
 
 
+def _resolved_card_place(step: Step, card_ind: str) -> dict | None:
+    """Where a resolving link's card is now (its resolution, or its own effect, may have sent it to the Graveyard):
+    its place, or, for a card that left its zone before it resolved (a pseudo-card, abox.link_facts), its last copy
+    in its link player's Graveyard; None when it is not there either."""
+    obj = step.objects.get(card_ind)
+    if obj is not None and step._findable(obj):
+        return step.locate(obj)
+    link = step.state["chain"][-1]
+    grave = step.state["players"][link["player"]]["graveyard"]
+    names = [n.name if isinstance(n, Token) else n for n in grave]
+    if link["card"] not in names:
+        return None
+    return {"player": link["player"], "area": "graveyard", "index": len(names) - 1 - names[::-1].index(link["card"])}
+
+
 @primitive("ask_declared_level")
 def ask_declared_level(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A resolving effect asks the player to declare a Level (an ExcavateEffect with declaresLevelOnResolution): the
@@ -1168,19 +1189,36 @@ def ask_declared_level(step: Step, op: str, card_ind: str, player_ind: str) -> N
     effect's card where its resolution left it (a Normal Spell: its owner's Graveyard), so that the rules find the
     effect again once the Level is declared (rules/common/effects/excavate.swrl)."""
     player = _player(player_ind)
-    obj = step.objects.get(card_ind)
-    if obj is not None and step._findable(obj):
-        where = step.locate(obj)
-    else:  # the link's card left its zone before it resolved (a pseudo-card, abox.link_facts): its owner's Graveyard
-        link = step.state["chain"][-1]
-        grave = step.state["players"][link["player"]]["graveyard"]
-        names = [n.name if isinstance(n, Token) else n for n in grave]
-        if link["card"] not in names:
-            return
-        where = {"player": link["player"], "area": "graveyard", "index": len(names) - 1 - names[::-1].index(link["card"])}
+    where = _resolved_card_place(step, card_ind)
+    if where is None:
+        return
     step.state["pending"] = {"action": {"type": "pass", "player": player, "from": where},
                              "purpose": "declare", "needed": 1, "chosen": []}
     step.pending_refs = []
+    step.state["priority"] = player
+
+
+@primitive("ask_summon_position")
+def ask_summon_position(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """A resolving PickUpAndSummonEffect asks the player which of the monsters it Summons for them go face-down
+    Defense Position (rules/common/effects/pick-up.swrl): a pending pass with the purpose chooseSummonPosition whose
+    `from` is the effect's card where it is (on the field: its effect destroys it once both players have chosen),
+    needing up to ygo:pickUpCount selections of the player's. One already open passes to this player: the cards
+    chosen so far stay chosen (the primitive pick_up reads them) and as many more may be chosen."""
+    player = _player(player_ind)
+    count = max((int(f[2]) for f in named(step.facts, ("pickUpCount",)) if f[1] in _effects_of(step, card_ind)),
+                default=1)
+    pending = step.state["pending"]
+    if pending is not None and pending["purpose"] == "chooseSummonPosition":
+        pending["action"]["player"] = player
+        pending["needed"] += count
+    else:
+        where = _resolved_card_place(step, card_ind)
+        if where is None:
+            return
+        step.state["pending"] = {"action": {"type": "pass", "player": player, "from": where},
+                                 "purpose": "chooseSummonPosition", "needed": count, "chosen": []}
+        step.pending_refs = []
     step.state["priority"] = player
 
 

@@ -28,7 +28,8 @@ AREAS = LIST_AREAS + ZONE_AREAS + ("field_zone",)
 MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
-PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "chooseEffect", "perHeadsDestroy")
+PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "chooseEffect", "perHeadsDestroy",
+            "chooseSummonPosition")
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 # the state's extra keys of locks that last the turn they were activated in, each the players locked: their Summons
 # (summonLockedThisTurn) and their Battle Phase (battlePhaseLockedThisTurn)
@@ -717,10 +718,15 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
                 return ("pending", "a Level to declare: pending.action.from the effect's card, needed 1, nothing chosen",
                         f"needed {pending['needed']} with {len(pending['chosen'])} chosen")
             return None
+        if purpose == "chooseSummonPosition":  # the monsters a PickUpAndSummonEffect Summons face-down (rules/common/
+            # effects/pick-up.swrl): chosen by each player in turn, from the effect's card, named by `from`
+            if "from" not in action:
+                return "pending.action.from", "the effect's card (the pick-up whose positions are chosen)", "none"
+            return None
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
-                    "selects only the discards, the swap, the monsters destroyed per heads or the Level a resolving "
-                    "effect asks for)", show(kind))
+                    "selects only the discards, the swap, the monsters destroyed per heads, the positions of a "
+                    "pick-up's Summons or the Level a resolving effect asks for)", show(kind))
         if len(state["players"][player]["hand"]) < pending["needed"]:
             return (f"players.{player}.hand", f"at least {pending['needed']} cards (the discards asked for)",
                     f"{len(state['players'][player]['hand'])} cards")
