@@ -595,6 +595,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
     elif op == "opDeclineEffect":
         if isinstance(step.objects[subject], dict):  # a card off the field: its trigger was an event of one step
             step.objects[subject]["extra"]["effect_declined"] = bool(value)
+            if value:  # a FLIP effect declined (target-protection.swrl) is spent, as one put on the chain (add_chain_link)
+                step.objects[subject]["extra"].pop("flipped", None)
     elif op == "opSetReplayRight":  # rulebook p. 28: kept until an attack is declared or the turn ends
         if value:
             step.objects[subject]["extra"]["replay"] = True
