@@ -1366,7 +1366,7 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     me = link_ind(number)
     out = [("ChainLink", me), ("linkNumber", me, number), ("linkSpeed", me, link["speed"]),
            ("linkPlayer", me, player_ind(link["player"])),
-           ("negatedOnChain", me, number in transient.get("negated", ()))]
+           ("negatedOnChain", me, bool(link.get("extra", {}).get("negated")))]
     zone = link.get("zone")
     entry = card_at(state, {"player": link["player"], **zone}) if zone else None
     card = catalog(state["ruleset"]).get(link["card"])

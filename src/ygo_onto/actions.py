@@ -234,7 +234,8 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         out[made[1]] = made
     # SWRL cannot say "unless": a class annotated ygo:withholdsActions takes the action types it names off the list
     # while a member of it is inferred: an action of no card (MustAttackReady: next_phase, end_turn while a monster
-    # that must attack can), or the member's own (ActivationLocked: its `activate`)
+    # that must attack can), or the member's own (ActivationLocked: its `activate`; ProtectedFromTargeting: the
+    # `select` of it)
     withholding = vocabulary.annotated("withholdsActions", shared=True)
     if not named(facts, withholding):
         return [made[2] for made in sorted(out.values(), key=_ORDER)]
@@ -244,10 +245,11 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
 def withheld_by(facts, vocabulary: Vocabulary, action) -> tuple | None:
     """The inferred fact that takes the action (an Action or an action object) off the allowed actions, or None: a
     member of a class annotated ygo:withholdsActions naming the action's type, which reaches any action that names
-    no card, and the member's own."""
+    no card, and the member's own (the card it acts `from`, or a `select`'s card, its `ref`)."""
     withholding = vocabulary.annotated("withholdsActions", shared=True)
+    card = "from" if "from" in action else "ref" if "ref" in action else None
     for f in named(facts, withholding):
-        if action["type"] in withholding[f[0]].split() and ("from" not in action or action["from"] == _card_ref(f[1])):
+        if action["type"] in withholding[f[0]].split() and (card is None or action[card] == _card_ref(f[1])):
             return f
     return None
 

@@ -40,7 +40,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          # (after the moves and the battle events: the events of a battle's destructions are held or sent here)
          "opSetEndOfDamageStep", "opEndDamageStep",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opNegatePendingActivation", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -97,8 +97,8 @@ class Step:
         self.state = state
         self.vocabulary = vocabulary
         self.rng = rng
-        # what carries over to the next step: a chain being resolved and the links it negated
-        self.transient = {k: v for k, v in transient.items() if k in ("resolving", "negated")}
+        # what carries over to the next step: a chain being resolved
+        self.transient = {k: v for k, v in transient.items() if k == "resolving"}
         self.rolled = None  # (card object, result): a die rolled in this step, seen in the next
         self.tossed = {}  # coins tossed in this step, seen in the next: "card" (object), "heads", "needed"
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
@@ -640,9 +640,13 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.link_extra.setdefault(subject, {})["counters"] = int(value)
     elif op == "opSetCostLevel":  # after opOpenSelection (ORDER): the pending that goes on selecting keeps it
         step.state["pending"].setdefault("extra", {})["cost_level"] = int(value)
+    elif op == "opNegatePendingActivation":  # kept by the pending until its chain link is made (add_chain_link)
+        step.state["pending"].setdefault("extra", {})["negated"] = True
     elif op == "opDeclineEffect":
         if isinstance(step.objects[subject], dict):  # a card off the field: its trigger was an event of one step
             step.objects[subject]["extra"]["effect_declined"] = bool(value)
+            if value:  # a FLIP effect declined (target-protection.swrl) is spent, as one put on the chain (add_chain_link)
+                step.objects[subject]["extra"].pop("flipped", None)
     elif op == "opSetReplayRight":  # rulebook p. 28: kept until an attack is declared or the turn ends
         if value:
             step.objects[subject]["extra"]["replay"] = True
@@ -1093,6 +1097,8 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     cost_level = (pending or {}).get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of a Tribute paid as its cost (rules/common/effects/level-of-cost.swrl)
         link.setdefault("extra", {})["cost_level"] = cost_level
+    if (pending or {}).get("extra", {}).get("negated"):  # negated while its selections were open (negate_link)
+        link.setdefault("extra", {})["negated"] = True
     step.state["chain"].append(link)
 
 
@@ -1102,12 +1108,13 @@ def resolve_chain(step: Step, op: str, _duel: str, _value) -> None:
     if extra is not None and extra.pop("simultaneous_triggers", None) is not None and not extra:
         del step.state["extra"]  # a trigger still waiting (nothing to select) has missed its chain (rulebook p. 35)
     step.transient["resolving"] = True
-    step.transient.setdefault("negated", [])
 
 
 @primitive("negate_link")
 def negate_link(step: Step, op: str, link: str, _value) -> None:
-    step.transient.setdefault("negated", []).append(int(link[len("chainLink"):]))
+    """The link is negated (negatedOnChain): kept on the link (its extra.negated) until it resolves, so a negation
+    made before the chain resolves (a monster destroyed by battle: negatesEffectsOfBattled) waits for it."""
+    step.state["chain"][int(link[len("chainLink"):]) - 1].setdefault("extra", {})["negated"] = True
 
 
 @primitive("finish_link")
@@ -1119,7 +1126,6 @@ def finish_link(step: Step, op: str, link: str, _value) -> None:
     step.state["chain"].pop()
     if not step.state["chain"]:
         step.transient.pop("resolving", None)
-        step.transient.pop("negated", None)
         if step.state["pending"] is None:
             step.state["priority"] = step.state["turn_player"]
         close_window(step, op, link, True)

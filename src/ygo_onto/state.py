@@ -304,6 +304,8 @@ def normalize(raw: Any, source: str = "") -> dict:
                 ck.choice(link["extra"]["effect"], f"{where}.extra.effect", cat.get(link["card"]).effects)
             if "counters" in link["extra"]:  # its card's counters as it was activated (ygo:linkCounters)
                 ck.int_(link["extra"]["counters"], f"{where}.extra.counters", 0, MAX_COUNT)
+            if "negated" in link["extra"]:  # a later link or a continuous effect negated it (ygo:negatedOnChain)
+                ck.choice(link["extra"]["negated"], f"{where}.extra.negated", (True,))
             if "cost_level" in link["extra"]:  # the Level of a monster Tributed as its cost (level-of-cost.swrl)
                 ck.int_(link["extra"]["cost_level"], f"{where}.extra.cost_level", 1, 12)
 
@@ -323,12 +325,15 @@ def normalize(raw: Any, source: str = "") -> dict:
         for j, r in enumerate(pending["chosen"]):
             ck.ref(r, f"pending.chosen[{j}]")
         if "extra" in pending:  # the Level of a monster Tributed as the activation's cost, once paid (level-of-cost.swrl);
-            # a trigger's event, its time in its step (goat: a decline passes over its event's other optional triggers)
-            ck.keys(pending["extra"], "pending.extra", {"cost_level", "event"})
+            # a trigger's event, its time in its step (goat: a decline passes over its event's other optional triggers);
+            # negated: the activation its selections make is negated (negate-battled.swrl)
+            ck.keys(pending["extra"], "pending.extra", {"cost_level", "event", "negated"})
             if "cost_level" in pending["extra"]:
                 ck.int_(pending["extra"]["cost_level"], "pending.extra.cost_level", 1, 12)
             if "event" in pending["extra"]:
                 ck.int_(pending["extra"]["event"], "pending.extra.event", 1, MAX_EVENT_ORDER)
+            if "negated" in pending["extra"]:
+                ck.choice(pending["extra"]["negated"], "pending.extra.negated", (True,))
         _check_pending_refs(ck, cat, state, pending)
     for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
         if card_name_at(state, r) is None:
