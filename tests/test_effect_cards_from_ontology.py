@@ -34,11 +34,9 @@ EDIT = Path(__file__).resolve().parent / "owlapi_edit.py"
 
 
 @pytest.fixture(scope="module")
-def onto(cache, tmp_path_factory):
-    """The project's ontology exported by the CLI, the three cards added, saved as RDF/XML."""
-    d = tmp_path_factory.mktemp("newcards")
-    run("export-owl", d / "ygo.owl")
-    return with_new_cards(d / "ygo.owl", d / "ygo-newcards.owl")
+def onto(cache, official_export, tmp_path_factory):
+    """The project's ontology exported by the CLI (conftest), the three cards added, saved as RDF/XML."""
+    return with_new_cards(official_export, tmp_path_factory.mktemp("newcards") / "ygo-newcards.owl")
 
 
 @pytest.fixture(scope="module")

@@ -33,11 +33,9 @@ cache = own_cache  # the module's own disk cache folder (a fixture, used by name
 
 
 @pytest.fixture(scope="module")
-def onto(cache, tmp_path_factory):
-    """The project's ontology exported by the CLI, the moves and cards added, saved as RDF/XML."""
-    d = tmp_path_factory.mktemp("newmoves")
-    run("export-owl", d / "ygo.owl")
-    return with_new_moves(d / "ygo.owl", d / "ygo-newmoves.owl")
+def onto(cache, official_export, tmp_path_factory):
+    """The project's ontology exported by the CLI (conftest), the moves and cards added, saved as RDF/XML."""
+    return with_new_moves(official_export, tmp_path_factory.mktemp("newmoves") / "ygo-newmoves.owl")
 
 
 @pytest.fixture(scope="module")

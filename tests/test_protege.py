@@ -73,10 +73,9 @@ def states(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    path = tmp_path_factory.mktemp("export") / "ygo.owl"
-    run("export-owl", path)
-    return path
+def exported(official_export):
+    """`ygo-onto export-owl ygo.owl` (conftest: written once per test run)."""
+    return official_export
 
 
 # ---------------------------------------------------------------- rules have identity
