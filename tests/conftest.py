@@ -63,6 +63,19 @@ def official_export(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def pellet_pool():
+    """The reference Pellet backend in a warm JVM (testing.differential.PelletPool), shared by the modules of this
+    process that compare `fast` with Pellet (test_differential, test_effects_as_data, test_goat_reasoners,
+    test_turn_player_priority, test_own_procedure_only_revival), where each started its own JVMs and paid their
+    start and first, cold runs.  One worker: the tests run on two processes for two cores, so a second Pellet worker
+    per process only made three processes share them."""
+    from ygo_onto.testing import differential as D
+
+    with D.PelletPool(workers=1) as pool:
+        yield pool
+
+
 def pytest_sessionfinish(session, exitstatus):
     """Shut down a JVM a test started (test_export's OWL API, pellet-jvm) before the interpreter exits: JPype's own
     shutdown at exit crashes the process now and then with a segmentation fault after every test passed

@@ -38,13 +38,6 @@ def test_the_goat_inputs_are_varied_and_fast_answers_them(scenario_steps, duel_s
     assert not [(c.name, err) for c in cases for _, err in [D.fast_facts(c)] if err]
 
 
-@pytest.fixture(scope="module")
-def pellet_pool():
-    """One Pellet worker (a warm JVM) for both comparisons: its start and first runs cost more than a few inputs."""
-    with D.PelletPool(workers=1) as pool:
-        yield pool
-
-
 def _assert_pellet_agrees(cases: list, pool: D.PelletPool) -> None:
     outcomes = D.compare(cases, pool, batch=4)
     assert len(outcomes) == len(cases)
