@@ -381,11 +381,11 @@ def _parsed_reasoned_rules(k) -> list[tuple]:
     rules = reasoned_rules(k)
     cache = getattr(k, "__dict__", None)
     got = cache.get("_explain_parsed") if cache is not None else None
-    if got is None or got[0] is not rules:
-        got = (rules, [(rule, *parse_rule(rule.text)) for rule in rules])
+    if got is None or got[0] is not rules or got[1] != rules:  # (a list changed in place is parsed again)
+        got = (rules, list(rules), [(rule, *parse_rule(rule.text)) for rule in rules])
         if cache is not None:
             cache["_explain_parsed"] = got
-    return got[1]
+    return got[2]
 
 
 def _judge(state, action: dict, reasoner: str) -> Explanation:
