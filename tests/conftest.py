@@ -1,4 +1,6 @@
+import fcntl
 import os
+import stat
 import sys
 import warnings
 from pathlib import Path
@@ -35,6 +37,43 @@ def pytest_collection_modifyitems(config, items):
             f"pytest-xdist's --dist loadgroup does not group tests with pytest {pytest.__version__} "
             "(pytest-xdist#1386): install the test extra's pytest (pip install -e '.[test]')"))
     return result
+
+
+@pytest.fixture(scope="session")
+def official_export(tmp_path_factory) -> Path:
+    """The sources' `official` ontology as `ygo-onto export-owl FILE` writes it (no state): written once per test run,
+    shared by the tests that read it or edit a copy of it (test_protege, test_owl_input, test_cli_first_use,
+    test_*_from_ontology), where each exported it again (about 10 s of CPU each).  export-owl itself is checked by
+    test_export and test_cli_contract.  The processes of an xdist run share one file (a lock in their common
+    temporary folder); a test that edits it edits a copy (the file is made read-only)."""
+    from cli_runner import cli
+
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # (the workers' folders share their parent)
+    path = root / "official-export.owl"
+    with open(root / "official-export.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.is_file():
+            partial = root / "official-export.partial.owl"
+            code, text = cli("export-owl", partial)
+            assert code == 0, text
+            partial.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+            partial.rename(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def pellet_pool():
+    """The reference Pellet backend in a warm JVM (testing.differential.PelletPool), shared by the modules of this
+    process that compare `fast` with Pellet (test_differential, test_effects_as_data, test_goat_reasoners,
+    test_turn_player_priority, test_own_procedure_only_revival), where each started its own JVMs and paid their
+    start and first, cold runs.  One worker: the tests run on two processes for two cores, so a second Pellet worker
+    per process only made three processes share them."""
+    from ygo_onto.testing import differential as D
+
+    with D.PelletPool(workers=1) as pool:
+        yield pool
 
 
 def pytest_sessionfinish(session, exitstatus):

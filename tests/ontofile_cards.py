@@ -34,6 +34,18 @@ def cache(tmp_path_factory):
         os.environ["XDG_CACHE_HOME"] = old
 
 
+def copy_graph(g):
+    """A new rdflib graph with g's triples and prefixes, to edit: a quarter of the CPU of parsing the file again
+    (several tests edit the same file, each its own way)."""
+    from rdflib import Graph
+
+    out = Graph()
+    out += g
+    for prefix, namespace in g.namespaces():
+        out.bind(prefix, namespace, override=True)
+    return out
+
+
 def state(a: dict, b: dict, phase="main1", turn=3, turn_player="A", **extra) -> dict:
     return {"format": "ygo-onto.state/1", "ruleset": "official", "turn": turn, "turn_player": turn_player,
             "phase": phase, **extra,

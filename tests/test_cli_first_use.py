@@ -45,9 +45,7 @@ def test_examples_copy_makes_the_readme_paths_work(tmp_path):
     assert code == 2 and "--copy" in text and "expected a folder" in text, text
 
 
-def _export_with_a_changed_card(tmp_path) -> Path:
-    export = tmp_path / "export.owl"
-    assert cli("export-owl", export)[0] == 0
+def _export_with_a_changed_card(tmp_path, export: Path) -> Path:
     text = export.read_text(encoding="utf-8")
     marker = '<ygo:cardAtk rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">'
     at = text.index(marker) + len(marker)
@@ -57,8 +55,9 @@ def _export_with_a_changed_card(tmp_path) -> Path:
     return edited
 
 
-def test_import_owl_names_the_files_it_would_change_and_refuses_an_installed_package(tmp_path, monkeypatch):
-    edited = _export_with_a_changed_card(tmp_path)
+def test_import_owl_names_the_files_it_would_change_and_refuses_an_installed_package(tmp_path, monkeypatch,
+                                                                                     official_export):
+    edited = _export_with_a_changed_card(tmp_path, official_export)
     code, text = cli("import-owl", "--dry-run", edited)
     assert code == 0, text
     assert "would change" in text and str(ROOT / "ontology" / "cards-official.owl") in text, text
@@ -72,10 +71,8 @@ def test_import_owl_names_the_files_it_would_change_and_refuses_an_installed_pac
     assert cli("import-owl", "--dry-run", edited)[0] == 0  # seeing what it would change writes nothing
 
 
-def test_import_owl_with_no_change_names_no_file(tmp_path):
-    export = tmp_path / "export.owl"
-    assert cli("export-owl", export)[0] == 0
-    code, text = cli("import-owl", "--dry-run", export)
+def test_import_owl_with_no_change_names_no_file(official_export):
+    code, text = cli("import-owl", "--dry-run", official_export)
     assert code == 0 and "no change to the sources" in text and "file" not in text.split("axioms")[-1], text
 
 

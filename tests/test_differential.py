@@ -9,10 +9,10 @@ fast backend; deduplicated by their ABox.  Any difference fails the Pellet test,
 symmetric difference, and saves the input under tests/fixtures/differential/, so later runs
 (and scripts/differential.py) replay it.
 
-The Pellet side is marked `pellet`.  It runs the unchanged reference backend in two worker
-processes whose Pellet runs in a JVM started once, several inputs to a Pellet run when the
-fast backend shows they cannot interact; an input on which a joined run disagrees is run again
-alone.  test_the_shortcuts_give_the_reference_answer checks both shortcuts against plain runs.
+The Pellet side is marked `pellet`.  It runs the unchanged reference backend in a worker
+process whose Pellet runs in a JVM started once (tests/conftest.py's pellet_pool), several
+inputs to a Pellet run when the fast backend shows they cannot interact; an input on which a
+joined run disagrees is run again alone.  test_the_shortcuts_give_the_reference_answer checks both shortcuts against plain runs.
 """
 from __future__ import annotations
 
@@ -53,12 +53,6 @@ def cases(engine_errors):
     extra = D.sample_playouts(PLAYOUT_STATES, PLAYOUT_STEPS, seed=SEED, exclude={c.key() for c in base},
                               errors=engine_errors)
     return base + extra
-
-
-@pytest.fixture(scope="module")
-def pellet_pool():
-    with D.PelletPool() as pool:
-        yield pool
 
 
 def test_the_inputs_are_many_distinct_and_varied(cases, engine_errors):

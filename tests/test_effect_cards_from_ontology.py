@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from effect_cards_onto import NEW_CARDS, with_new_cards
-from ontofile_cards import NONE5, REPO, run, state, zones  # noqa: F401 (not all in each)
+from ontofile_cards import NONE5, REPO, copy_graph, run, state, zones  # noqa: F401 (not all in each)
 from ontofile_cards import cache as own_cache
 from owlapi_edit import edit_in_a_process
 from ygo_onto import GameState, Rules
@@ -34,11 +34,17 @@ EDIT = Path(__file__).resolve().parent / "owlapi_edit.py"
 
 
 @pytest.fixture(scope="module")
-def onto(cache, tmp_path_factory):
-    """The project's ontology exported by the CLI, the three cards added, saved as RDF/XML."""
-    d = tmp_path_factory.mktemp("newcards")
-    run("export-owl", d / "ygo.owl")
-    return with_new_cards(d / "ygo.owl", d / "ygo-newcards.owl")
+def onto(cache, official_export, tmp_path_factory):
+    """The project's ontology exported by the CLI (conftest), the three cards added, saved as RDF/XML."""
+    return with_new_cards(official_export, tmp_path_factory.mktemp("newcards") / "ygo-newcards.owl")
+
+
+@pytest.fixture(scope="module")
+def onto_graph(onto):
+    """The file's triples, parsed once: the tests that edit them edit a copy."""
+    from rdflib import Graph
+
+    return Graph().parse(onto, format="xml")
 
 
 @pytest.fixture(scope="module")
@@ -301,10 +307,8 @@ def test_the_file_loaded_and_saved_by_the_owl_api_plays_the_same(onto, tmp_path)
 
 # ---------------------------------------------------------------- what an operation needs is checked on load
 
-def _edited(onto, tmp_path, edit):
-    from rdflib import Graph
-
-    g = Graph().parse(onto, format="xml")
+def _edited(onto_graph, tmp_path, edit):
+    g = copy_graph(onto_graph)
     edit(g)
     out = tmp_path / "edited.owl"
     g.serialize(out, format="xml")
@@ -312,7 +316,7 @@ def _edited(onto, tmp_path, edit):
 
 
 @pytest.mark.parametrize("case", ["typo_declared", "new_operation", "unknown_primitive"])
-def test_an_operation_nothing_carries_out_is_refused_on_load(onto, tmp_path, case):
+def test_an_operation_nothing_carries_out_is_refused_on_load(onto_graph, tmp_path, case):
     from rdflib import Literal, URIRef
     from rdflib.namespace import OWL, RDF
 
@@ -329,7 +333,7 @@ def test_an_operation_nothing_carries_out_is_refused_on_load(onto, tmp_path, cas
         else:
             g.set((URIRef(YGO + "opGainLifePoints"), URIRef(YGO + "primitive"), Literal("heal")))
 
-    path = _edited(onto, tmp_path, edit)
+    path = _edited(onto_graph, tmp_path, edit)
     with pytest.raises(StateError) as err:
         Rules.load(path, cache=False)
     expected = {"typo_declared": "rule typo#1 (in the ontology file): opGainLifePoint has no ygo:primitive",

@@ -113,7 +113,7 @@ def test_a_move_event_is_a_fact_of_the_next_step_for_a_watched_card_only():
 
 
 @pytest.mark.pellet
-def test_fast_infers_what_pellet_infers_on_the_effect_scenarios():
+def test_fast_infers_what_pellet_infers_on_the_effect_scenarios(pellet_pool):
     cases = []
     for name in PELLET_SCENARIOS:
         path = SCENARIOS / f"{name}.json"
@@ -126,8 +126,7 @@ def test_fast_infers_what_pellet_infers_on_the_effect_scenarios():
     cases = D.sampled(D.dedupe(cases), keep=lambda c: (c.transient and "events" in c.transient) or " step " not in c.name,
                       one_in=9)
     assert any(c.transient and "events" in c.transient for c in cases)
-    with D.PelletPool() as pool:
-        outcomes = D.compare(cases, pool, batch=4)
+    outcomes = D.compare(cases, pellet_pool, batch=4)
     failures = [o for o in outcomes if not o.same]
     assert not failures, "\n".join(o.report()[:2000] for o in failures)
 

@@ -38,9 +38,8 @@ def test_the_goat_inputs_are_varied_and_fast_answers_them(scenario_steps, duel_s
     assert not [(c.name, err) for c in cases for _, err in [D.fast_facts(c)] if err]
 
 
-def _assert_pellet_agrees(cases: list) -> None:
-    with D.PelletPool(workers=1) as pool:
-        outcomes = D.compare(cases, pool, batch=4)
+def _assert_pellet_agrees(cases: list, pool: D.PelletPool) -> None:
+    outcomes = D.compare(cases, pool, batch=4)
     assert len(outcomes) == len(cases)
     assert all(o.fast_error is None and o.pellet_error is None and o.pellet_ms > 0 for o in outcomes)
     failures = [o for o in outcomes if not o.same]
@@ -48,14 +47,14 @@ def _assert_pellet_agrees(cases: list) -> None:
 
 
 @pytest.mark.pellet
-def test_fast_infers_exactly_what_pellet_infers_on_goat_duel_states(duel_states):
-    _assert_pellet_agrees(duel_states)
+def test_fast_infers_exactly_what_pellet_infers_on_goat_duel_states(duel_states, pellet_pool):
+    _assert_pellet_agrees(duel_states, pellet_pool)
 
 
 @pytest.mark.pellet
-def test_fast_infers_exactly_what_pellet_infers_on_the_goat_scenario_steps(scenario_steps):
+def test_fast_infers_exactly_what_pellet_infers_on_the_goat_scenario_steps(scenario_steps, pellet_pool):
     # Pellet takes about a second a goat state: a default run compares the fixed sixtieth D.sampled picks (about 20
     # states); YGO_FULL_PELLET=1 compares every one (README "Tests and CI")
     cases = D.sampled(scenario_steps, one_in=60)
     assert any(c.transient for c in cases) and any(" start" in c.name for c in cases)
-    _assert_pellet_agrees(cases)
+    _assert_pellet_agrees(cases, pellet_pool)

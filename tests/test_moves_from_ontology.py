@@ -20,7 +20,7 @@ import sys
 
 import pytest
 from move_cards_onto import NEW_CARDS, NEW_MOVES, YGO, with_new_moves
-from ontofile_cards import NONE5, REPO, run, state, zones  # noqa: F401 (not all in each)
+from ontofile_cards import NONE5, REPO, copy_graph, run, state, zones  # noqa: F401 (not all in each)
 from ontofile_cards import cache as own_cache
 from owlapi_edit import edit_in_a_process
 from rdflib import Graph, Literal, URIRef
@@ -33,11 +33,15 @@ cache = own_cache  # the module's own disk cache folder (a fixture, used by name
 
 
 @pytest.fixture(scope="module")
-def onto(cache, tmp_path_factory):
-    """The project's ontology exported by the CLI, the moves and cards added, saved as RDF/XML."""
-    d = tmp_path_factory.mktemp("newmoves")
-    run("export-owl", d / "ygo.owl")
-    return with_new_moves(d / "ygo.owl", d / "ygo-newmoves.owl")
+def onto(cache, official_export, tmp_path_factory):
+    """The project's ontology exported by the CLI (conftest), the moves and cards added, saved as RDF/XML."""
+    return with_new_moves(official_export, tmp_path_factory.mktemp("newmoves") / "ygo-newmoves.owl")
+
+
+@pytest.fixture(scope="module")
+def onto_graph(onto):
+    """The file's triples, parsed once: the tests that edit them edit a copy."""
+    return Graph().parse(onto, format="xml")
 
 
 @pytest.fixture(scope="module")
@@ -254,8 +258,8 @@ def test_a_move_to_the_top_of_the_deck_is_the_files_data(rules):
 
 @pytest.mark.parametrize("case", ["no_area", "unknown_area", "place_in_a_zone", "unknown_place", "counter_without_key",
                                   "full_area_not_a_list", "full_area_on_a_list"])
-def test_a_move_without_a_destination_or_a_counter_without_its_key_is_refused_on_load(onto, tmp_path, case):
-    g = Graph().parse(onto, format="xml")
+def test_a_move_without_a_destination_or_a_counter_without_its_key_is_refused_on_load(onto_graph, tmp_path, case):
+    g = copy_graph(onto_graph)
     op, area, place = URIRef(YGO + "opBanishFromField"), URIRef(YGO + "destinationArea"), URIRef(YGO + "destinationPlace")
     if case == "no_area":
         g.remove((op, area, None))

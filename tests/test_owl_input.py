@@ -90,10 +90,8 @@ def test_a_file_past_the_size_bound_is_refused_before_it_is_parsed(tmp_path):
     assert done.returncode == 2 and "YGO_MAX_OWL_BYTES: expected a number of bytes" in done.stderr, done.stderr
 
 
-def test_a_literal_that_is_not_an_integer_gives_only_the_message(tmp_path):
-    export = tmp_path / "export.owl"
-    assert run("export-owl", export).returncode == 0
-    text = export.read_text(encoding="utf-8")
+def test_a_literal_that_is_not_an_integer_gives_only_the_message(tmp_path, official_export):
+    text = official_export.read_text(encoding="utf-8")
     marker = '<ygo:cardAtk rdf:datatype="http://www.w3.org/2001/XMLSchema#integer">'
     at = text.index(marker) + len(marker)
     bad = tmp_path / "bad-literal.owl"

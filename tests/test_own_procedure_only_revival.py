@@ -39,10 +39,9 @@ def test_monster_reborn_never_targets_it(cases):
 
 
 @pytest.mark.pellet
-def test_fast_infers_what_pellet_infers(cases):
+def test_fast_infers_what_pellet_infers(cases, pellet_pool):
     # every start and end state, a third of the steps' inputs (all with YGO_FULL_PELLET=1)
     chosen = D.sampled(cases, keep=lambda c: " input " not in c.name)
-    with D.PelletPool() as pool:
-        outcomes = D.compare(chosen, pool, batch=8)
+    outcomes = D.compare(chosen, pellet_pool, batch=8)
     failures = [o for o in outcomes if not o.same]
     assert not failures, "\n".join(o.report() for o in failures[:3])

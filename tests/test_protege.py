@@ -26,6 +26,7 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
+from ontofile_cards import copy_graph
 from owlapi_edit import edit_in_a_process
 from ygo_onto.knowledge import YGO, knowledge
 from ygo_onto.ontofile import SWRL_IMP, rule_iri
@@ -73,16 +74,21 @@ def states(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory):
-    path = tmp_path_factory.mktemp("export") / "ygo.owl"
-    run("export-owl", path)
-    return path
+def exported(official_export):
+    """`ygo-onto export-owl ygo.owl` (conftest: written once per test run)."""
+    return official_export
 
 
 # ---------------------------------------------------------------- rules have identity
 
-def test_every_exported_rule_has_its_iri_label_citation_and_file(exported):
-    g = Graph().parse(exported, format="xml")
+@pytest.fixture(scope="module")
+def exported_graph(exported):
+    """The export's triples, parsed once: the tests that edit them edit a copy."""
+    return Graph().parse(exported, format="xml")
+
+
+def test_every_exported_rule_has_its_iri_label_citation_and_file(exported_graph):
+    g = exported_graph
     rules = knowledge("official").rules
     assert (URIRef("http://ygo-onto.org/ontology"), YGO.ruleset, Literal("official")) in g
     imps = set(g.subjects(RDF.type, SWRL_IMP))
@@ -132,8 +138,8 @@ def test_ontology_runs_the_export_as_the_sources(exported, states, tmp_path):
         os.environ.pop("XDG_CACHE_HOME")
 
 
-def _with(exported, tmp_path, edit) -> Path:
-    g = Graph().parse(exported, format="xml")
+def _with(exported_graph, tmp_path, edit) -> Path:
+    g = copy_graph(exported_graph)
     edit(g)
     out = tmp_path / "bad.owl"
     g.serialize(out, format="xml")
@@ -151,7 +157,7 @@ def _builtin_of(g, rule):
     return next(a for a in body if g.value(a, URIRef("http://www.w3.org/2003/11/swrl#builtin")) is not None)
 
 
-def test_bad_ontology_files_exit_2_naming_what_is_wrong(exported, states, tmp_path):
+def test_bad_ontology_files_exit_2_naming_what_is_wrong(exported_graph, states, tmp_path):
     swrl = "http://www.w3.org/2003/11/swrl#"
     not_owl = tmp_path / "state.owl"
     not_owl.write_text(json.dumps(STATES["battle"]), encoding="utf-8")
@@ -163,23 +169,23 @@ def test_bad_ontology_files_exit_2_naming_what_is_wrong(exported, states, tmp_pa
         g.remove((atom, URIRef(swrl + "builtin"), None))
         g.add((atom, URIRef(swrl + "builtin"), URIRef("http://www.w3.org/2003/11/swrlb#stringConcat")))
 
-    done = run("allowed", states["battle"], "--ontology", _with(exported, tmp_path, untranslatable), check=False)
+    done = run("allowed", states["battle"], "--ontology", _with(exported_graph, tmp_path, untranslatable), check=False)
     assert done.returncode == 2 and TRAP_HOLE_RULE in done.stderr and "stringConcat" in done.stderr, done.stderr
 
     def unknown_class(g):  # a typo in Protégé: every Monster(?x) atom names an undeclared class
         for atom in list(g.subjects(URIRef(swrl + "classPredicate"), URIRef(str(YGO) + "Monster"))):
             g.set((atom, URIRef(swrl + "classPredicate"), URIRef(str(YGO) + "Monstr")))
 
-    done = run("allowed", states["battle"], "--ontology", _with(exported, tmp_path, unknown_class), check=False)
+    done = run("allowed", states["battle"], "--ontology", _with(exported_graph, tmp_path, unknown_class), check=False)
     assert done.returncode == 2 and "Monstr" in done.stderr and "Traceback" not in done.stderr, done.stderr
 
     def inconsistent(g):
         g.add((YGO.flipSummon, RDF.type, YGO.Monster))
         g.add((YGO.flipSummon, RDF.type, YGO.Spell))
 
-    done = run("allowed", states["battle"], "--ontology", _with(exported, tmp_path, inconsistent), check=False)
+    done = run("allowed", states["battle"], "--ontology", _with(exported_graph, tmp_path, inconsistent), check=False)
     assert done.returncode == 2 and "inconsistent" in done.stderr and "flipSummon" in done.stderr, done.stderr
-    done = run("import-owl", _with(exported, tmp_path, untranslatable), check=False)
+    done = run("import-owl", _with(exported_graph, tmp_path, untranslatable), check=False)
     assert done.returncode == 2 and TRAP_HOLE_RULE in done.stderr
 
 

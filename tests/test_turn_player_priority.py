@@ -57,13 +57,12 @@ def test_the_attacker_gets_a_window_after_the_opponent_passes(cases):
 
 
 @pytest.mark.pellet
-def test_fast_infers_what_pellet_infers_in_the_new_windows(cases):
+def test_fast_infers_what_pellet_infers_in_the_new_windows(cases, pellet_pool):
     assert len(cases) >= 20
     # a quarter of them by default, every one with YGO_FULL_PELLET=1 (README "Tests and CI"); the windows' states
     # in the sample: after a summon or an attack, with the turn player or the opponent to act
     chosen = D.sampled(cases, keep=lambda c: c.name.endswith("start"), one_in=4)
     assert len(chosen) >= 8
-    with D.PelletPool() as pool:
-        outcomes = D.compare(chosen, pool, batch=8)
+    outcomes = D.compare(chosen, pellet_pool, batch=8)
     failures = [o for o in outcomes if not o.same]
     assert not failures, "\n".join(o.report() for o in failures[:3])

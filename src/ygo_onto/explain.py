@@ -376,6 +376,20 @@ def _label(given, action: dict) -> str:
         return str(action)
 
 
+def _parsed_reasoned_rules(k) -> list[tuple]:
+    """(rule, body atoms, head atoms) of each rule the reasoners run, parsed once per Knowledge and rule list: a
+    refused action is explained against every rule (parsing them all each time made a refusal cost most of a duel's
+    time when a test tries many).  The atoms are read, never changed."""
+    rules = reasoned_rules(k)
+    cache = getattr(k, "__dict__", None)
+    got = cache.get("_explain_parsed") if cache is not None else None
+    if got is None or got[0] is not rules or got[1] != rules:  # (a list changed in place is parsed again)
+        got = (rules, list(rules), [(rule, *parse_rule(rule.text)) for rule in rules])
+        if cache is not None:
+            cache["_explain_parsed"] = got
+    return got[2]
+
+
 def _judge(state, action: dict, reasoner: str) -> Explanation:
     """The rules' judgement of one action object with its card references: the rule that fired, or each rule
     for this kind of action with its first failing condition (followed down through derived conditions)."""
@@ -391,7 +405,7 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
         result.allowed = False
         result.wrong_player = (f"player {action['player']} does not hold priority: player {holder} does, and only "
                                f"the player holding priority may act (rulebook p. 38); for {holder}:")
-    parsed = [(rule, *parse_rule(rule.text)) for rule in reasoned_rules(k)]
+    parsed = _parsed_reasoned_rules(k)
     for rule, body, head in parsed:
         for h in head:
             binding = _head_binding(h, target)
