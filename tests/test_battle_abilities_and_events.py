@@ -75,7 +75,7 @@ def test_battle_damage_is_an_event_only_for_a_card_that_watches_it():
             "A": {"deck": ["Sangan"], "monster_zones": [{"card": card, "position": "attack"}, None, None, None, None]},
             "B": {}}}
     events, facts = _battle_damage_events(state("Airknight Parshath"))
-    assert events == [("A", "monster_zones", 0, None, None, "BattleDamageEvent")]
+    assert events == [("A", "monster_zones", 0, None, None, "BattleDamageEvent", 1)]  # (its time in the step: the first)
     assert {("BattleDamageEvent", "event1"), ("eventCard", "event1", abox.card_ind("A", "monster_zones", 0))} <= set(facts)
     assert _battle_damage_events(state("Giant Orc")) == ([], [])
 
@@ -87,8 +87,8 @@ def test_a_direct_attack_is_its_own_event_for_a_card_that_watches_it():
             "B": {"hand": ["Giant Orc"]}}}
     # Spirit Reaper's discard watches battle damage by a direct attack (onDirectBattleDamage) only
     events, facts = _battle_damage_events(state("Spirit Reaper"))
-    assert events == [("A", "monster_zones", 0, None, None, "DirectBattleDamageEvent")]
+    assert events == [("A", "monster_zones", 0, None, None, "DirectBattleDamageEvent", 1)]
     assert ("DirectBattleDamageEvent", "event1") in set(facts)
     # Airknight Parshath's draw watches any battle damage, not the direct attack as such
     events, _ = _battle_damage_events(state("Airknight Parshath"))
-    assert events == [("A", "monster_zones", 0, None, None, "BattleDamageEvent")]
+    assert events == [("A", "monster_zones", 0, None, None, "BattleDamageEvent", 1)]  # (its time in the step: the first)

@@ -100,7 +100,7 @@ def test_a_move_event_is_a_fact_of_the_next_step_for_a_watched_card_only():
     state = GameState.from_dict(sc["state"])
     inputs = _recorded(lambda: state.apply(sc["steps"][0], "fast"))
     events = [t["events"] for _, t in inputs if "events" in t]
-    assert events == [[("B", "graveyard", 0, "monster_zones", "graveyard", "destroyedByBattleReason")]]
+    assert events == [[("B", "graveyard", 0, "monster_zones", "graveyard", "destroyedByBattleReason", 1)]]
     data, transient = next((d, t) for d, t in inputs if "events" in t)
     facts = state_facts(data, True, transient)
     assert ("moveReason", "event1", "destroyedByBattleReason") in facts

@@ -68,7 +68,7 @@ PRISON = {"card": "Dimensional Prison", "position": "face_down"}
 
 # ---------------------------------------------------------------- the operations and cards are the file's data
 
-def test_the_moves_and_cards_are_only_in_the_edited_file(onto, rules):
+def test_the_moves_and_cards_are_only_in_the_edited_file(onto, rules, official_export):
     v = rules.knowledge.vocabulary
     assert {op: (v.annotations[op]["primitive"], v.annotations[op]["destinationArea"],
                  v.annotations[op].get("destinationPlace")) for op in NEW_MOVES} == \
@@ -83,7 +83,7 @@ def test_the_moves_and_cards_are_only_in_the_edited_file(onto, rules):
         text = f.read_text(encoding="utf-8")
         assert "opBanishFromField" not in text and "Dimensional Prison" not in text and "Transmigration" not in text, f
         assert "Rush Recklessly" not in text and "RushRecklessly" not in text, f
-    assert len(rules.knowledge.rules) == len(Rules.load(onto.parent / "ygo.owl").knowledge.rules) + 11
+    assert len(rules.knowledge.rules) == len(Rules.load(official_export).knowledge.rules) + 11
     listed = {c["name"]: c for c in json.loads(run("cards", "--json", "--ontology", onto).stdout)}
     assert listed["Dimensional Prison"]["kind"] == "Normal Trap"
     assert listed["The Transmigration Prophecy"]["kind"] == "Quick-Play Spell"

@@ -54,5 +54,6 @@ def _events_of_attack(state: dict) -> list:
 def test_destroying_by_battle_is_an_event_only_for_a_card_that_watches_it():
     def state(card):
         return _state([{"card": card, "position": "attack"}], [{"card": "Kycoo the Ghost Destroyer", "position": "attack"}])
-    assert ("A", "monster_zones", 0, None, None, "DestroysByBattleEvent") in _events_of_attack(state("Zombyra the Dark"))
-    assert not [e for e in _events_of_attack(state("Giant Orc")) if e[-1] == "DestroysByBattleEvent"]
+    # (an event: the card's place, where it came from and went, its class, its time in the step)
+    assert ("A", "monster_zones", 0, None, None, "DestroysByBattleEvent") in [e[:6] for e in _events_of_attack(state("Zombyra the Dark"))]
+    assert not [e for e in _events_of_attack(state("Giant Orc")) if e[5] == "DestroysByBattleEvent"]

@@ -1081,8 +1081,8 @@ def card_counts(state: dict, cat) -> list[tuple]:
     for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach in count_declarations(state["ruleset"]):
         counts_card = _counts_card(cat, cls)
         waiting = _on_chain(state) if resolved_only else ()
-        # a monster equipped as an Equip Card has none of its effects (cards.md Thousand-Eyes Restrict): only a count
-        # of such cards counts it in a Spell & Trap Zone
+        # a monster equipped as an Equip Card has none of its effects (EquipMonsterEffect, equip-monster.swrl): only
+        # a count of such cards counts it in a Spell & Trap Zone
         absorbed_counted = cls.startswith(EQUIPPED_BY)
 
         def counted(p: str) -> list[dict]:  # p's field cards of the class (or naming the effect) in the areas

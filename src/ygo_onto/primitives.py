@@ -700,7 +700,7 @@ def summon_tokens(step: Step, op: str, player_ind: str, effect: str) -> None:
 def choose_zone(step: Step, op: str, card_ind: str, count: int) -> None:
     """A ZoneLockEffect's card came face-up on the field: up to `count` of the Monster Zones of its controller's
     opponent that are free now are locked while it stays face-up (its `extra.locked_zones`, read by
-    state.locked_zones; formats/goat/cards.md Ojama King). SWRL cannot pick "up to N of the free zones", so this
+    state.locked_zones; a ZoneLockEffect's locksZones). SWRL cannot pick "up to N of the free zones", so this
     primitive does: the first free ones in zone order (docs/decisions.md, "Locked Monster Zones")."""
     card = step.objects[card_ind]
     where = step.locate(card)
@@ -993,8 +993,8 @@ def _battle_reason(step: Step) -> str:
 @primitive("end_damage_step")
 def end_damage_step(step: Step, op: str, _duel: str, _value) -> None:
     """The End of the Damage Step (GOAT pack README item 3): the monsters the battle destroyed that are still in the
-    Graveyard are sent there now, a MoveEvent of the next step each (their triggers: Sangan, Giant Rat); one banished
-    since damage calculation (D.D. Warrior Lady) is not. The sub-steps are over."""
+    Graveyard are sent there now, a MoveEvent of the next step each (their "sent to the Graveyard" and "destroyed by
+    battle" triggers); one banished since damage calculation (by an "after battle" trigger) is not. The sub-steps are over."""
     for obj in step.held_sends:
         if step._in_graveyard(obj):
             step.moved.append((obj, "monster_zones", "graveyard", _battle_reason(step)))

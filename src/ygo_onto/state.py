@@ -378,8 +378,8 @@ def card_at(state: dict, ref: dict) -> dict | str | None:
 
 def locked_zones(state: dict) -> frozenset:
     """The Monster Zones (player, index) a ZoneLockEffect locks: the zones a face-up monster's `extra.locked_zones`
-    names, on the side of its controller's opponent (formats/goat/cards.md Ojama King: "the chosen zones cannot be
-    used while Ojama King remains face-up"; primitives.choose_zone writes them). A face-down or departed card locks
+    names, on the side of its controller's opponent (a ZoneLockEffect: the chosen zones cannot be used while its
+    card remains face-up; primitives.choose_zone writes them). A face-down or departed card locks
     nothing, so the zones are free again at once."""
     out = []
     for p in PLAYERS:
@@ -887,7 +887,7 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
     if area == "monster_zones" and not card.is_monster:
         ck.fail(f"{where}.card", "a monster (this is a Monster Zone)", card.name)
     # a Monster Card sits in a Spell & Trap Zone only as an Equip Card (rulebook v6.0 glossary "Equip Card": Monster
-    # Cards are sometimes treated as Equip Spell Cards; cards.md Thousand-Eyes Restrict): equipped to a monster, or
+    # Cards are sometimes treated as Equip Spell Cards; EquipMonsterEffect): equipped to a monster, or
     # its monster just gone (extra.equip_target_gone: the rules destroy it in the next step)
     absorbed = area == "spell_trap_zones" and card.is_monster
     if absorbed and raw.get("equipped_to") is None and not (isinstance(raw.get("extra"), dict)
