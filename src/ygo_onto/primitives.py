@@ -318,7 +318,7 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
         ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2])))
     annotations = vocabulary.annotations
     # (not a player's action: the link it makes is an activation of theirs, no trigger's)
-    if step.state["pending"] is None and "action" not in transient and any(f[0] == "opTriggerEffect" for f in facts):
+    if step.state["pending"] is None and "action" not in transient and named(facts, ("opTriggerEffect",)):
         ops = _defer_immediate_triggers(step, ops)
     declined = {f[1] for f in named(facts, ("declinedEvent",))}
     if declined:  # passed over with the optional trigger of their event its player declined: they wait no more
