@@ -572,6 +572,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
     if op in SETTERS:
         key, convert = SETTERS[op]
         card = step.objects[subject]
+        if isinstance(card, Token):  # it left the field in this step (a replay's right for an attacker destroyed
+            return                   # at once): a card's field properties go with it (state-format.md)
         if op == "opSetPosition" and card["position"] == "face_down_defense" and value != "faceDownDefensePosition" \
                 and catalog(step.state["ruleset"]).get(card["card"], "card").flip:
             step.flipped.append(card)  # rulebook p. 11: a FLIP effect starts when the card is turned face-up
@@ -648,6 +650,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
             if value:  # a FLIP effect declined (target-protection.swrl) is spent, as one put on the chain (add_chain_link)
                 step.objects[subject]["extra"].pop("flipped", None)
     elif op == "opSetReplayRight":  # rulebook p. 28: kept until an attack is declared or the turn ends
+        if isinstance(step.objects[subject], Token):  # an attacker destroyed as its target left: no replay
+            return
         if value:
             step.objects[subject]["extra"]["replay"] = True
         else:
