@@ -265,13 +265,10 @@ class Step:
         if self.waiting_triggers is not None:  # (extra.simultaneous_triggers: the ABox's simultaneousTrigger)
             waiting = [dict(self.locate(o), event=self.waiting_events[id(o)]) if id(o) in self.waiting_events
                        else self.locate(o) for o in self.waiting_triggers if self._findable(o)]
-            extra = self.state.setdefault("extra", {})
             if waiting:
-                extra["simultaneous_triggers"] = waiting
+                self.state.setdefault("extra", {})["simultaneous_triggers"] = waiting
             else:
-                extra.pop("simultaneous_triggers", None)
-                if not extra:
-                    del self.state["extra"]
+                drop_extra(self.state, "simultaneous_triggers")
         end = self.state.get("extra", {}).get("damage_step_end")
         if end is not None:  # the held sends still in a Graveyard (one banished in between is not sent: end_damage_step)
             end["sent"] = [self.locate(o) for o in self.held_sends if self._in_graveyard(o)]
@@ -544,6 +541,18 @@ def _remember_properly_summoned(state: dict, player: str, name: str, present: bo
         del state["extra"]
 
 
+def drop_extra(state: dict, *keys: str) -> None:
+    """The keys leave the duel's bookkeeping (state.extra), and an empty extra goes too: a state holds none
+    (state.normalize drops an empty one on load)."""
+    extra = state.get("extra")
+    if extra is None:
+        return
+    for key in keys:
+        extra.pop(key, None)
+    if not extra:
+        del state["extra"]
+
+
 # operation -> the lock of the turn it sets (state.TURN_LOCKS)
 LOCK_OPERATIONS = {"opLockSummonsThisTurn": "summon_lock", "opLockBattlePhaseThisTurn": "battle_phase_lock"}
 
@@ -601,10 +610,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
     elif op == "opMarkDamageStepChain":  # kept until the chain is over (close_window), or the window it marks closes
         if value:
             step.state.setdefault("extra", {})["damage_step_chain"] = True
-        elif "damage_step_chain" in step.state.get("extra", {}):
-            del step.state["extra"]["damage_step_chain"]
-            if not step.state["extra"]:
-                del step.state["extra"]
+        else:
+            drop_extra(step.state, "damage_step_chain")
     elif op == "opSetEndOfDamageStep":  # goat's Damage Step sub-steps: kept until its End (end_damage_step)
         end = step.state.setdefault("extra", {}).setdefault("damage_step_end", {"sub_step": 1, "sent": []})
         end["sub_step"] = int(value)
@@ -1003,24 +1010,16 @@ def end_damage_step(step: Step, op: str, _duel: str, _value) -> None:
         if step._in_graveyard(obj):
             step.moved.append((obj, "monster_zones", "graveyard", _battle_reason(step)))
     step.held_sends = []
-    extra = step.state["extra"]
-    del extra["damage_step_end"]
-    if not extra:
-        del step.state["extra"]
+    drop_extra(step.state, "damage_step_end")
 
 
 @primitive("close_window")
 def close_window(step: Step, op: str, _duel: str, _value) -> None:
     """The response window closes: the summon stands, the attack goes on to the Damage Step, an asked
     phase end is spent (it happened, or a chain was built instead: rulebook p. 38)."""
-    extra = step.state.get("extra")
-    if extra is not None:
-        extra.pop("phase_end", None)
-        extra.pop("damage_step_chain", None)  # the Damage Step's chain is over (rulebook p. 32)
-        extra.pop("summon_chain", None)  # the chain begun in a Summon's window is over (GOAT priority)
-        extra.pop("simultaneous_triggers", None)  # a trigger still waiting (nothing to select) has missed its chain
-        if not extra:
-            del step.state["extra"]
+    # the Damage Step's chain is over (rulebook p. 32), so is the chain begun in a Summon's window (GOAT priority);
+    # a trigger still waiting (nothing to select) has missed its chain
+    drop_extra(step.state, "phase_end", "damage_step_chain", "summon_chain", "simultaneous_triggers")
     for fc in step.field_monsters():
         fc["extra"].pop("just_summoned", None)
         fc["extra"].pop("effect_declined", None)
@@ -1035,11 +1034,7 @@ def hold_end_phase(step: Step, op: str, _duel: str, player_ind: str) -> None:
     opOpenSelection (ORDER), the turn's end asked in this step waits for the turn player's next end_turn. SWRL cannot
     say "end the turn unless a trigger is ready" (negation), so the rules that end the turn infer their operations
     too and this lets their request go: the opponent's window (extra.phase_end), and the hand-limit discard."""
-    extra = step.state.get("extra")
-    if extra is not None:
-        extra.pop("phase_end", None)
-        if not extra:
-            del step.state["extra"]
+    drop_extra(step.state, "phase_end")
     pending = step.state["pending"]
     if pending is not None and pending["action"]["type"] == "end_turn":
         step.state["pending"] = None
@@ -1108,9 +1103,8 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
 
 @primitive("resolve_chain")
 def resolve_chain(step: Step, op: str, _duel: str, _value) -> None:
-    extra = step.state.get("extra")
-    if extra is not None and extra.pop("simultaneous_triggers", None) is not None and not extra:
-        del step.state["extra"]  # a trigger still waiting (nothing to select) has missed its chain (rulebook p. 35)
+    # a trigger still waiting (nothing to select) has missed its chain (rulebook p. 35)
+    drop_extra(step.state, "simultaneous_triggers")
     step.transient["resolving"] = True
 
 
@@ -1282,9 +1276,7 @@ def _stop_waiting(step: Step, cards: set) -> None:
     if waiting:
         extra["simultaneous_triggers"] = waiting
     else:
-        del extra["simultaneous_triggers"]
-        if not extra:
-            del step.state["extra"]
+        drop_extra(step.state, "simultaneous_triggers")
 
 
 def _trigger_keys(step: Step) -> tuple:
@@ -1361,13 +1353,7 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
     # counters that last until the End Phase (ygo:counterKey with ygo:resetEachTurn): gone
     counters = [ann["counterKey"] for ann in step.vocabulary.annotations.values()
                 if "resetEachTurn" in ann and "counterKey" in ann and "primitive" not in ann]
-    extra = state.get("extra")
-    for lock in TURN_LOCKS:  # a summon (Battle Phase) lock lasts the turn it was activated in
-        if extra is not None and lock in extra:
-            del extra[lock]
-    if extra is not None:
-        if not extra:
-            del state["extra"]
+    drop_extra(state, *TURN_LOCKS)  # a summon (Battle Phase) lock lasts the turn it was activated in
     for p in PLAYERS:
         side = state["players"][p]
         side["normal_summon_used"] = False
