@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
 from .cards import catalog
 from .errors import IllegalActionError, StateError
-from .knowledge import knowledge, reasoned_rules
+from .knowledge import knowledge, parsed_once, reasoned_rules
 from .state import card_name_at
 from .swrl import _UNBOUND, BUILTINS, FactIndex, Var, _value, deepest_failure, match_body, parse_rule
 
@@ -377,17 +377,11 @@ def _label(given, action: dict) -> str:
 
 
 def _parsed_reasoned_rules(k) -> list[tuple]:
-    """(rule, body atoms, head atoms) of each rule the reasoners run, parsed once per Knowledge and rule list: a
-    refused action is explained against every rule (parsing them all each time made a refusal cost most of a duel's
-    time when a test tries many).  The atoms are read, never changed."""
+    """(rule, body atoms, head atoms) of each rule the reasoners run, parsed once per Knowledge and rule list
+    (knowledge.parsed_once): a refused action is explained against every rule, and parsing them all each time made a
+    refusal cost most of a duel's time when a test tries many."""
     rules = reasoned_rules(k)
-    cache = getattr(k, "__dict__", None)
-    got = cache.get("_explain_parsed") if cache is not None else None
-    if got is None or got[0] is not rules or got[1] != rules:  # (a list changed in place is parsed again)
-        got = (rules, list(rules), [(rule, *parse_rule(rule.text)) for rule in rules])
-        if cache is not None:
-            cache["_explain_parsed"] = got
-    return got[2]
+    return [(rule, *atoms) for rule, atoms in zip(rules, parsed_once(k, "_explain_parsed", rules, parse_rule))]
 
 
 def _judge(state, action: dict, reasoner: str) -> Explanation:

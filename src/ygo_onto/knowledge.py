@@ -262,13 +262,19 @@ def _rules_of_catalog(rules: list[Rule], ruleset: str, cat) -> list[Rule]:
     return kept
 
 
-def parsed_rules(k) -> list[tuple]:
-    """(body atoms, head atoms) of each of k.rules, in their order: parsed once per Knowledge and rule list for the
-    analyses that read every rule (abox.idle_counts, abox.idle_abilities, reasoned_rules, card_classes_with_rules)."""
-    got = k.__dict__.get("_parsed_rules")
-    if got is None or got[0] is not k.rules or got[1] != k.rules:
-        got = k.__dict__["_parsed_rules"] = (k.rules, list(k.rules), [parse_rule_text(r.text) for r in k.rules])
+def parsed_once(k, name: str, rules: list[Rule], parse) -> list:
+    """`parse(rule.text)` of each of the rules, in their order, made once per Knowledge and rule list: kept on `k` as
+    `name` (a list changed in place is parsed again).  The parsed atoms are read, never changed."""
+    got = k.__dict__.get(name)
+    if got is None or got[0] is not rules or got[1] != rules:
+        got = k.__dict__[name] = (rules, list(rules), [parse(r.text) for r in rules])
     return got[2]
+
+
+def parsed_rules(k) -> list[tuple]:
+    """(body atoms, head atoms) of each of k.rules, in their order, for the analyses that read every rule
+    (abox.idle_counts, abox.idle_abilities, reasoned_rules, card_classes_with_rules)."""
+    return parsed_once(k, "_parsed_rules", k.rules, parse_rule_text)
 
 
 def reasoned_rules(k) -> list[Rule]:
