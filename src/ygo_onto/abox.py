@@ -527,10 +527,12 @@ MEMO_CAP = 1_000  # entries per memo (a duel makes ~200-650 each), cleared when 
 class _Memo:
     """_parts' memos for one catalog and the declarations of the Knowledge in use."""
 
-    __slots__ = ("counters", "counts", "lists", "held", "fields", "players", "turns", "duels", "boards", "sums")
+    __slots__ = ("counters", "counts", "counted_keys", "lists", "held", "fields", "players", "turns", "duels", "boards",
+                 "sums")
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
+        self.counted_keys = tuple(d[1][len(COUNTER):] for d in counts if d[1].startswith(COUNTER))  # (_parts)
         self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> ((slot, part), ...)
         self.held: dict = {}  # (player, the names of its hand, Graveyard, banished, Extra Deck) -> ((slot, part), ...)
         self.fields: dict = {}  # _field_key -> the part of a field card
@@ -657,6 +659,8 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     properly = extra.get("properly_summoned", {})
     parts = _HEADER.copy()  # (the parts before the cards' in their order, given below: the cards go in as they come)
     sides = []  # per player: (hand, graveyard, field signature)
+    # the counters a `counter:KEY` count reads (card_counts): part of the field signature where they are counted
+    counted_keys = memo.counted_keys
     battle = False
     held_lists = memo.held
     areas = _LEAN_AREAS if lean else LIST_AREAS
@@ -717,7 +721,8 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
                 _field_card_facts(part.append, state, cat, counters, *slot, fc, slot in chosen)
                 got = _remember(fields, key, kept_part(tuple(part)))
             parts[slot] = got
-            sig.append((values[0], values[2], equipped, bool(fc["extra"].get("attempt"))))  # (card_counts skip an attempt)
+            sig.append((values[0], values[2], equipped, bool(fc["extra"].get("attempt")),  # (card_counts skip an attempt)
+                        tuple(card_counters.get(k, 0) for k in counted_keys) if card_counters and counted_keys else ()))
         sides.append((hand, grave, tuple(sig)))
     (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
     key = ("strongest", grave_a, grave_b)
@@ -896,7 +901,7 @@ def _parsed_counts(vocabulary: Vocabulary) -> tuple:
         cls, *pairs = spec.split()
         opts = dict(pair.split("=", 1) for pair in pairs)
         out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
-                    opts.get("resolved") == "true", opts.get("of"), opts.get("reaches")))
+                    opts.get("resolved") == "true", opts.get("of"), opts.get("reaches"), opts.get("by")))
     return tuple(out)
 
 
@@ -906,9 +911,12 @@ def _counted_effects(vocabulary: Vocabulary, prop: str) -> set:
     return {s for p, s, o in vocabulary.tbox_facts if p == prop and (o is True or type(o) is int)}
 
 
-def _counted_in_catalog(vocabulary: Vocabulary, cat, spec: str) -> bool:
+def _counted_in_catalog(vocabulary: Vocabulary, cat, spec: str, by: str | None = None) -> bool:
     """Whether some card of the catalog is one a countsCards declaration of card class `spec` counts (as
-    _counts_card tells a card on the field)."""
+    _counts_card tells a card on the field); for `counter:KEY`, whether some card of the catalog names an Effect
+    whose boolean `by` property (the declaration's by=PROPERTY) is true, the effect that sets the counter."""
+    if spec.startswith(COUNTER):
+        return by is not None and _counted_in_catalog(vocabulary, cat, "effect:" + by)
     if spec.startswith("ability:"):
         return any(spec[len("ability:"):] in c.abilities for c in cat.cards)
     if spec.startswith(EQUIPPED_BY):  # some card of the catalog names an effect of that kind
@@ -960,7 +968,7 @@ def idle_counts(k) -> tuple[frozenset, frozenset]:
     derived = {a.pred for _, head in parsed for a in head}
     decls = {d[0]: d for d in _parsed_counts(vocabulary)}
     zero = frozenset(prop for prop, d in decls.items()
-                     if prop not in derived and not _counted_in_catalog(vocabulary, k.catalog, d[1]))
+                     if prop not in derived and not _counted_in_catalog(vocabulary, k.catalog, d[1], d[9]))
     read = set()  # the zero counts some rule that can fire reads unguarded
     for body, _ in parsed:
         if zero_substitution(body, zero) is not None:
@@ -1050,10 +1058,24 @@ EQUIPPED_BY = "equippedBy:"
 
 
 def _counts_card(cat, spec: str):
-    """Whether a card (by name) is one a countsCards declaration counts: of the class `spec`, or, for
+    """Whether a card on the field (its entry) is one a countsCards declaration counts: of the class `spec`, or, for
     `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true, or for `ability:NAME`, having the keyword
     ability NAME, or for `equippedBy:KIND`, a Monster Card (card_counts counts one only in a Spell & Trap Zone for
-    such a count: an Equip Card) (the ontology's data; no card named)."""
+    such a count: an Equip Card), or for `counter:KEY`, carrying that counter (the ontology's data; no card named)."""
+    if spec.startswith(COUNTER):
+        key = spec[len(COUNTER):]
+        return lambda fc: fc["counters"].get(key, 0) > 0
+    by_name = _counts_card_name(cat, spec)
+    return lambda fc: by_name(fc["card"])
+
+
+# countsCards `counter:KEY`: the cards on the field carrying the counter KEY (a mark an effect left on them: Mind
+# Control's cannot_be_tributed), counted in a catalog where a card names the effect that sets it (by=PROPERTY)
+COUNTER = "counter:"
+
+
+def _counts_card_name(cat, spec: str):
+    """_counts_card's test of a card by its name, for every kind of declaration but `counter:KEY`."""
     if spec.startswith("ability:"):
         ability = spec[len("ability:"):]
         return lambda name: ability in cat.get(name).abilities
@@ -1078,7 +1100,7 @@ def _on_chain(state: dict) -> set:
 def card_counts(state: dict, cat) -> list[tuple]:
     """The closure facts of count_declarations: how many cards of a class are in an area, per subject."""
     out = []
-    for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach in count_declarations(state["ruleset"]):
+    for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach, _by in count_declarations(state["ruleset"]):
         counts_card = _counts_card(cat, cls)
         waiting = _on_chain(state) if resolved_only else ()
         # a monster equipped as an Equip Card has none of its effects (EquipMonsterEffect, equip-monster.swrl): only
@@ -1088,7 +1110,7 @@ def card_counts(state: dict, cat) -> list[tuple]:
         def counted(p: str) -> list[dict]:  # p's field cards of the class (or naming the effect) in the areas
             return [fc for area in areas.split(",") for entries in [state["players"][p][area]]
                     for i, fc in enumerate(_entries(entries))
-                    if fc is not None and counts_card(fc["card"]) and not fc["extra"].get("attempt")  # (not Summoned yet)
+                    if fc is not None and counts_card(fc) and not fc["extra"].get("attempt")  # (not Summoned yet)
                     and (not face_up_only or fc["position"] in _FACE_UP) and (p, area, i) not in waiting
                     and (area != "spell_trap_zones" or absorbed_counted or not cat.get(fc["card"]).is_monster)]
 
@@ -1138,7 +1160,7 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
     of a card in the Graveyard or the hand), it is none of the field's cards that a lock reaches: 0."""
     kind = cat.get(name).card_type
     out = []
-    for prop, cls, areas, per, _side, face_up_only, resolved_only, of, reach in count_declarations(state["ruleset"]):
+    for prop, cls, areas, per, _side, face_up_only, resolved_only, of, reach, _by in count_declarations(state["ruleset"]):
         # (a lock that reaches FLIP effects negates one as it resolves wherever its monster went: cards.md Fiend Skull
         # Dragon, "FLIP effects that would activate are negated when they resolve")
         if per == "card" and of == kind and (not (activated_on_field or reach) or not _reached(cat.get(name), reach)):
@@ -1147,7 +1169,7 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
             counts_card, waiting = _counts_card(cat, cls), _on_chain(state) if resolved_only else ()
             out.append((prop, ind, sum(1 for p in PLAYERS for area in areas.split(",")
                                        for i, fc in enumerate(_entries(state["players"][p][area]))
-                                       if fc is not None and counts_card(fc["card"]) and not fc["extra"].get("attempt")
+                                       if fc is not None and counts_card(fc) and not fc["extra"].get("attempt")
                                        and (not face_up_only or fc["position"] in _FACE_UP)
                                        and (p, area, i) not in waiting
                                        and (area != "spell_trap_zones" or not cat.get(fc["card"]).is_monster))))
@@ -1426,12 +1448,12 @@ def link_target_counts(state: dict, me: str, card, targets: list) -> list[tuple]
     targets is such a card".  No card is named in Python."""
     cat = catalog(state["ruleset"])
     out = []
-    for prop, cls, areas, per, _side, face_up_only, _resolved, of, _reach in count_declarations(state["ruleset"]):
+    for prop, cls, areas, per, _side, face_up_only, _resolved, of, _reach, _by in count_declarations(state["ruleset"]):
         if per != "link_target" or card.card_type != of:
             continue
         counts_card = _counts_card(cat, cls)
         entries = [card_at(state, t) for t in targets if t["area"] in areas.split(",")]
-        out.append((prop, me, sum(1 for fc in entries if isinstance(fc, dict) and counts_card(fc["card"])
+        out.append((prop, me, sum(1 for fc in entries if isinstance(fc, dict) and counts_card(fc)
                                   and (not face_up_only or fc["position"] in _FACE_UP))))
     return out
 
