@@ -11,7 +11,7 @@ import operator
 from dataclasses import dataclass
 from functools import cached_property
 
-from .abox import DUEL, PHASE_NAMES, parse_card_ind
+from .abox import DUEL, PHASE_NAMES, card_ind, parse_card_ind, player_ind
 from .cards import catalog
 from .knowledge import Vocabulary
 from .reasoning import named
@@ -237,9 +237,38 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     # that must attack can), or the member's own (ActivationLocked: its `activate`; ProtectedFromTargeting: the
     # `select` of it)
     withholding = vocabulary.annotated("withholdsActions", shared=True)
+    if named(facts, ("targetProtectedFrom",)):  # an activation with too few targets its player may choose is no offer
+        out = {i: made for i, made in out.items() if made[2]["type"] != "activate" or not short_of_targets(
+            facts, card_ind(made[2]["from"]["player"], made[2]["from"]["area"], made[2]["from"]["index"]),
+            player_ind(player))}
     if not named(facts, withholding):
         return [made[2] for made in sorted(out.values(), key=_ORDER)]
     return [made[2] for made in sorted(out.values(), key=_ORDER) if withheld_by(facts, vocabulary, made[2]) is None]
+
+
+def short_of_targets(facts, card: str, player: str, needed: int | None = None) -> bool:
+    """Whether the card's activation selects targets (its first selection's purpose is `target`, or its second's)
+    and fewer of its `selectable` cards than it selects are cards the player may target: those the rules infer
+    targetProtectedFrom the player are not (rules/common/effects/target-protection.swrl; rulebook p. 42: an effect
+    that targets needs a valid target). SWRL cannot count, so this does (docs/decisions.md, "Workarounds for what
+    SWRL cannot say"); a card whose cost Tributes itself (tributeThisCard) is no target of its own. `needed`: how
+    many the selection takes, when the caller knows it (a trigger: primitives.trigger)."""
+    protected = {f[1] for f in named(facts, ("targetProtectedFrom",)) if f[2] == player}
+    if not protected:
+        return False
+    if needed is None:
+        if ("activationPurpose", card, "targetPurpose") in facts:
+            needed = next((f[2] for f in named(facts, ("activationSelections",)) if f[1] == card), 0)
+        else:
+            second = {f[2] for f in named(facts, ("secondSelection",)) if f[1] == card}
+            needed = next((f[2] for f in named(facts, ("cardsToSelect",)) if f[1] in second
+                           and ("selectsFor", f[1], "targetPurpose") in facts), 0)
+    if not needed:
+        return False
+    itself = ("hasRequirement", card, "tributeThisCard") in facts
+    valid = sum(1 for f in named(facts, ("selectable",))
+                if f[1] == card and f[2] not in protected and not (itself and f[2] == card))
+    return valid < int(needed)
 
 
 def withheld_by(facts, vocabulary: Vocabulary, action) -> tuple | None:

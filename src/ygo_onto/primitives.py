@@ -10,6 +10,7 @@ import random
 from typing import Callable
 
 from .abox import PHASE_NAMES, POSITION_NAMES
+from .actions import short_of_targets
 from .cards import TYPE_NAMES, cards_naming, catalog
 from .errors import YgoError
 from .reasoning import named
@@ -1257,6 +1258,14 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     why = fact("triggerPurpose")
     needed = fact("triggerSelections") if why is not None else fact("activationSelections")
     purpose = why[: -len("Purpose")] if why is not None else "target"
+    if purpose == "target" and isinstance(obj, dict) and short_of_targets(step.facts, card_ind, player_ind,
+                                                                           max(1, needed or 1)):
+        # rulebook p. 42 "Targeting": a trigger with no valid target (King Dragun's protection: target-protection.swrl)
+        # is not activated; it is spent for its window as a declined one is (opDeclineEffect)
+        obj["extra"]["effect_declined"] = True
+        obj["extra"].pop("flipped", None)
+        step.state["priority"] = player
+        return
     action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
               "from": step.locate(obj), "effect": 0}
     step.state["pending"] = {"action": action, "purpose": purpose, "needed": max(1, needed or 1), "chosen": []}
