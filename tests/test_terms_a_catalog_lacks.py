@@ -13,7 +13,7 @@ from ygo_onto.swrl import Atom, Rule, Term, parse_rule_text
 
 LOCKS = {"attackLockCount", "positionLockCount", "attackLevelLockCount", "positionLevelLockCount",
          "faceUpTrapLockCount", "faceUpSpellLockCount", "faceUpSummonLockCount", "graveyardBanishLocksAgainst",
-         "cannotBeTributedCount", "continuousStatChangeCount"}
+         "cannotBeTributedCount", "continuousStatChangeCount", "tributeLockedCount"}
 
 
 def _facts(ruleset: str, monster: str, spell: str) -> list:

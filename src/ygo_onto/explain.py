@@ -420,13 +420,20 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
     derived = {h.predicate for _, _, head in parsed for h in head}  # (a value the state gives is a condition to meet)
     result.otherwise = {f for rules in [result.failed, *result.why.values()] for _, _, a, b, _ in rules
                         if (f := _ground_tuple(a, b)) is not None and f[0] in derived and _otherwise(index, f)}
-    from .actions import withheld_by
+    from .abox import card_ind, player_ind
+    from .actions import short_of_targets, withheld_by
 
     withheld = withheld_by(facts, k.vocabulary, action)
     if withheld is not None and result.allowed:  # (actions.allowed_from_facts leaves it out)
         result.allowed = False
         result.mismatch = (f"but {withheld[1]} is inferred {withheld[0]}, whose annotation ygo:withholdsActions "
                            f"takes this action off the allowed actions")
+    elif result.allowed and action["type"] == "activate" and "from" in action and short_of_targets(
+            facts, card_ind(action["from"]["player"], action["from"]["area"], action["from"]["index"]),
+            player_ind(action.get("player", holder))):
+        result.allowed = False  # (actions.allowed_from_facts leaves it out too)
+        result.mismatch = ("but fewer of its targets than it selects are cards its player may target (the others are "
+                           "inferred targetProtectedFrom that player), so it is not offered (actions.short_of_targets)")
     if not result.fired and not result.failed:
         result.no_rule = (f"no rule of the {state.ruleset} ruleset allows a {action['type']} at all "
                           f"(rulesets.md says what each ruleset has)")
