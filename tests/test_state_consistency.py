@@ -196,6 +196,14 @@ def held_send(graveyard: list) -> dict:
     return state
 
 
+def marked(key: str, area: str, cards: list) -> dict:
+    """A card marked by a reference in the duel's extra (effects_negated: a battle negated its effects; flipped_hidden:
+    its FLIP effect is due in the hand or the Deck): a card of the state."""
+    state = board(extra={key: [{"player": "A", "area": area, "index": 0}]})
+    state["players"]["A"][area] = cards
+    return state
+
+
 # (name, the impossible state, the field its refusal names, the possible twin)
 CASES = [
     ("End Phase discard with 6 or fewer cards in hand", discard(6), "players.A.hand", discard(7)),
@@ -257,6 +265,10 @@ CASES = [
      waiting_trigger(["Man-Eater Bug"])),
     ("a send held for the End of the Damage Step of an empty place", held_send([]), "extra.damage_step_end.sent[0]",
      held_send(["Man-Eater Bug"])),
+    ("negated effects of an empty place", marked("effects_negated", "graveyard", []), "extra.effects_negated[0]",
+     marked("effects_negated", "graveyard", ["Man-Eater Bug"])),
+    ("a FLIP effect due in an empty hand", marked("flipped_hidden", "hand", []), "extra.flipped_hidden[0]",
+     marked("flipped_hidden", "hand", ["Man-Eater Bug"])),
 ]
 
 

@@ -273,10 +273,12 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
     resolution, the card's side) or of a chain
     link (the link player's; both players' for a filter of eitherSide), or is a search spell in its player's hand
     or Spell & Trap Zones (activation_lookers). Else none: the Deck's count only."""
+    # a FLIP effect due in a Deck (extra.flipped_hidden): that Deck, whose card activates it
+    hidden = {r["player"] for r in state.get("extra", {}).get("flipped_hidden", ()) if r["area"] == "deck"}
     lookers = deck_lookers(cat)
     if not lookers:
-        return ()
-    out = set()
+        return tuple(sorted(hidden))
+    out = hidden
     for p, area, i, *_ in transient.get("events", ()):
         if card_name_at(state, {"player": p, "area": area, "index": i}) in lookers:
             out.add(p)
@@ -800,6 +802,12 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         facts += [("triggerEventIndex", card_ind(r["player"], r["area"], r["index"]), r["event"]) for r in waiting
                   if "event" in r]  # its event's time in its step (goat: rules/goat/simultaneous-triggers.swrl)
         parts["waiting"] = _interned(typed_part(tuple(facts)))
+    # cards marked by a card reference (primitives.CARD_MARKS): effects negated (negate-battled.swrl), and a FLIP effect
+    # due in the hand or the Deck (goat, GOAT pack README item 5: rules/goat/private-knowledge.swrl), as on the field
+    for key, prop in (("effects_negated", "effectsNegated"), ("flipped_hidden", "justFlipped")):
+        if extra.get(key):
+            parts[key] = _interned(typed_part(tuple((prop, card_ind(r["player"], r["area"], r["index"]), True)
+                                                    for r in extra[key])))
     action = transient.get("action")
     if action:
         parts["action"] = _interned(typed_part(tuple(action_facts(action))))

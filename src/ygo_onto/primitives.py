@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opNegateEffects", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase", "opChooseZone", "opReleaseZones",
          "opEquipTo",
          # players
@@ -41,14 +41,26 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          # (after the moves and the battle events: the events of a battle's destructions are held or sent here)
          "opSetEndOfDamageStep", "opEndDamageStep",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opNegatePendingActivation", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
 ORDER_INDEX = {op: i for i, op in enumerate(ORDER)}
+
 ORDER_INDEX["opDestroyByBattle"] = ORDER_INDEX["opDestroy"]  # (a destruction: its place in a step is opDestroy's)
+
+# The cards the state's extra marks by a card reference, each mark with the places it lasts in: (the card's area as a
+# step starts, its area as the step ends). A card that goes anywhere else is a new card (rulebook p. 11) and loses it.
+CARD_MARKS = {
+    # effects negated (opNegateEffects: negate-battled.swrl): in the Monster Zone, and the Graveyard a battle sends it to
+    "effects_negated": {("monster_zones", "monster_zones"), ("monster_zones", "graveyard"), ("graveyard", "graveyard")},
+    # a due FLIP effect of a monster returned to the hand or the Deck (goat: TriggerDueWhenHidden, GOAT pack README
+    # item 5), until its chain link is made (add_chain_link)
+    "flipped_hidden": {("monster_zones", "hand"), ("monster_zones", "deck"), ("hand", "hand"), ("deck", "deck")},
+}
+
 # A move operation the driver does not list has its place by its destination (ygo:destinationArea):
 # to a list of cards with the moves off the field (after the last of them), to a zone of the field
 # with the moves onto it; two such operations by their names.
@@ -130,6 +142,9 @@ class Step:
             names += chosen
         held = [self._ind(r) for r in state.get("extra", {}).get("damage_step_end", {}).get("sent", ())]
         names += held
+        # cards marked in the state's extra by a card reference (CARD_MARKS): individual -> its area at the step's start
+        self.marks = {key: {self._ind(r): r["area"] for r in state.get("extra", {}).get(key, ())} for key in CARD_MARKS}
+        names += [n for marked in self.marks.values() for n in marked]
         attacks = []  # (attacker, its target's individual)
         # Equip Spells and their monsters as objects: an Equip Spell equips a card, not a zone (rulebook
         # p. 17), so it follows its monster to another zone (control) and loses it when it leaves the field
@@ -292,6 +307,16 @@ class Step:
         for fc in self.flipped:  # kept on the card until its FLIP effect is on the chain (add_chain_link)
             if self.on_field(fc):
                 fc["extra"]["flipped"] = True
+        for key, keeps in CARD_MARKS.items():  # each marked card where it is now, while the mark lasts there
+            places = []
+            for n, came in self.marks[key].items():
+                obj = self.objects.get(n)
+                if obj is not None and self._findable(obj) and (came, self.locate(obj)["area"]) in keeps:
+                    places.append(self.locate(obj))
+            if places:
+                self.state.setdefault("extra", {})[key] = places
+            else:
+                drop_extra(self.state, key)
         cat = catalog(self.state["ruleset"])
         for p, area in self.wrapped:
             entries = self.state["players"][p][area]
@@ -355,6 +380,8 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     name, fc, owner = step.remove(obj, ref)
     side = step.state["players"][_player(player_ind)]
     watched = name in watched_cards(step.state["ruleset"], step.vocabulary)
+    if fc is not None and fc["extra"].get("flipped") and ("TriggerDueWhenHidden", card_ind) in step.facts:
+        step.marks["flipped_hidden"][card_ind] = ref["area"]  # its FLIP stays due in the hand or the Deck (Step.finish)
     if ref["area"] == "graveyard":
         _remember_properly_summoned(step.state, ref["player"], name, False)
     if area in LIST_AREAS:
@@ -650,8 +677,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.link_extra.setdefault(subject, {})["counters"] = int(value)
     elif op == "opSetCostLevel":  # after opOpenSelection (ORDER): the pending that goes on selecting keeps it
         step.state["pending"].setdefault("extra", {})["cost_level"] = int(value)
-    elif op == "opNegatePendingActivation":  # kept by the pending until its chain link is made (add_chain_link)
-        step.state["pending"].setdefault("extra", {})["negated"] = True
+    elif op == "opNegateEffects":  # kept in the state's extra.effects_negated where the card goes (Step.finish)
+        step.marks["effects_negated"].setdefault(subject, "monster_zones")
     elif op == "opDeclineEffect":
         if isinstance(step.objects[subject], dict):  # a card off the field: its trigger was an event of one step
             step.objects[subject]["extra"]["effect_declined"] = bool(value)
@@ -1073,7 +1100,7 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     if pending is not None and pending["purpose"] not in ("cost", "discard", "declare"):
         targets = [("card", o) for o in step.pending_refs if o is not None]
     link = {"card": obj["card"] if isinstance(obj, dict) else obj.name, "player": _player(player_ind),
-            "zone": {"area": ref["area"], "index": ref["index"]} if ref["area"] != "hand" else None,
+            "zone": {"area": ref["area"], "index": ref["index"]} if ref["area"] not in ("hand", "deck") else None,
             "targets": targets, "speed": speed}
     # an option chosen on activation (CR 903.2c: a Special Summon's position) belongs to the link: it
     # holds even if the card leaves the field before the link resolves
@@ -1081,6 +1108,7 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     declared = obj["extra"].pop("declared_type", None) if isinstance(obj, dict) else None
     if isinstance(obj, dict):
         obj["extra"].pop("flipped", None)  # its FLIP effect (if it waited) is on the chain now
+    step.marks["flipped_hidden"].pop(card_ind, None)  # (the same for one that waited in the hand or the Deck)
     if position not in (None, "attack"):  # Attack is the default: nothing to keep
         link["extra"] = {"summon_position": position}
     if declared is not None:  # a Type declared on activation (rules/common/effects/declare.swrl)
@@ -1097,8 +1125,6 @@ def add_chain_link(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     cost_level = (pending or {}).get("extra", {}).get("cost_level")
     if cost_level is not None:  # the Level of a Tribute paid as its cost (rules/common/effects/level-of-cost.swrl)
         link.setdefault("extra", {})["cost_level"] = cost_level
-    if (pending or {}).get("extra", {}).get("negated"):  # negated while its selections were open (negate_link)
-        link.setdefault("extra", {})["negated"] = True
     step.state["chain"].append(link)
 
 
@@ -1363,6 +1389,8 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
     counters = [ann["counterKey"] for ann in step.vocabulary.annotations.values()
                 if "resetEachTurn" in ann and "counterKey" in ann and "primitive" not in ann]
     drop_extra(state, *TURN_LOCKS)  # a summon (Battle Phase) lock lasts the turn it was activated in
+    for marked in step.marks.values():  # (a negation of a battle's, a FLIP due off the field: that turn's)
+        marked.clear()
     for p in PLAYERS:
         side = state["players"][p]
         side["normal_summon_used"] = False

@@ -34,6 +34,9 @@ SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" 
 # the state's extra keys of locks that last the turn they were activated in, each the players locked: their Summons
 # (summonLockedThisTurn) and their Battle Phase (battlePhaseLockedThisTurn)
 TURN_LOCKS = ("summon_lock", "battle_phase_lock")
+# the cards the duel's extra marks by a card reference, and the areas such a card may be in (primitives.CARD_MARKS):
+# effects negated by a battle (in its Monster Zone or the Graveyard), a FLIP effect due in the hand or the Deck (goat)
+CARD_MARK_AREAS = {"effects_negated": ("monster_zones", "graveyard"), "flipped_hidden": ("hand", "deck")}
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
                 "priority": None, "chain": [], "pending": None, "winner": None, "rng_seed": 0}
@@ -260,6 +263,10 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.choice(end["sub_step"], "extra.damage_step_end.sub_step", (1, 2))
             for j, r in enumerate(ck.list_(end["sent"], "extra.damage_step_end.sent", "card references", 10)):
                 ck.ref(r, f"extra.damage_step_end.sent[{j}]", areas=("graveyard",))
+        for key, areas in CARD_MARK_AREAS.items():  # cards marked by a reference: effects negated, a FLIP due off the field
+            if key in state["extra"]:
+                for j, r in enumerate(ck.list_(state["extra"][key], f"extra.{key}", "card references", 10)):
+                    ck.ref(r, f"extra.{key}[{j}]", areas=areas)
         for lock in TURN_LOCKS:  # the players locked out of it this turn
             if lock in state["extra"]:
                 locked = ck.list_(state["extra"][lock], f"extra.{lock}", "players", 2)
@@ -327,13 +334,11 @@ def normalize(raw: Any, source: str = "") -> dict:
         if "extra" in pending:  # the Level of a monster Tributed as the activation's cost, once paid (level-of-cost.swrl);
             # a trigger's event, its time in its step (goat: a decline passes over its event's other optional triggers);
             # negated: the activation its selections make is negated (negate-battled.swrl)
-            ck.keys(pending["extra"], "pending.extra", {"cost_level", "event", "negated"})
+            ck.keys(pending["extra"], "pending.extra", {"cost_level", "event"})
             if "cost_level" in pending["extra"]:
                 ck.int_(pending["extra"]["cost_level"], "pending.extra.cost_level", 1, 12)
             if "event" in pending["extra"]:
                 ck.int_(pending["extra"]["event"], "pending.extra.event", 1, MAX_EVENT_ORDER)
-            if "negated" in pending["extra"]:
-                ck.choice(pending["extra"]["negated"], "pending.extra.negated", (True,))
         _check_pending_refs(ck, cat, state, pending)
     for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
         if card_name_at(state, r) is None:
@@ -341,6 +346,10 @@ def normalize(raw: Any, source: str = "") -> dict:
     for j, r in enumerate(state.get("extra", {}).get("damage_step_end", {}).get("sent", ())):
         if card_name_at(state, r) is None:
             ck.fail(f"extra.damage_step_end.sent[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
+    for key in CARD_MARK_AREAS:
+        for j, r in enumerate(state.get("extra", {}).get(key, ())):
+            if card_name_at(state, r) is None:
+                ck.fail(f"extra.{key}[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     check_invariants(ck, cat, state)
     return state
 
