@@ -745,6 +745,10 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
                         "ZoneLockEffect's zones are chosen)", show(action.get("from")))
             if len(pending["chosen"]) >= pending["needed"]:
                 return "pending.needed", f"more than the {len(pending['chosen'])} zones chosen", str(pending["needed"])
+            other = opponent(player)
+            if not pending["chosen"] and not usable_monster_zones(state, other):  # (at least 1 zone is chosen)
+                return (f"players.{other}.monster_zones", "a free zone (the zones to lock are chosen among them)",
+                        "none free")
             return None
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
