@@ -328,6 +328,10 @@ def test_a_state_in_the_middle_of_a_zone_choice_loads_again_and_plays_on(tmp_pat
     assert [a.id for a in state.allowed_actions("fast")] == ["select@B.mz0", "select@B.mz2", "select@B.mz3", "pass"]
     after = state.apply("select@B.mz0", "fast").apply("pass", "fast")
     assert after.data["pending"] is None and after.data["players"]["A"]["monster_zones"][0]["extra"] == {"locked_zones": [0, 4]}
+    path = tmp_path / "choice.json"
+    path.write_text(state.to_json(), encoding="utf-8")
+    why = runner.invoke(app, ["explain", str(path), "select@B.mz2"])  # the rule that allows an empty zone's select
+    assert why.exit_code == 0 and "select@B.mz2: allowed" in why.output and "zone-lock.swrl" in why.output, why.output
     bad = zone_choice([4])
     bad["pending"]["chosen"][0]["index"] = 7
     path = tmp_path / "state.json"
