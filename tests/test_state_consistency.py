@@ -196,14 +196,14 @@ def held_send(graveyard: list) -> dict:
     return state
 
 
-def zone_choice(chosen: list[int], position: str = "attack") -> dict:
+def zone_choice(chosen: list[int], position: str = "attack", card: str = "Ojama King") -> dict:
     """GOAT: A's Ojama King (a ZoneLockEffect) choosing B's Monster Zones to lock (the purpose lockZone), the zones of
     `chosen` selected so far; B's Sangan occupies zone 1 (rules/common/effects/zone-lock.swrl)."""
     return {"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "turn_player": "A", "phase": "main1",
             "pending": {"action": {"type": "pass", "player": "A", "from": {"player": "A", "area": "monster_zones", "index": 0}},
                         "purpose": "lockZone", "needed": 3,
                         "chosen": [{"player": "B", "area": "monster_zones", "index": i} for i in chosen]},
-            "players": {"A": {"deck": ["Sangan"], "monster_zones": [{"card": "Ojama King", "position": position,
+            "players": {"A": {"deck": ["Sangan"], "monster_zones": [{"card": card, "position": position,
                                                                      "summoned_by": "special"}, None, None, None, None]},
                         "B": {"deck": ["Sangan"], "monster_zones": [None, {"card": "Sangan"}, None, None, None]}}}
 
@@ -271,6 +271,8 @@ CASES = [
      held_send(["Man-Eater Bug"])),
     ("a Monster Zone chosen to lock that a monster occupies", zone_choice([1]), "pending.chosen[0]", zone_choice([2])),
     ("zones chosen to lock for a face-down monster", zone_choice([], "face_down_defense"), "pending.action.from",
+     zone_choice([])),
+    ("zones chosen to lock for a monster without a ZoneLockEffect", zone_choice([], card="Jinzo"), "pending.action.from",
      zone_choice([])),
 ]
 

@@ -380,8 +380,8 @@ def card_at(state: dict, ref: dict) -> dict | str | None:
 def locked_zones(state: dict) -> frozenset:
     """The Monster Zones (player, index) a ZoneLockEffect locks: the zones a face-up monster's `extra.locked_zones`
     names, on the side of its controller's opponent (a ZoneLockEffect: the chosen zones cannot be used while its
-    card remains face-up; primitives.lock_zones writes them, the zones its controller selected). A face-down or departed card locks
-    nothing, so the zones are free again at once."""
+    card remains face-up; primitives.lock_zones writes them, the zones its controller selected). A face-down or
+    departed card locks nothing, so the zones are free again at once."""
     out = []
     for p in PLAYERS:
         for fc in state["players"][p]["monster_zones"]:
@@ -738,11 +738,14 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
             return None
         if purpose == "lockZone":  # the zones a ZoneLockEffect locks (rules/common/effects/zone-lock.swrl): chosen by
             # the controller of its card, face-up in a Monster Zone and named by `from`, up to its locksZones
+            from .abox import zone_lock_cards  # (the cards with a ZoneLockEffect: the catalog's data)
+
             own = card_at(state, action["from"]) if "from" in action else None
-            if not (isinstance(own, dict) and own["position"] != "face_down_defense"
-                    and action["from"]["area"] == "monster_zones" and action["from"]["player"] == player):
-                return ("pending.action.from", f"a face-up monster in a Monster Zone of {player}'s (the card whose "
-                        "ZoneLockEffect's zones are chosen)", show(action.get("from")))
+            if not (isinstance(own, dict) and own["position"] != "face_down_defense" and "locked_zones" not in own["extra"]
+                    and action["from"]["area"] == "monster_zones" and action["from"]["player"] == player
+                    and own["card"] in zone_lock_cards(cat)):
+                return ("pending.action.from", f"a face-up monster with a ZoneLockEffect in a Monster Zone of {player}'s "
+                        "that has not chosen its zones (the card whose zones are chosen)", show(action.get("from")))
             if len(pending["chosen"]) >= pending["needed"]:
                 return "pending.needed", f"more than the {len(pending['chosen'])} zones chosen", str(pending["needed"])
             other = opponent(player)
