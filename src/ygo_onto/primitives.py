@@ -731,7 +731,10 @@ def ask_lock_zones(step: Step, op: str, card_ind: str, count: int) -> None:
     """A ZoneLockEffect's card came face-up on the field: its controller chooses up to `count` of the free Monster
     Zones of their opponent (rules/common/effects/zone-lock.swrl), a pending `pass` with the purpose lockZone whose
     `from` is the card, the controller holding priority and selecting the zones one at a time (a `select` names an
-    empty zone by its place: ChosenZone)."""
+    empty zone by its place: ChosenZone). One selection is open at a time: a second such card of the same step (or
+    one whose step opened another selection) asks once this one is closed (the rule asks again then)."""
+    if step.state["pending"] is not None:
+        return
     where = step.locate(step.objects[card_ind])
     step.state["pending"] = {"action": {"type": "pass", "player": where["player"], "from": where},
                              "purpose": "lockZone", "needed": int(count), "chosen": []}
