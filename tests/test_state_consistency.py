@@ -204,6 +204,18 @@ def marked(key: str, area: str, cards: list) -> dict:
     return state
 
 
+def zone_choice(chosen: list[int], position: str = "attack", card: str = "Ojama King") -> dict:
+    """GOAT: A's Ojama King (a ZoneLockEffect) choosing B's Monster Zones to lock (the purpose lockZone), the zones of
+    `chosen` selected so far; B's Sangan occupies zone 1 (rules/common/effects/zone-lock.swrl)."""
+    return {"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "turn_player": "A", "phase": "main1",
+            "pending": {"action": {"type": "pass", "player": "A", "from": {"player": "A", "area": "monster_zones", "index": 0}},
+                        "purpose": "lockZone", "needed": 3,
+                        "chosen": [{"player": "B", "area": "monster_zones", "index": i} for i in chosen]},
+            "players": {"A": {"deck": ["Sangan"], "monster_zones": [{"card": card, "position": position,
+                                                                     "summoned_by": "special"}, None, None, None, None]},
+                        "B": {"deck": ["Sangan"], "monster_zones": [None, {"card": "Sangan"}, None, None, None]}}}
+
+
 # (name, the impossible state, the field its refusal names, the possible twin)
 CASES = [
     ("End Phase discard with 6 or fewer cards in hand", discard(6), "players.A.hand", discard(7)),
@@ -269,6 +281,11 @@ CASES = [
      marked("effects_negated", "graveyard", ["Man-Eater Bug"])),
     ("a FLIP effect due in an empty hand", marked("flipped_hidden", "hand", []), "extra.flipped_hidden[0]",
      marked("flipped_hidden", "hand", ["Man-Eater Bug"])),
+    ("a Monster Zone chosen to lock that a monster occupies", zone_choice([1]), "pending.chosen[0]", zone_choice([2])),
+    ("zones chosen to lock for a face-down monster", zone_choice([], "face_down_defense"), "pending.action.from",
+     zone_choice([])),
+    ("zones chosen to lock for a monster without a ZoneLockEffect", zone_choice([], card="Jinzo"), "pending.action.from",
+     zone_choice([])),
 ]
 
 
@@ -314,6 +331,27 @@ def test_a_monster_equipped_as_an_equip_card_writes_a_state_that_loads():
     assert (equip["card"], equip["owner"], equip["position"], equip["equipped_to"]) == \
         ("Sangan", "B", "face_up", {"player": "A", "zone": 0})
     assert GameState.from_dict(json.loads(json.dumps(state.to_dict()))).to_dict() == state.to_dict()
+
+
+def test_a_state_in_the_middle_of_a_zone_choice_loads_again_and_plays_on(tmp_path):
+    """GOAT's Ojama King: a state whose controller has chosen 1 of the zones to lock loads again as the same state,
+    allows the other free zones and a pass (not the occupied zone, not the one chosen), and plays on to the lock; a
+    chosen zone index out of range is refused on the command line with exit 2 naming the field."""
+    state = GameState.from_dict(zone_choice([4]))
+    assert GameState.from_dict(json.loads(state.to_json())).to_dict() == state.to_dict()
+    assert [a.id for a in state.allowed_actions("fast")] == ["select@B.mz0", "select@B.mz2", "select@B.mz3", "pass"]
+    after = state.apply("select@B.mz0", "fast").apply("pass", "fast")
+    assert after.data["pending"] is None and after.data["players"]["A"]["monster_zones"][0]["extra"] == {"locked_zones": [0, 4]}
+    path = tmp_path / "choice.json"
+    path.write_text(state.to_json(), encoding="utf-8")
+    why = runner.invoke(app, ["explain", str(path), "select@B.mz2"])  # the rule that allows an empty zone's select
+    assert why.exit_code == 0 and "select@B.mz2: allowed" in why.output and "zone-lock.swrl" in why.output, why.output
+    bad = zone_choice([4])
+    bad["pending"]["chosen"][0]["index"] = 7
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    result = runner.invoke(app, ["allowed", str(path)])
+    assert result.exit_code == 2 and "pending.chosen[0].index" in result.output and "Traceback" not in result.output
 
 
 # ---------------------------------------------------------------- the property

@@ -21,8 +21,8 @@ from itertools import chain, repeat
 
 from .cards import cards_naming, catalog, official_based, type_individual
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge, parsed_rules
-from .state import (ANSWERED_SUMMONS, AREAS, LIST_AREAS, PLAYERS, card_at, card_name_at, locked_zones, opponent,
-                    usable_monster_zones)
+from .state import (ANSWERED_SUMMONS, AREAS, LIST_AREAS, PLAYERS, ZONE_PURPOSES, card_at, card_name_at, locked_zones,
+                    opponent, usable_monster_zones)
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
                      "main2": "mainPhase2", "end": "endPhase"}
@@ -63,9 +63,10 @@ def card_ind(p: str, area: str, index: int) -> str:
 
 
 def parse_card_ind(name: str) -> dict:
-    """'A_monster_zones_2_card' -> {'player': 'A', 'area': 'monster_zones', 'index': 2}."""
+    """'A_monster_zones_2_card' -> {'player': 'A', 'area': 'monster_zones', 'index': 2}; a Monster or Spell & Trap
+    Zone's own individual ('A_monster_zones_2', zone_ind) names the same place (a `select` of an empty zone)."""
     player, rest = name.split("_", 1)
-    area, index, _ = rest.rsplit("_", 2)
+    area, index = rest.removesuffix("_card").rsplit("_", 1)
     return {"player": player, "area": area, "index": int(index)}
 
 
@@ -513,9 +514,14 @@ def _pending_facts(add, state: dict, pending: dict, cat) -> None:
     add(("selectionsMade", PENDING, len(pending["chosen"])))
     chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
     add(("selectedLevelTotal", PENDING, sum(cat.get(n).level or 0 for n in chosen_names)))
-    if pending["chosen"]:  # the selection order counts (a Ritual Spell's first choice is its Ritual Monster), as a link's targets do
+    if chosen_names:  # the selection order counts (a Ritual Spell's first choice is its Ritual Monster), as a link's targets do
         first = pending["chosen"][0]
         add(("pendingFirstChosen", PENDING, card_ind(first["player"], first["area"], first["index"])))
+    if pending["purpose"] in ZONE_PURPOSES:  # a selection of empty zones: which are selected (chosenForPending names cards)
+        chosen = {(r["player"], r["index"]) for r in pending["chosen"]}
+        for p in PLAYERS:
+            for i in range(5):
+                add(("zoneSelectable", zone_ind(p, "monster_zones", i), (p, i) not in chosen))
 
 
 # -- a state's parts, memoized

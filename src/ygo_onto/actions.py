@@ -312,8 +312,8 @@ def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose, eff
     subject = f[1]
     if subject != DUEL:
         ref = parse_card_ind(subject)
-        if kind == "select":
-            action.update(card=name, ref=ref, purpose=purpose)
+        if kind == "select":  # (an empty Monster Zone selected by its place names no card: a lockZone selection)
+            action.update(**({"card": name} if name is not None else {}), ref=ref, purpose=purpose)
         else:
             action.update(card=name, **{"from": ref})
         if kind == "activate":
@@ -335,7 +335,7 @@ def engine_choice(facts, allowed: list[Action]) -> Action | None:
     ygo:chosenByTheEngineWhenAlike (the monster a Ritual or Fusion Spell Summons): the first copy."""
     selects = [a for a in allowed if a.type == "select"]
     if selects and len(selects) + sum(a.type == "cancel" for a in allowed) == len(allowed) \
-            and len({a["card"] for a in selects}) == 1 \
+            and len({a.get("card") for a in selects}) == 1 \
             and all(("chosenByTheEngineWhenAlike", a["purpose"] + "Purpose", True) in facts for a in selects):
         return selects[0]
     return None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .abox import DUEL, PHASE_INDIVIDUALS, card_ind
+from .abox import DUEL, PHASE_INDIVIDUALS, card_ind, zone_ind
 from .cards import catalog
 from .errors import IllegalActionError, StateError
 from .knowledge import knowledge, parsed_once, reasoned_rules
@@ -226,6 +226,8 @@ def _target_fact(state, action: dict) -> tuple:
         if not isinstance(ref, dict):
             raise StateError(f"action: expected a card reference ('from' or 'ref'), got {action}")
         subject = card_ind(ref["player"], ref["area"], ref["index"])
+        if kind == "select" and ref["area"] == "monster_zones" and card_name_at(state.data, ref) is None:
+            subject = zone_ind(ref["player"], ref["area"], ref["index"])  # an empty zone selected by its place (lockZone)
         if kind == "attack":
             t = action.get("target_ref")
             if not isinstance(t, dict):

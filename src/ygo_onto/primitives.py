@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .abox import PHASE_NAMES, POSITION_NAMES
+from .abox import PHASE_NAMES, POSITION_NAMES, parse_card_ind
 from .actions import short_of_targets
 from .cards import TYPE_NAMES, cards_naming, catalog
 from .errors import YgoError
@@ -33,7 +33,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
          "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opNegateEffects", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
-         "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase", "opChooseZone", "opReleaseZones",
+         "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase", "opLockZones", "opReleaseZones",
          "opEquipTo",
          # players
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opDamagePerLevelOfDiscarded", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
@@ -41,7 +41,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          # (after the moves and the battle events: the events of a battle's destructions are held or sent here)
          "opSetEndOfDamageStep", "opEndDamageStep",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opAskLockZones", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
          "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -101,6 +101,17 @@ class Token:
 
     def __init__(self, name: str):
         self.name = name
+
+
+class ChosenZone:
+    """An empty Monster Zone selected for a pending action by its place (a lockZone selection: the zones a
+    ZoneLockEffect's controller chooses), named by the individual of the card its place would hold
+    (A_monster_zones_2_card): kept in the pending's chosen places as that place, which no move shifts."""
+
+    __slots__ = ("ref",)
+
+    def __init__(self, name: str):
+        self.ref = parse_card_ind(name)
 
 
 class Step:
@@ -184,7 +195,8 @@ class Step:
                 card = entries[index] if index < len(entries) else None
             if card is not None:
                 self.objects[name] = card
-        self.pending_refs = None if chosen is None else [self.objects.get(name) for name in chosen]
+        # (a chosen place with no card is an empty Monster Zone a lockZone selection chose: kept as its place)
+        self.pending_refs = None if chosen is None else [self._chosen(name) for name in chosen]
         # goat's End of the Damage Step (extra.damage_step_end): the monsters the battle destroyed, in the Graveyard,
         # whose sending there is a game event of that sub-step (set_property opSetEndOfDamageStep, end_damage_step)
         self.held_sends = [self.objects[n] for n in held if n in self.objects]
@@ -210,6 +222,12 @@ class Step:
 
     def _in_graveyard(self, obj) -> bool:
         return self._findable(obj) and self.locate(obj)["area"] == "graveyard"
+
+    def _chosen(self, name: str):
+        """The card an individual of the pending's chosen ones names, or the empty Monster Zone a lockZone selection
+        chose (ChosenZone)."""
+        obj = self.objects.get(name)
+        return obj if obj is not None or "_monster_zones_" not in name else ChosenZone(name)
 
     @staticmethod
     def _ind(ref: dict) -> str:
@@ -254,7 +272,8 @@ class Step:
     def finish(self) -> dict:
         """Back to the JSON form (names in list areas, refs in pending and battle)."""
         if self.pending_refs is not None and self.state["pending"] is not None:
-            self.state["pending"]["chosen"] = [self.locate(o) for o in self.pending_refs if o is not None]
+            self.state["pending"]["chosen"] = [o.ref if type(o) is ChosenZone else self.locate(o)
+                                               for o in self.pending_refs if o is not None]
         for link in self.state["chain"]:  # targets added this step are ("card", object) pairs
             link["targets"] = [self.locate(t[1]) if isinstance(t, tuple) else t for t in link["targets"]]
         for fc, target in self.attack_targets.values():
@@ -620,8 +639,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
     elif op == "opEquipTo":  # Step.finish writes where the monster is then
         equip, monster = step.objects[subject], step.objects[value]
         step.equips[id(equip)] = (equip, monster)
-    elif op == "opSetChosen":
-        step.pending_refs.append(step.objects[subject])
+    elif op == "opSetChosen":  # a card, or an empty Monster Zone selected by its place (a lockZone selection)
+        step.pending_refs.append(step._chosen(subject))
     elif op == "opChooseForTrigger":  # after opTriggerEffect (ORDER): the selection it opened is made
         if step.triggered == subject:  # (another card's trigger of this step waits for the next: trigger)
             step.pending_refs.append(step.objects[value])
@@ -735,18 +754,29 @@ def summon_tokens(step: Step, op: str, player_ind: str, effect: str) -> None:
         zones[free[0]] = new_field_card(name, p, position, summoned_this_turn=True, summoned_by="special")
 
 
-@primitive("choose_zone")
-def choose_zone(step: Step, op: str, card_ind: str, count: int) -> None:
-    """A ZoneLockEffect's card came face-up on the field: up to `count` of the Monster Zones of its controller's
-    opponent that are free now are locked while it stays face-up (its `extra.locked_zones`, read by
-    state.locked_zones; a ZoneLockEffect's locksZones). SWRL cannot pick "up to N of the free zones", so this
-    primitive does: the first free ones in zone order (docs/decisions.md, "Locked Monster Zones")."""
-    card = step.objects[card_ind]
-    where = step.locate(card)
-    if where["area"] != "monster_zones":
+@primitive("ask_lock_zones")
+def ask_lock_zones(step: Step, op: str, card_ind: str, count: int) -> None:
+    """A ZoneLockEffect's card came face-up on the field: its controller chooses up to `count` of the free Monster
+    Zones of their opponent (rules/common/effects/zone-lock.swrl), a pending `pass` with the purpose lockZone whose
+    `from` is the card, the controller holding priority and selecting the zones one at a time (a `select` names an
+    empty zone by its place: ChosenZone). One selection is open at a time: a second such card of the same step (or
+    one whose step opened another selection) asks once this one is closed (the rule asks again then)."""
+    if step.state["pending"] is not None:
         return
-    free = usable_monster_zones(step.state, opponent(where["player"]))
-    card["extra"]["locked_zones"] = free[: max(0, int(count))]
+    where = step.locate(step.objects[card_ind])
+    step.state["pending"] = {"action": {"type": "pass", "player": where["player"], "from": where},
+                             "purpose": "lockZone", "needed": int(count), "chosen": []}
+    step.pending_refs = []
+    step.state["priority"] = where["player"]
+
+
+@primitive("lock_zones")
+def lock_zones(step: Step, op: str, card_ind: str, _value) -> None:
+    """A ZoneLockEffect's card locks the zones its controller selected (the open lockZone selection's chosen places,
+    none when no zone was free) while it stays face-up: its `extra.locked_zones`, read by state.locked_zones."""
+    pending = step.state["pending"]
+    chosen = pending["chosen"] if pending is not None and pending["purpose"] == "lockZone" else []
+    step.objects[card_ind]["extra"]["locked_zones"] = sorted(r["index"] for r in chosen)
 
 
 @primitive("release_zones")

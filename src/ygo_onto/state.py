@@ -29,7 +29,8 @@ MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
 PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "chooseEffect", "perHeadsDestroy",
-            "chooseSummonPosition")
+            "chooseSummonPosition", "lockZone")
+ZONE_PURPOSES = ("lockZone",)  # the purposes whose selections are empty Monster Zones, by their places (not cards)
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 # the state's extra keys of locks that last the turn they were activated in, each the players locked: their Summons
 # (summonLockedThisTurn) and their Battle Phase (battlePhaseLockedThisTurn)
@@ -388,8 +389,8 @@ def card_at(state: dict, ref: dict) -> dict | str | None:
 def locked_zones(state: dict) -> frozenset:
     """The Monster Zones (player, index) a ZoneLockEffect locks: the zones a face-up monster's `extra.locked_zones`
     names, on the side of its controller's opponent (a ZoneLockEffect: the chosen zones cannot be used while its
-    card remains face-up; primitives.choose_zone writes them). A face-down or departed card locks
-    nothing, so the zones are free again at once."""
+    card remains face-up; primitives.lock_zones writes them, the zones its controller selected). A face-down or
+    departed card locks nothing, so the zones are free again at once."""
     out = []
     for p in PLAYERS:
         for fc in state["players"][p]["monster_zones"]:
@@ -446,8 +447,15 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
     of this state - every reference points at a card, a card is chosen at most once, the action's
     `card` is the card at its `from`, and its player makes the selections (holds priority)."""
     seen = set()
+    zones = pending["purpose"] in ZONE_PURPOSES
     for j, r in enumerate(pending["chosen"]):
-        if card_name_at(state, r) is None:
+        if zones:  # a lockZone selection (rules/common/effects/zone-lock.swrl): unoccupied Monster Zones of the
+            # opponent of the player who chooses (formats/goat/cards.md Ojama King: "The zones must be unoccupied")
+            if r["area"] != "monster_zones" or r["player"] == pending["action"].get("player", state["priority"]) \
+                    or card_name_at(state, r) is not None:
+                ck.fail(f"pending.chosen[{j}]", "an empty Monster Zone of the opponent of the player who chooses "
+                        "(the zones a lockZone selection locks are unoccupied)", r)
+        elif card_name_at(state, r) is None:
             ck.fail(f"pending.chosen[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
         key = (r["player"], r["area"], r["index"])
         if key in seen:
@@ -736,6 +744,23 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
             # effects/pick-up.swrl): chosen by each player in turn, from the effect's card, named by `from`
             if "from" not in action:
                 return "pending.action.from", "the effect's card (the pick-up whose positions are chosen)", "none"
+            return None
+        if purpose == "lockZone":  # the zones a ZoneLockEffect locks (rules/common/effects/zone-lock.swrl): chosen by
+            # the controller of its card, face-up in a Monster Zone and named by `from`, up to its locksZones
+            from .abox import zone_lock_cards  # (the cards with a ZoneLockEffect: the catalog's data)
+
+            own = card_at(state, action["from"]) if "from" in action else None
+            if not (isinstance(own, dict) and own["position"] != "face_down_defense" and "locked_zones" not in own["extra"]
+                    and action["from"]["area"] == "monster_zones" and action["from"]["player"] == player
+                    and own["card"] in zone_lock_cards(cat)):
+                return ("pending.action.from", f"a face-up monster with a ZoneLockEffect in a Monster Zone of {player}'s "
+                        "that has not chosen its zones (the card whose zones are chosen)", show(action.get("from")))
+            if len(pending["chosen"]) >= pending["needed"]:
+                return "pending.needed", f"more than the {len(pending['chosen'])} zones chosen", str(pending["needed"])
+            other = opponent(player)
+            if not pending["chosen"] and not usable_monster_zones(state, other):  # (at least 1 zone is chosen)
+                return (f"players.{other}.monster_zones", "a free zone (the zones to lock are chosen among them)",
+                        "none free")
             return None
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
