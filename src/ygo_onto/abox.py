@@ -537,7 +537,7 @@ class _Memo:
         self.players: dict = {}  # (player, its facts' values) -> the part ("side", p)
         self.turns: dict = {}  # ("player", p, its turn) or ("priority", p, its priority) -> that part
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
-        self.boards: dict = {}  # (strongest, counts, battle facts) -> the part "board"
+        self.boards: dict = {}  # (highest ATK facts, counts, battle facts) -> the part "board"
         self.sums: dict = {}  # the closure facts (player_aggregates, highest_atk_facts, card_counts) by their inputs
 
 
@@ -720,8 +720,9 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
             sig.append((values[0], values[2], equipped, bool(fc["extra"].get("attempt"))))  # (card_counts skip an attempt)
         sides.append((hand, grave, tuple(sig)))
     (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
-    key = ("highest", *(tuple(state["players"][p][area]) for _, _, areas in highest_atk_declarations(ruleset)
-                         for p in PLAYERS for area in areas))
+    highest_declared = declared.get("_highest_atk_declarations") or highest_atk_declarations(ruleset)
+    key = ("highest", *(tuple(state["players"][p][area]) for _, _, areas in highest_declared
+                        for p in PLAYERS for area in areas))
     highest = _get(sums, key)
     if highest is None:
         highest = _remember(sums, key, highest_atk_facts(state, cat))
@@ -875,8 +876,8 @@ def graveyard_counts(state: dict, p: str, cat) -> list[tuple]:
 
 def highest_atk_declarations(ruleset: str) -> tuple:
     """The ontology's `ygo:highestAtkOf` declarations, parsed: (object property, card kind, areas).  The annotation
-    `of=KIND in=AREA[,AREA]` on an object property of the Duel says: the card of that kind (monster, spell, trap)
-    with the highest printed ATK in those areas of both players (hand, deck, graveyard, banished, extra_deck)."""
+    `of=monster in=AREA[,AREA]` on an object property of the Duel says: the monster with the highest printed ATK in
+    those areas of both players (hand, deck, graveyard, banished, extra_deck)."""
     from .knowledge import knowledge
 
     k = knowledge(ruleset)
@@ -886,8 +887,8 @@ def highest_atk_declarations(ruleset: str) -> tuple:
         for prop, spec in sorted(k.vocabulary.annotated("highestAtkOf").items()):
             opts = dict(pair.split("=", 1) for pair in spec.split())
             areas = tuple(opts.get("in", "").split(","))
-            if opts.get("of") not in ("monster", "spell", "trap") or not set(areas) <= set(LIST_AREAS):
-                raise VocabularyError(f"ontology: {prop} highestAtkOf {spec!r}: expected of=monster|spell|trap "
+            if opts.get("of") != "monster" or not set(areas) <= set(LIST_AREAS):
+                raise VocabularyError(f"ontology: {prop} highestAtkOf {spec!r}: expected of=monster "
                                       f"in=AREA[,AREA] among {', '.join(LIST_AREAS)}")
             out.append((prop, opts["of"], areas))
         parsed = k.__dict__["_highest_atk_declarations"] = tuple(out)
