@@ -336,11 +336,11 @@ def _duel_facts(add, state: dict, transient: dict) -> None:
         add(("endOfDamageStep", DUEL, end["sub_step"]))
 
 
-def _board_facts(add, transient: dict, strongest, counts: list, battle: list) -> None:
-    """The part "board", the duel's facts read off the cards (strongest_in_graveyards, card_counts, battle_facts
+def _board_facts(add, transient: dict, highest: tuple, counts: list, battle: list) -> None:
+    """The part "board", the duel's facts read off the cards (highest_atk_facts, card_counts, battle_facts
     given) and a die roll: a part of its own, as these change in few states (the part "duel" in most)."""
-    if strongest is not None:
-        add(("strongestInGraveyards", DUEL, card_ind(*strongest)))
+    for fact in highest:
+        add(fact)
     die = transient.get("die")
     if die:
         add(("dieResult", DUEL, die["result"]))
@@ -547,8 +547,8 @@ class _Memo:
         self.players: dict = {}  # (player, its facts' values) -> the part ("side", p)
         self.turns: dict = {}  # ("player", p, its turn) or ("priority", p, its priority) -> that part
         self.duels: dict = {}  # (the duel facts' values) -> the part "duel"
-        self.boards: dict = {}  # (strongest, counts, battle facts) -> the part "board"
-        self.sums: dict = {}  # the closure facts (player_aggregates, strongest_in_graveyards, card_counts) by their inputs
+        self.boards: dict = {}  # (highest ATK facts, counts, battle facts) -> the part "board"
+        self.sums: dict = {}  # the closure facts (player_aggregates, highest_atk_facts, card_counts) by their inputs
 
 
 def _remember(memo: dict, key, value):
@@ -733,10 +733,12 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
                         tuple(card_counters.get(k, 0) for k in counted_keys) if card_counters and counted_keys else ()))
         sides.append((hand, grave, tuple(sig)))
     (_, grave_a, sig_a), (_, grave_b, sig_b) = sides
-    key = ("strongest", grave_a, grave_b)
-    strongest = _get(sums, key, sums)
-    if strongest is sums:
-        strongest = _remember(sums, key, strongest_in_graveyards(state, cat))
+    highest_declared = declared.get("_highest_atk_declarations") or highest_atk_declarations(ruleset)
+    key = ("highest", *(tuple(state["players"][p][area]) for _, _, areas in highest_declared
+                        for p in PLAYERS for area in areas))
+    highest = _get(sums, key)
+    if highest is None:
+        highest = _remember(sums, key, highest_atk_facts(state, cat))
     key = ("counts", sig_a, sig_b, frozenset(_on_chain(state)) if state["chain"] else ())  # (resolved=true reads the chain)
     counts = _get(sums, key)
     if counts is None:
@@ -751,7 +753,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         part = []
         _duel_facts(part.append, state, transient)
         duel = _remember(memo.duels, key, kept_part(tuple(part)))
-    key = (strongest, counts, (tuple(battle_facts(state)) if battle else _NO_BATTLE) + battling_type_counts(state, cat))
+    key = (highest, counts, (tuple(battle_facts(state)) if battle else _NO_BATTLE) + battling_type_counts(state, cat))
     tossed = transient.get("die") or transient.get("coins")
     board = None if tossed else _get(memo.boards, key)  # (a die result or coins: rare, built each time)
     if board is None:
@@ -871,27 +873,69 @@ def player_aggregates(state: dict, p: str, cat) -> dict:
     side = state["players"][p]
     field = [fc for fc in side["monster_zones"] if fc is not None]
     return {
-        "graveyardDragonCount": sum(1 for n in side["graveyard"] if cat.get(n).monster_type == "Dragon"),
+        **dict(graveyard_counts(state, p, cat)),
         "spellCardsControlled": sum(1 for fc in side["spell_trap_zones"] if fc and cat.get(fc["card"]).card_type == "spell"),
         "monsterLevelsInHandAndField": sum(cat.get(n).level or 0 for n in side["hand"] + [fc["card"] for fc in field]),
     }
 
 
-def strongest_in_graveyards(state: dict, cat) -> tuple | None:
-    """The monster with the highest ATK in either Graveyard: (player, 'graveyard', index); ties go to
-    player A's first, then to the oldest card."""
-    best = None
-    for p in PLAYERS:
-        for i, name in enumerate(state["players"][p]["graveyard"]):
-            card = cat.get(name)
-            if card.is_monster and (best is None or card.atk > best[0]):
-                best = (card.atk, (p, "graveyard", i))
-    return best[1] if best else None
+def graveyard_counts(state: dict, p: str, cat) -> list[tuple]:
+    """The countsCards declarations `in=graveyard per=player`: how many cards of the player's own Graveyard the
+    declaration's spec counts, e.g. `type:TypeDragon` (the Type is the ontology's data: no Type is named here).
+    Counted with the player's other aggregates, which are kept by the player's own hand, Graveyard and field."""
+    out = []
+    for prop, cls, areas, per, side, *_ in count_declarations(state["ruleset"]):
+        if areas == "graveyard":
+            if per != "player" or side != "own":
+                raise VocabularyError(f"ontology: {prop} countsCards in=graveyard: expected per=player (own side)")
+            counts_card = _counts_card(cat, cls)
+            out.append((prop, sum(1 for name in state["players"][p]["graveyard"] if counts_card(name))))
+    return out
+
+
+def highest_atk_declarations(ruleset: str) -> tuple:
+    """The ontology's `ygo:highestAtkOf` declarations, parsed: (object property, card kind, areas).  The annotation
+    `of=monster in=AREA[,AREA]` on an object property of the Duel says: the monster with the highest printed ATK in
+    those areas of both players (hand, deck, graveyard, banished, extra_deck)."""
+    from .knowledge import knowledge
+
+    k = knowledge(ruleset)
+    parsed = k.__dict__.get("_highest_atk_declarations")
+    if parsed is None:
+        out = []
+        for prop, spec in sorted(k.vocabulary.annotated("highestAtkOf").items()):
+            opts = dict(pair.split("=", 1) for pair in spec.split())
+            areas = tuple(opts.get("in", "").split(","))
+            if opts.get("of") != "monster" or not set(areas) <= set(LIST_AREAS):
+                raise VocabularyError(f"ontology: {prop} highestAtkOf {spec!r}: expected of=monster "
+                                      f"in=AREA[,AREA] among {', '.join(LIST_AREAS)}")
+            out.append((prop, opts["of"], areas))
+        parsed = k.__dict__["_highest_atk_declarations"] = tuple(out)
+    return parsed
+
+
+def highest_atk_facts(state: dict, cat) -> tuple:
+    """The closure facts of highest_atk_declarations (SWRL cannot say "no other is higher"): for each, the card with
+    the highest printed ATK among the cards of its kind in its areas of both players, as (property, Duel, card);
+    ties go to player A's first, then to the area named first, then to the lower index (a Graveyard's oldest card).
+    None such: no fact."""
+    out = []
+    for prop, kind, areas in highest_atk_declarations(state["ruleset"]):
+        best = None
+        for p in PLAYERS:
+            for area in areas:
+                for i, name in enumerate(state["players"][p][area]):
+                    card = cat.get(name)
+                    if card.card_type == kind and (best is None or card.atk > best[0]):
+                        best = (card.atk, (p, area, i))
+        if best is not None:
+            out.append((prop, DUEL, card_ind(*best[1])))
+    return tuple(out)
 
 
 def count_declarations(ruleset: str) -> tuple:
     """The counts the ontology in use declares (annotation ygo:countsCards on a data property) that its catalog can
-    make nonzero, parsed: (property, card class, area, per, side, face-up only, resolved only, kind, reach).
+    make nonzero, parsed: (property, card class, area, per, side, face-up only, resolved only, kind, reach, by).
     `resolved=true` leaves out a card whose own activation is still a chain link (a Continuous Trap's lock applies
     once it has resolved); `per=card of=KIND` gives each card of that kind (trap, spell, monster) on the field the
     count of the other counted cards; `reaches=flip` with it, a lock on Flip Effect Monsters only: any other card of
@@ -933,6 +977,8 @@ def _counted_in_catalog(vocabulary: Vocabulary, cat, spec: str, by: str | None =
         return by is not None and _counted_in_catalog(vocabulary, cat, "effect:" + by)
     if spec.startswith("ability:"):
         return any(spec[len("ability:"):] in c.abilities for c in cat.cards)
+    if spec.startswith("type:"):
+        return any(_of_type(c, spec[len("type:"):]) for c in cat.cards)
     if spec.startswith(EQUIPPED_BY):  # some card of the catalog names an effect of that kind
         kind = spec[len(EQUIPPED_BY):]
         return any(kind in vocabulary.individuals.get(e, ()) for c in cat.cards for e in c.effects)
@@ -1093,6 +1139,9 @@ def _counts_card_name(cat, spec: str):
     if spec.startswith("ability:"):
         ability = spec[len("ability:"):]
         return lambda name: ability in cat.get(name).abilities
+    if spec.startswith("type:"):  # (a monster of the Type individual named: hasMonsterType's value)
+        wanted = spec[len("type:"):]
+        return lambda name: _of_type(cat.get(name), wanted)
     if spec.startswith(EQUIPPED_BY):  # (counted in a Spell & Trap Zone alone: a Monster Card there is an Equip Card)
         return lambda name: cat.get(name).is_monster
     if spec.startswith("effect:"):
@@ -1101,6 +1150,11 @@ def _counts_card_name(cat, spec: str):
                              lambda v: _counted_effects(v, prop))
         return names.__contains__
     return lambda name: cat.get(name).class_name == spec
+
+
+def _of_type(card, wanted: str) -> bool:
+    """Whether a card is a monster of the Type individual `wanted` (e.g. TypeDragon)."""
+    return card.monster_type is not None and type_individual(card.monster_type) == wanted
 
 
 _FIELD_AREAS = ("monster_zones", "spell_trap_zones", "field_zone")
@@ -1115,6 +1169,8 @@ def card_counts(state: dict, cat) -> list[tuple]:
     """The closure facts of count_declarations: how many cards of a class are in an area, per subject."""
     out = []
     for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach, _by in count_declarations(state["ruleset"]):
+        if areas == "graveyard":  # (counted with the player's aggregates: graveyard_counts)
+            continue
         counts_card = _counts_card(cat, cls)
         waiting = _on_chain(state) if resolved_only else ()
         # a monster equipped as an Equip Card has none of its effects (EquipMonsterEffect, equip-monster.swrl): only

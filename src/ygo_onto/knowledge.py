@@ -208,7 +208,8 @@ class Knowledge:
                                       _local(g.value(member, OWL.someValuesFrom))))
             v.definitions[_local(s)] = conjuncts
         for key in ("actionType", "primitive", "stateKey", "resetEachTurn", "countsCards", "destinationArea",
-                    "destinationPlace", "areaWhenFull", "marksCard", "counterKey", "reasonOfMove", "withholdsActions"):
+                    "destinationPlace", "areaWhenFull", "marksCard", "counterKey", "reasonOfMove", "withholdsActions",
+                    "highestAtkOf"):
             for s, o in g.subject_objects(YGO[key]):
                 v.annotations.setdefault(_local(s), {})[key] = str(o)
         for s, o in g.subject_objects(RDFS.label):
