@@ -888,7 +888,7 @@ def graveyard_counts(state: dict, p: str, cat) -> list[tuple]:
         if areas == "graveyard":
             if per != "player" or side != "own":
                 raise VocabularyError(f"ontology: {prop} countsCards in=graveyard: expected per=player (own side)")
-            counts_card = _counts_card(cat, cls)
+            counts_card = _counts_card_name(cat, cls)
             out.append((prop, sum(1 for name in state["players"][p]["graveyard"] if counts_card(name))))
     return out
 
