@@ -950,7 +950,7 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
         if value:  # (a counter the ontology declares and no card of the ruleset sets: its rules are not run)
             unset = made_in_duels(cat.ruleset)[1] if unset is None else unset
             if key in unset:
-                ck.fail(f"{where}.counters.{key}", f"no such counter in {cat.ruleset} (no card of its catalog sets it)",
+                ck.fail(f"{where}.counters.{key}", f"none (no card of the {cat.ruleset} catalog sets this counter)",
                         value)
     _field_card_extra(ck, out["extra"], f"{where}.extra")
     return out
