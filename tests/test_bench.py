@@ -170,3 +170,16 @@ def test_goat_duels_are_timed_beside_the_official_duel():
     assert "goat:chaos-control+warrior" in text and "turns/s" in text
     ratio = duels["goat:chaos-control+warrior"]["ms_per_action"] / duels["official"]["ms_per_action"]
     assert "a goat duel's ms per action / the official duel's" in text and f"{ratio:.2f}" in text
+
+
+def test_a_bench_process_loads_every_dueled_ruleset_before_its_duels(monkeypatch):
+    """The first call loads the first state's ruleset; every other ruleset of the duels is loaded with it (its
+    knowledge and fast evaluator), so that a duel's time holds its play and not its ruleset's loading."""
+    from ygo_onto import bench
+
+    loaded = []
+    monkeypatch.setattr(bench, "_load", lambda ruleset, reasoner: loaded.append((ruleset, reasoner)))
+    states, _ = bench_states()
+    first = next(iter(states.values()))["ruleset"]
+    bench._start("fast", states, ("official", "simplified", "goat:chaos-control+warrior", "goat:chaos-turbo+warrior"))
+    assert first == "official" and loaded == [("simplified", "fast"), ("goat", "fast")]

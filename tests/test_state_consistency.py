@@ -35,6 +35,15 @@ def board(**top) -> dict:
     return state
 
 
+def goat_board(**top) -> dict:
+    """board() in `goat`, whose cards open the selections on resolution (a swap, monsters destroyed per heads)."""
+    state = {"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "turn_player": "A", "phase": "main1",
+             "players": {"A": {"hand": ["Sangan"], "monster_zones": [{"card": "Jinzo"}, None, None, None, None]},
+                         "B": {"monster_zones": [{"card": "Sangan"}, None, None, None, None]}}}
+    state.update(top)
+    return state
+
+
 def pending(kind: str, card: str | None, purpose: str, area: str = "hand", index: int = 0, **more) -> dict:
     action = {"type": kind, "player": "A"}
     if card is not None:
@@ -237,11 +246,13 @@ CASES = [
     ("a pending pass selecting tributes", board(pending=pending("pass", None, "tribute")), "pending.action.type",
      board(pending=pending("pass", None, "discard"))),
     ("a swap chosen on resolution asked of the second player with nothing chosen",
-     board(pending=pending("pass", None, "swap", needed=2)), "pending.needed",
-     board(pending=pending("pass", None, "swap", needed=1))),
+     goat_board(pending=pending("pass", None, "swap", needed=2)), "pending.needed",
+     goat_board(pending=pending("pass", None, "swap", needed=1))),
     ("monsters destroyed per heads asked for more than the field holds",
-     board(pending=pending("pass", None, "perHeadsDestroy", needed=3)), "pending.needed",
-     board(pending=pending("pass", None, "perHeadsDestroy", needed=2))),
+     goat_board(pending=pending("pass", None, "perHeadsDestroy", needed=3)), "pending.needed",
+     goat_board(pending=pending("pass", None, "perHeadsDestroy", needed=2))),
+    ("a selection of a purpose no card of the ruleset opens", board(pending=pending("pass", None, "swap", needed=1)),
+     "pending.purpose", goat_board(pending=pending("pass", None, "swap", needed=1))),
     ("an activation selecting what it never selects",
      with_hand(board(pending=pending("activate", "Mystical Space Typhoon", "discard")), ["Mystical Space Typhoon"]),
      "pending.purpose", with_hand(board(pending=pending("activate", "Mystical Space Typhoon", "target")), ["Mystical Space Typhoon"])),

@@ -6,7 +6,8 @@ Each reasoner is measured in its own spawned process, so its peak memory (ru_max
 process; for Pellet also of its Java child processes) is its own.  Every latency sample
 loads a fresh GameState (allowed_actions is cached per state), after reasoning about another
 state (fast would go on from the model of the same input); the first call of a reasoner
-(compiling the rules, loading the knowledge) is a warm-up, reported apart.  Whole duels are played in
+(compiling the rules, loading the knowledge) is a warm-up, reported apart, and loads the knowledge and evaluator of
+every ruleset the duels play, so that no duel's time holds the loading of its ruleset.  Whole duels are played in
 rounds (run_bench's `rounds`), and `fast@issue10` / `fast@git:REV` play them with an earlier commit's code.
 """
 from __future__ import annotations
@@ -309,7 +310,7 @@ def measure_puzzles(paths: list, reasoner: str = "fast") -> dict:
 def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, seed: int, max_actions: int,
                     puzzles: tuple = ()) -> dict:
     """Everything measured for one reasoner (run in a process of its own)."""
-    spec, reasoner, first_call_ms = _start(reasoner, states)
+    spec, reasoner, first_call_ms = _start(reasoner, states, duels)
     out: dict = {"reasoner": spec, "latency": {}, "first_call_ms": first_call_ms}
     if reasoner == "fast":
         from .reasoning.fast import native
@@ -334,13 +335,14 @@ def _bench_reasoner(reasoner: str, states: dict, repeats: int, duels: tuple, see
 
 def _bench_duels(reasoner: str, states: dict, duels: tuple, seed: int, max_actions: int) -> list:
     """A later round's duels (run_bench's rounds): in a new process, after the first call, as in the first round."""
-    spec, reasoner, _ = _start(reasoner, states)
+    spec, reasoner, _ = _start(reasoner, states, duels)
     return _play_duels(spec, reasoner, duels, seed, max_actions)
 
 
-def _start(spec: str, states: dict) -> tuple[str, str, float]:
-    """A bench process's start: the first call (compile / load / start) made on the first state. (spec, its
-    backend, the first call's ms)."""
+def _start(spec: str, states: dict, duels: tuple = ()) -> tuple[str, str, float]:
+    """A bench process's start: the first call (compile / load / start) made on the first state, then the knowledge
+    and the fast evaluator of every other ruleset of `duels` loaded (_load), so that each duel's time is its own
+    play, as the official duel's is after the first call. (spec, its backend, the first call's ms)."""
     import warnings
 
     from .game import GameState
@@ -348,8 +350,25 @@ def _start(spec: str, states: dict) -> tuple[str, str, float]:
     warnings.simplefilter("ignore")
     reasoner = spec
     t = time.perf_counter()
-    GameState.from_dict(next(iter(states.values()))).allowed_actions(reasoner)
-    return spec, reasoner, (time.perf_counter() - t) * 1000
+    first = GameState.from_dict(next(iter(states.values())))
+    first.allowed_actions(reasoner)
+    first_ms = (time.perf_counter() - t) * 1000
+    for ruleset in dict.fromkeys(duel_spec(d)[0] for d in duels):
+        if ruleset != first.data["ruleset"]:
+            _load(ruleset, reasoner)
+    return spec, reasoner, first_ms
+
+
+def _load(ruleset: str, reasoner: str) -> None:
+    """What a process's first call of a ruleset loads before it reasons: the ruleset's knowledge (from the disk cache)
+    and, for fast, its compiled program's evaluator."""
+    from .knowledge import knowledge
+
+    k = knowledge(ruleset)
+    if reasoner == "fast":
+        from .reasoning.fast.infer import prepare
+
+        prepare(k)
 
 
 def _play_duels(spec: str, reasoner: str, duels: tuple, seed: int, max_actions: int) -> list:

@@ -306,8 +306,10 @@ def reasoned_rules(k) -> list[Rule]:
     live = [rule for rule in k.rules if zero_substitution(parsed[rule.name][0], zero) is not None
             and not abilities_never_hold(parsed[rule.name][0], absent)]
     while True:  # (a rule left out may have been the only one to derive what another needs)
-        never = _never_said(k.vocabulary, {a.pred for rule in live for a in parsed[rule.name][1]})
-        kept_rules = [rule for rule in live if not any(map(never, parsed[rule.name][0]))]
+        heads = [parsed[rule.name][1] for rule in live]
+        never = _never_said(k.vocabulary, {a.pred for head in heads for a in head})
+        unmade = _never_made(k.vocabulary, [parsed[rule.name] for rule in live])
+        kept_rules = [rule for rule in live if not any(map(never, parsed[rule.name][0])) and not unmade(parsed[rule.name][0])]
         if len(kept_rules) == len(live):
             break
         live = kept_rules
@@ -326,7 +328,21 @@ def reasoned_rules(k) -> list[Rule]:
         kept = [a for a in kept if a.pred not in _COMPARING or any(t.is_var for t in a.args)]
         out.append(replace(rule, text=", ".join(map(str, kept)) + " -> " + ", ".join(str(sub(a)) for a in head)))
     k.__dict__["_reasoned_rules"] = (k.rules, list(k.rules), out)
+    k.__dict__["_made_in_duels"] = (k.rules, _made(k.vocabulary, [parsed[rule.name] for rule in live])[:2])
     return out
+
+
+def made_in_duels(k) -> tuple[frozenset, frozenset] | None:
+    """(purposes, counter keys): the pending actions' purposes and the card counters the rules a Knowledge runs
+    (reasoned_rules) can make in its duels (_never_made); None for a test's knowledge (no catalog: anything)."""
+    if not isinstance(k, Knowledge):
+        return None
+    got = k.__dict__.get("_made_in_duels")
+    if got is None or got[0] is not k.rules:
+        k.__dict__.pop("_reasoned_rules", None)
+        reasoned_rules(k)
+        got = k.__dict__["_made_in_duels"]
+    return got[1]
 
 
 def _never_said(v: Vocabulary, derived: set):
@@ -362,6 +378,96 @@ def _never_said(v: Vocabulary, derived: set):
         given, value = values.get(atom.pred, ()), atom.args[1]
         return not given or (not value.is_var and value.value not in given)
     return never
+
+
+def _never_made(v: Vocabulary, rules: list[tuple]):
+    """A test of a rule body: whether it needs a fact of the state that no duel of the ruleset makes, as `rules` (the
+    parsed rules run) and the driver's primitives stand: a pending action of a purpose no operation they infer opens
+    (`purpose(?x, chooseSummonPositionPurpose)`: primitives.purposes_opened), or a card counter (a data property with a
+    ygo:counterKey, 0 in the ABox where the card has none) above 0 where no operation they infer sets it (its
+    ygo:counterKey on an operation of the primitive set_counter).  A duel starts with no pending action and no counter,
+    and state.normalize refuses a state that has one the ruleset never makes (made_in_duels), so such a body never
+    holds.  What the rules make is a least fixpoint: a rule counts once its own body's purposes and counters are made
+    (a rule that opens the selection it needs makes nothing).  The purposes an operation can name are followed through
+    the rule heads and the TBox's facts (_object_values); a property the rules neither derive nor find in the TBox is
+    the ABox's and may hold any value."""
+    return _made(v, rules)[2]
+
+
+def _made(v: Vocabulary, rules: list[tuple]) -> tuple[frozenset, frozenset, object]:
+    """(purposes, counter keys, unmade): the pending actions' purposes and the card counters the operations the rules
+    infer can make, and the test of a body that needs another (see _never_made); every purpose when an operation's
+    purpose is not known."""
+    from .abox import zero_substitution
+    from .primitives import purposes_opened
+    from .state import PURPOSES
+
+    values_of = _object_values(v, rules)
+    counted = {prop: key for prop, key in v.annotated("counterKey").items()
+               if prop in v.data_properties and "primitive" not in v.annotations[prop]}
+    setters = {prop: v.annotations[prop]["counterKey"] for prop in v.annotated("counterKey")
+               if v.annotations[prop].get("primitive") == "set_counter"}
+    derived = {a.pred for _, head in rules for a in head}
+    purposes, counters = set(), {key for prop, key in counted.items() if prop in derived}
+
+    def unmade(body) -> bool:
+        if any(a.pred == "purpose" and len(a.args) == 2 and a.args[1].kind == "name"
+               and a.args[1].value.removesuffix("Purpose") not in purposes for a in body):
+            return True
+        unset = frozenset(prop for prop, key in counted.items() if key not in counters)
+        return bool(unset) and zero_substitution(body, unset) is None
+
+    while True:
+        before = (len(purposes), len(counters))
+        for body, head in rules:
+            if unmade(body):
+                continue
+            for atom in head:
+                opened = purposes_opened(atom.pred, values_of)
+                purposes.update(PURPOSES if opened is None else opened)
+                if atom.pred in setters and not (atom.args[-1].kind == "int" and atom.args[-1].value == 0):
+                    counters.add(setters[atom.pred])  # (an operation that sets it to 0 removes it)
+        if (len(purposes), len(counters)) == before:
+            return frozenset(purposes), frozenset(counters), unmade
+
+
+def _object_values(v: Vocabulary, rules: list[tuple]):
+    """values_of(prop): the individuals the rules' heads and the TBox's facts can give as the object of `prop` (a
+    constant of a head, or a variable's values where the body binds it as the object of another property, followed
+    the same way), None where that is not known (a property of the ABox, an inverse or a subproperty, a variable
+    bound otherwise)."""
+    tbox: dict = {}
+    for p, _, o in v.tbox_facts:
+        tbox.setdefault(p, set()).add(o)
+    by_head: dict = {}
+    for body, head in rules:
+        for atom in head:
+            if len(atom.args) == 2:
+                by_head.setdefault(atom.pred, []).append((atom.args[1], body))
+    related = set(v.inverse) | set(v.inverse.values()) | v.symmetric | set(v.subproperty) \
+        | {p for parents in v.subproperty.values() for p in parents}
+    memo: dict = {}
+
+    def values_of(prop: str):
+        if prop in memo:
+            return memo[prop]
+        memo[prop] = None  # (a cycle through prop: not known)
+        if prop in related or (prop not in tbox and prop not in by_head):
+            return None
+        out = set(tbox.get(prop, ()))
+        for term, body in by_head.get(prop, ()):
+            if not term.is_var:
+                out.add(term.value)
+                continue
+            bound = [values_of(a.pred) for a in body if len(a.args) == 2 and a.args[1] == term
+                     and a.pred not in _COMPARING]
+            known = [b for b in bound if b is not None]
+            if not known:
+                return None
+            out |= set.intersection(*map(set, known))
+        memo[prop] = out
+        return out
+    return values_of
 
 
 _COMPARING = {"equal", "notEqual", "lessThan", "lessThanOrEqual", "greaterThan", "greaterThanOrEqual"}
@@ -422,7 +528,7 @@ def _source_knowledge(ruleset: str) -> Knowledge:
 CACHE_VERSION = 2
 # what a knowledge entry keeps of what is made of a Knowledge once (abox.idle_counts, abox.idle_abilities,
 # reasoned_rules): a new process would otherwise spend a few tenths of a second making it again
-DERIVED_ENTRIES = ("_idle_counts", "_idle_abilities", "_reasoned_rules")
+DERIVED_ENTRIES = ("_idle_counts", "_idle_abilities", "_reasoned_rules", "_made_in_duels")
 
 
 def _sources_key(ruleset: str) -> str | None:

@@ -1203,20 +1203,38 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         step.state["pending"]["needed"] = int(value)
 
 
-# The purpose of the selection each ask_on_resolution operation opens (state-format.md "A pending action").
-RESOLUTION_CHOICES = {"opAskDiscard": "discard", "opAskSwap": "swap", "opAskPerHeadsDestroy": "perHeadsDestroy"}
+# The purpose of the selection each operation that names none opens (state-format.md "A pending action"): the
+# ask_on_resolution, ask_declared_level and ask_summon_position operations'.  opOpenSelection opens one of the purpose
+# it names, opTriggerEffect one of its card's triggerPurpose (else target): see purposes_opened.
+OPENED_PURPOSES = {"opAskDiscard": "discard", "opAskSwap": "swap", "opAskPerHeadsDestroy": "perHeadsDestroy",
+                   "opAskDeclaredLevel": "declare", "opAskSummonPosition": "chooseSummonPosition"}
+
+
+def purposes_opened(op: str, values_of: Callable) -> set | None:
+    """The purposes of the pending actions the operation `op` can open (empty: it opens none; None: any), for
+    knowledge.reasoned_rules, which leaves out the rules of a purpose no operation its rules infer opens.
+    `values_of(prop)`: the individuals a rule or the TBox can give as the object of `prop` (None: any)."""
+    if op in OPENED_PURPOSES:
+        return {OPENED_PURPOSES[op]}
+    named_ = {"opOpenSelection": "opOpenSelection", "opTriggerEffect": "triggerPurpose"}.get(op)
+    if named_ is None:
+        return set()
+    values = values_of(named_)
+    if values is None:
+        return None
+    return {v.removesuffix("Purpose") for v in values} | ({"target"} if op == "opTriggerEffect" else set())
 
 
 @primitive("ask_on_resolution")
 def ask_on_resolution(step: Step, op: str, player_ind: str, count: int) -> None:
     """A resolving effect asks the player to select `count` cards (a DiscardEffect byHandOwner: its discards; a
     SwapControlEffect: a monster to exchange): the pass on which the chain resolves waits for them, as a pending
-    action with the operation's purpose (RESOLUTION_CHOICES; state-format.md "A pending action"); the player holds
+    action with the operation's purpose (OPENED_PURPOSES; state-format.md "A pending action"); the player holds
     priority and selects, and the chain goes on resolving once they are chosen.  A selection of the same purpose
     already open passes to this player: the cards chosen so far stay chosen and `count` more are needed (a choice
     by each player in turn: a SwapControlEffect)."""
     player = _player(player_ind)
-    purpose = RESOLUTION_CHOICES[op]
+    purpose = OPENED_PURPOSES[op]
     pending = step.state["pending"]
     if pending is not None and pending["action"]["type"] == "pass" and pending["purpose"] == purpose:
         pending["action"]["player"] = player
@@ -1254,7 +1272,7 @@ def ask_declared_level(step: Step, op: str, card_ind: str, player_ind: str) -> N
     if where is None:
         return
     step.state["pending"] = {"action": {"type": "pass", "player": player, "from": where},
-                             "purpose": "declare", "needed": 1, "chosen": []}
+                             "purpose": OPENED_PURPOSES[op], "needed": 1, "chosen": []}
     step.pending_refs = []
     step.state["priority"] = player
 
@@ -1270,7 +1288,8 @@ def ask_summon_position(step: Step, op: str, card_ind: str, player_ind: str) -> 
     count = max((int(f[2]) for f in named(step.facts, ("pickUpCount",)) if f[1] in _effects_of(step, card_ind)),
                 default=1)
     pending = step.state["pending"]
-    if pending is not None and pending["purpose"] == "chooseSummonPosition":
+    purpose = OPENED_PURPOSES[op]
+    if pending is not None and pending["purpose"] == purpose:
         pending["action"]["player"] = player
         pending["needed"] += count
     else:
@@ -1278,7 +1297,7 @@ def ask_summon_position(step: Step, op: str, card_ind: str, player_ind: str) -> 
         if where is None:
             return
         step.state["pending"] = {"action": {"type": "pass", "player": player, "from": where},
-                                 "purpose": "chooseSummonPosition", "needed": count, "chosen": []}
+                                 "purpose": purpose, "needed": count, "chosen": []}
         step.pending_refs = []
     step.state["priority"] = player
 

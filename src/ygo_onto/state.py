@@ -326,6 +326,10 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.fail("pending.action.type", "the action being built (a summon, an activation, end_turn, the pass on "
                     "which a chain resolves), not a choice made while one is built", pending["action"]["type"])
         ck.choice(pending["purpose"], "pending.purpose", PURPOSES)
+        opened = made_in_duels(state["ruleset"])[0]
+        if pending["purpose"] not in opened:  # (the rules of a purpose no card opens are not run: knowledge._never_made)
+            ck.fail("pending.purpose", f"a purpose the {state['ruleset']} ruleset's cards open ("
+                    + ", ".join(p for p in PURPOSES if p in opened) + ")", pending["purpose"])
         pending.setdefault("needed", 1)
         pending.setdefault("chosen", [])
         ck.int_(pending["needed"], "pending.needed", 1, MAX_CHAIN)
@@ -912,6 +916,28 @@ def _player(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, rules
     return out
 
 
+def made_in_duels(ruleset: str) -> tuple[frozenset, frozenset]:
+    """(purposes, counter keys) of a ruleset: the pending actions' purposes its cards open (knowledge.made_in_duels),
+    and the counters the ontology declares (abox.counter_declarations) that none of its cards sets while a rule needs
+    one above 0 (that rule is not run).  A state with a pending action of another purpose, or such a counter, is
+    refused."""
+    from .abox import counter_declarations, zero_substitution
+    from .knowledge import knowledge, made_in_duels as made, parsed_rules
+
+    k = knowledge(ruleset)
+    got = k.__dict__.get("_state_made")
+    if got is None or got[0] is not k.rules:
+        purposes, counters = made(k) or (frozenset(PURPOSES), None)
+        unset = frozenset()
+        if counters is not None:
+            props = {prop: key for prop, key in counter_declarations(ruleset) if key not in counters}
+            never = frozenset(props)
+            unset = frozenset(props[a.pred] for body, _ in parsed_rules(k) if zero_substitution(body, never) is None
+                              for a in body if a.pred in never)
+        got = k.__dict__["_state_made"] = (k.rules, (purposes, unset))
+    return got[1]
+
+
 def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, area: str) -> dict:
     ck.keys(raw, where, set(FIELD_CARD_DEFAULTS) | {"card"}, {"card"})
     card = _card(ck, cat, raw["card"], f"{where}.card")
@@ -952,8 +978,14 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
     for key in ("counters", "extra"):
         if not isinstance(out[key], dict):
             ck.fail(f"{where}.{key}", "an object", out[key])
+    unset = None
     for key, value in out["counters"].items():  # counters count: each is a whole number
         ck.int_(value, f"{where}.counters.{key}", 0, MAX_COUNT)
+        if value:  # (a counter the ontology declares and no card of the ruleset sets: its rules are not run)
+            unset = made_in_duels(cat.ruleset)[1] if unset is None else unset
+            if key in unset:
+                ck.fail(f"{where}.counters.{key}", f"none (no card of the {cat.ruleset} catalog sets this counter)",
+                        value)
     _field_card_extra(ck, out["extra"], f"{where}.extra")
     return out
 
