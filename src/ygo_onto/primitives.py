@@ -765,7 +765,7 @@ def ask_lock_zones(step: Step, op: str, card_ind: str, count: int) -> None:
         return
     where = step.locate(step.objects[card_ind])
     step.state["pending"] = {"action": {"type": "pass", "player": where["player"], "from": where},
-                             "purpose": "lockZone", "needed": int(count), "chosen": []}
+                             "purpose": OPENED_PURPOSES[op], "needed": int(count), "chosen": []}
     step.pending_refs = []
     step.state["priority"] = where["player"]
 
@@ -1207,7 +1207,8 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
 # ask_on_resolution, ask_declared_level and ask_summon_position operations'.  opOpenSelection opens one of the purpose
 # it names, opTriggerEffect one of its card's triggerPurpose (else target): see purposes_opened.
 OPENED_PURPOSES = {"opAskDiscard": "discard", "opAskSwap": "swap", "opAskPerHeadsDestroy": "perHeadsDestroy",
-                   "opAskDeclaredLevel": "declare", "opAskSummonPosition": "chooseSummonPosition"}
+                   "opAskDeclaredLevel": "declare", "opAskSummonPosition": "chooseSummonPosition",
+                   "opAskLockZones": "lockZone"}
 
 
 def purposes_opened(op: str, values_of: Callable) -> set | None:
