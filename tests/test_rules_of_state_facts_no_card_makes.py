@@ -11,7 +11,7 @@ from ygo_onto import abox
 from ygo_onto.duel import new_duel, play_duel
 from ygo_onto.errors import StateError
 from ygo_onto.knowledge import Knowledge, _never_made, knowledge, made_in_duels, reasoned_rules
-from ygo_onto.state import normalize
+from ygo_onto.state import PURPOSES, normalize
 from ygo_onto.swrl import Rule, parse_rule_text
 
 PICK_UP = "purpose(?x, chooseSummonPositionPurpose)"  # (GOAT's Cyber Jar: rules/common/effects/pick-up.swrl)
@@ -25,6 +25,13 @@ def test_the_rules_of_a_purpose_no_card_opens_are_left_out_where_no_card_opens_i
     assert "chooseSummonPosition" not in made_in_duels(official)[0] and "chooseSummonPosition" in made_in_duels(goat)[0]
     assert "cannot_be_tributed" not in made_in_duels(official)[1] and "cannot_be_tributed" in made_in_duels(goat)[1]
     assert not any("cannotBeTributedThisTurn(?m, 1)" in r.text for r in reasoned_rules(official))
+
+
+def test_every_purpose_of_the_state_format_is_opened_in_some_ruleset():
+    """A purpose whose opening operation the filter cannot trace (primitives.OPENED_PURPOSES, opOpenSelection's and
+    opTriggerEffect's purposes) counts as never opened, and its rules would be left out everywhere."""
+    opened = set().union(*(made_in_duels(knowledge(r))[0] for r in ("official", "simplified", "goat")))
+    assert set(PURPOSES) <= opened, sorted(set(PURPOSES) - opened)
 
 
 def _with(rules: list[str]) -> Knowledge:
