@@ -255,11 +255,8 @@ def normalize(raw: Any, source: str = "") -> dict:
                 if "event" in r:
                     ck.int_(r["event"], f"extra.simultaneous_triggers[{j}].event", 1, MAX_EVENT_ORDER)
         if "damage_step_end" in state["extra"]:  # goat's Damage Step after damage calculation, until its End
-            end = ck.keys(state["extra"]["damage_step_end"], "extra.damage_step_end", {"sub_step", "sent"},
-                          {"sub_step", "sent"})
+            end = ck.keys(state["extra"]["damage_step_end"], "extra.damage_step_end", {"sub_step"}, {"sub_step"})
             ck.choice(end["sub_step"], "extra.damage_step_end.sub_step", (1, 2))
-            for j, r in enumerate(ck.list_(end["sent"], "extra.damage_step_end.sent", "card references", 10)):
-                ck.ref(r, f"extra.damage_step_end.sent[{j}]", areas=("graveyard",))
         for lock in TURN_LOCKS:  # the players locked out of it this turn
             if lock in state["extra"]:
                 locked = ck.list_(state["extra"][lock], f"extra.{lock}", "players", 2)
@@ -338,9 +335,6 @@ def normalize(raw: Any, source: str = "") -> dict:
     for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
         if card_name_at(state, r) is None:
             ck.fail(f"extra.simultaneous_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
-    for j, r in enumerate(state.get("extra", {}).get("damage_step_end", {}).get("sent", ())):
-        if card_name_at(state, r) is None:
-            ck.fail(f"extra.damage_step_end.sent[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     check_invariants(ck, cat, state)
     return state
 
@@ -927,7 +921,7 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
 def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
     """A field card's `extra`: free, but the keys the engine itself writes (primitives.py) must have their shape."""
     for key in ("effect_declined", "control_until_end", "control_by_equip", "control_equip_gone", "flipped", "replay",
-                "banish_at_end_phase"):
+                "banish_at_end_phase", "destroyed_by_battle"):
         if key in extra:
             ck.bool_(extra[key], f"{where}.{key}")
     if "just_summoned" in extra:
