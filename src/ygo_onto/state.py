@@ -335,8 +335,24 @@ def normalize(raw: Any, source: str = "") -> dict:
     for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
         if card_name_at(state, r) is None:
             ck.fail(f"extra.simultaneous_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
+    _check_destroyed_by_battle(ck, state)
     check_invariants(ck, cat, state)
     return state
+
+
+def _check_destroyed_by_battle(ck: _Checker, state: dict) -> None:
+    """A monster marked destroyed by battle (a field card's `extra.destroyed_by_battle`) waits on the field for the End of
+    goat's Damage Step (GOAT pack README item 3): only in a Monster Zone, only while `extra.damage_step_end` is there."""
+    held = "damage_step_end" in state.get("extra", {})
+    for p in PLAYERS:
+        side = state["players"][p]
+        for area in ("monster_zones", "spell_trap_zones"):
+            for i, fc in enumerate(side[area]):
+                if fc is not None and fc["extra"].get("destroyed_by_battle"):
+                    if area != "monster_zones" or not held:
+                        ck.fail(f"players.{p}.{area}[{i}].extra.destroyed_by_battle",
+                                "false or absent (true only for a monster in a Monster Zone during goat's Damage Step "
+                                "after damage calculation, extra.damage_step_end)", True)
 
 
 def _check_attack_targets(ck: _Checker, state: dict) -> None:
