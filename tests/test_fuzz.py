@@ -274,6 +274,8 @@ def test_wrong_shapes_of_chain_and_pending(files, rng, bases):
         ("monster_zones", 0, {**monster, "extra": {"just_summoned": "magic"}}, "extra.just_summoned"),
         ("monster_zones", 0, {**monster, "extra": {"summon_position": 0}}, "extra.summon_position"),
         ("monster_zones", 0, {**monster, "extra": {"effect_declined": 1}}, "extra.effect_declined"),
+        ("monster_zones", 0, {**monster, "extra": {"destroyed_by_battle": "yes"}}, "extra.destroyed_by_battle"),
+        ("monster_zones", 0, {**monster, "extra": {"destroyed_by_battle": True}}, "extra.destroyed_by_battle"),
         ("monster_zones", 0, {**monster, "extra": {"locked_zones": [5]}}, "extra.locked_zones[0]"),
         ("monster_zones", 0, {**monster, "extra": {"locked_zones": [1, 1]}}, "extra.locked_zones"),
         ("monster_zones", 0, {**monster, "extra": {"locked_zones": 2}}, "extra.locked_zones"),

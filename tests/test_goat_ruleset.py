@@ -4,6 +4,7 @@ it changes against `official` (docs/rulesets.md, "goat")."""
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -207,3 +208,27 @@ def test_ignition_priority_opens_ignition_effects_in_the_turn_players_summon_win
     open_main = {**window, "players": {**window["players"], "A": {**window["players"]["A"], "monster_zones": [
         {"card": "Exiled Force"}, {"card": "Sangan", "summoned_this_turn": True}, None, None, None]}}}
     assert ignition <= allowed(open_main) and ignition <= allowed(open_main, official_rules)
+
+
+def test_a_monster_destroyed_by_battle_is_on_the_field_while_the_after_battle_chain_resolves():
+    """GOAT pack README item 3 (6_STEP_BATLLE_STEP): "End of the Damage Step. Monsters destroyed by battle are sent to
+    the Graveyard". D.D. Warrior Lady destroys Sangan by battle: while her trigger is Chain Link 1, Sangan is still
+    face-up in its Monster Zone, marked destroyed (extra.destroyed_by_battle), and its owner's Graveyard is empty; she
+    banishes it from there, and it never reaches the Graveyard (rules/goat/damage-step.swrl)."""
+    from ygo_onto.testing import differential as D
+
+    sc = json.loads((Path(__file__).parent / "scenarios" / "goat" /
+                     "damage-step-end-sangan-banished-by-dd-warrior-lady-does-not-search.json").read_text())
+    inputs: list = []
+    with D._recording_steps(inputs, every_input=True):
+        after = GameState.from_dict(sc["state"]).apply(sc["steps"][0], "fast").to_dict()
+    on_chain = [data for data, _ in inputs if [link["card"] for link in data["chain"]] == ["D.D. Warrior Lady"]]
+    assert on_chain, "D.D. Warrior Lady's trigger was never a chain link"
+    for data in on_chain:
+        sangan = data["players"]["B"]["monster_zones"][0]
+        assert sangan is not None and sangan["card"] == "Sangan" and sangan["position"] == "attack"
+        assert sangan["extra"].get("destroyed_by_battle") is True
+        assert data["players"]["B"]["graveyard"] == []
+        assert data["extra"]["damage_step_end"] == {"sub_step": 2}
+    assert after["players"]["B"]["banished"] == ["Sangan"] and after["players"]["B"]["graveyard"] == []
+    assert "damage_step_end" not in after.get("extra", {})

@@ -197,12 +197,14 @@ def waiting_trigger(graveyard: list) -> dict:
     return state
 
 
-def held_send(graveyard: list) -> dict:
-    """goat's End of the Damage Step waiting (extra.damage_step_end): the monster the battle destroyed, whose sending to
-    the Graveyard is an event of that End, is a card of the Graveyard."""
-    state = board(extra={"damage_step_end": {"sub_step": 2, "sent": [{"player": "A", "area": "graveyard", "index": 0}]}})
-    state["players"]["A"]["graveyard"] = graveyard
-    return state
+def destroyed_by_battle(sub_step: int | None) -> dict:
+    """A monster destroyed by battle, on the field until the End of goat's Damage Step (extra.destroyed_by_battle):
+    the Damage Step's sub-steps after damage calculation (extra.damage_step_end) are under way, or none is."""
+    return {"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "phase": "battle",
+            "extra": {} if sub_step is None else {"damage_step_end": {"sub_step": sub_step}},
+            "players": {"A": {"monster_zones": [{"card": "D.D. Warrior Lady"}, None, None, None, None]},
+                        "B": {"monster_zones": [{"card": "Sangan", "extra": {"destroyed_by_battle": True}},
+                                                None, None, None, None]}}}
 
 
 def marked(key: str, area: str, cards: list) -> dict:
@@ -286,8 +288,6 @@ CASES = [
      procedure_summon("cost")),
     ("a waiting trigger of an empty place", waiting_trigger([]), "extra.simultaneous_triggers[0]",
      waiting_trigger(["Man-Eater Bug"])),
-    ("a send held for the End of the Damage Step of an empty place", held_send([]), "extra.damage_step_end.sent[0]",
-     held_send(["Man-Eater Bug"])),
     ("negated effects of an empty place", marked("effects_negated", "graveyard", []), "extra.effects_negated[0]",
      marked("effects_negated", "graveyard", ["Man-Eater Bug"])),
     ("a FLIP effect due in an empty hand", marked("flipped_hidden", "hand", []), "extra.flipped_hidden[0]",
@@ -297,6 +297,8 @@ CASES = [
      zone_choice([])),
     ("zones chosen to lock for a monster without a ZoneLockEffect", zone_choice([], card="Jinzo"), "pending.action.from",
      zone_choice([])),
+    ("a monster destroyed by battle on the field outside the Damage Step", destroyed_by_battle(None),
+     "players.B.monster_zones[0].extra.destroyed_by_battle", destroyed_by_battle(2)),
 ]
 
 

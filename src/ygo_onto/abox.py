@@ -441,6 +441,8 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"] or "control_by_equip" in fc["extra"]))
         add(("controlEquipGone", c, bool(fc["extra"].get("control_equip_gone"))))
         add(("banishedAtEndPhase", c, bool(fc["extra"].get("banish_at_end_phase"))))
+        if fc["extra"].get("destroyed_by_battle"):  # goat: destroyed by battle, on the field until the End of the Damage Step
+            add(("destroyedByBattlePending", c, True))
         if card.name in zone_lock_cards(cat):  # (a card with a ZoneLockEffect: whether it has chosen its zones)
             add(("zonesChosen", c, "locked_zones" in fc["extra"]))
         if fc["extra"].get("just_summoned"):
@@ -592,7 +594,7 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False), ("attemptInProgress", DUEL, False))
-_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False)  # _field_key of an empty `extra`
+_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
@@ -610,7 +612,7 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
              bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
              bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")),
-             bool(x.get("banish_at_end_phase")), "locked_zones" in x)
+             bool(x.get("banish_at_end_phase")), "locked_zones" in x, bool(x.get("destroyed_by_battle")))
             if x else _NO_EXTRA,
             None if eq is None else (eq["player"], eq["zone"], type(eq["zone"]),
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))

@@ -39,7 +39,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetNormalSummonsLeft", "opPayLifePoints", "opDamage", "opDamagePerMatch", "opDamagePerLevelOfDiscarded", "opBattleDamageEvent", "opDirectBattleDamageEvent", "opTargetResolvedEvent", "opBattleEvent", "opDestroysByBattleEvent", "opGainLifePoints", "opDraw", "opShuffleDeck", "opRollDie", "opTossCoins", "opNeedHeads",
          # the duel: phase, battle, chain, selections, priority
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
-         # (after the moves and the battle events: the events of a battle's destructions are held or sent here)
+         # (goat's Damage Step sub-steps: a step's opDestroyByBattle reads its opSetEndOfDamageStep from the facts)
          "opSetEndOfDamageStep", "opEndDamageStep",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opAskLockZones", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
@@ -151,8 +151,6 @@ class Step:
         chosen = [self._ind(r) for r in pending["chosen"]] if pending is not None else None
         if chosen:
             names += chosen
-        held = [self._ind(r) for r in state.get("extra", {}).get("damage_step_end", {}).get("sent", ())]
-        names += held
         # cards marked in the state's extra by a card reference (CARD_MARKS): individual -> its area at the step's start
         self.marks = {key: {self._ind(r): r["area"] for r in state.get("extra", {}).get(key, ())} for key in CARD_MARKS}
         names += [n for marked in self.marks.values() for n in marked]
@@ -197,9 +195,6 @@ class Step:
                 self.objects[name] = card
         # (a chosen place with no card is an empty Monster Zone a lockZone selection chose: kept as its place)
         self.pending_refs = None if chosen is None else [self._chosen(name) for name in chosen]
-        # goat's End of the Damage Step (extra.damage_step_end): the monsters the battle destroyed, in the Graveyard,
-        # whose sending there is a game event of that sub-step (set_property opSetEndOfDamageStep, end_damage_step)
-        self.held_sends = [self.objects[n] for n in held if n in self.objects]
         # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
         self.attack_targets = {id(fc): (fc, self.objects.get(target)) for fc, target in attacks}
 
@@ -219,9 +214,6 @@ class Step:
             return True
         except YgoError:
             return False
-
-    def _in_graveyard(self, obj) -> bool:
-        return self._findable(obj) and self.locate(obj)["area"] == "graveyard"
 
     def _chosen(self, name: str):
         """The card an individual of the pending's chosen ones names, or the empty Monster Zone a lockZone selection
@@ -304,9 +296,6 @@ class Step:
                 self.state.setdefault("extra", {})["simultaneous_triggers"] = waiting
             else:
                 drop_extra(self.state, "simultaneous_triggers")
-        end = self.state.get("extra", {}).get("damage_step_end")
-        if end is not None:  # the held sends still in a Graveyard (one banished in between is not sent: end_damage_step)
-            end["sent"] = [self.locate(o) for o in self.held_sends if self._in_graveyard(o)]
         if self.rolled:
             card, result = self.rolled
             self.transient["die"] = {"card": tuple(self.locate(card).values()), "result": result}
@@ -395,6 +384,14 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     ann = step.vocabulary.annotations[op]
     area = ann["destinationArea"]
     obj = step.objects[card_ind]
+    if op == "opDestroyByBattle" and _battle_destruction_held(step):
+        # goat's Damage Step (GOAT pack README item 3, "Monsters destroyed by battle are sent to the Graveyard" at the
+        # End of the Damage Step): the monster stays face-up in its Monster Zone, marked destroyed by battle
+        # (extra.destroyed_by_battle: the ABox's destroyedByBattlePending), until the rules send it at that End; one
+        # already moved off the field in this step (banished instead: banish-replacement.swrl) keeps no mark
+        if type(obj) is dict and step.on_field(obj):
+            obj["extra"]["destroyed_by_battle"] = True
+        return
     ref = step.locate(obj)
     name, fc, owner = step.remove(obj, ref)
     side = step.state["players"][_player(player_ind)]
@@ -430,6 +427,12 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.objects[card_ind] = new
     if watched:
         _record_move(step, card_ind, new, ref["area"], area, ann.get("reasonOfMove"))
+
+
+def _battle_destruction_held(step: Step) -> bool:
+    """Whether the step calculates damage in goat's Damage Step (it also sets the Duel's endOfDamageStep to 1:
+    rules/goat/damage-step.swrl), whose battle destructions wait on the field for the End of the Damage Step."""
+    return any(f[2] == 1 for f in named(step.facts, ("opSetEndOfDamageStep",)))
 
 
 def _to_list_area(step: Step, side: dict, area: str, name: str, card_ind: str, player_ind: str, ref: dict,
@@ -660,17 +663,7 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         else:
             drop_extra(step.state, "damage_step_chain")
     elif op == "opSetEndOfDamageStep":  # goat's Damage Step sub-steps: kept until its End (end_damage_step)
-        end = step.state.setdefault("extra", {}).setdefault("damage_step_end", {"sub_step": 1, "sent": []})
-        end["sub_step"] = int(value)
-        if int(value) == 1:  # damage was calculated in this step: the sending of the monsters it destroyed is held
-            reason = _battle_reason(step)
-            held = [n for n, e in enumerate(step.moved) if e[1] is not None and e[2] == "graveyard" and e[3] == reason]
-            kept = [n for n in range(len(step.moved)) if n not in held]
-            position = {old: new for new, old in enumerate(kept)}  # (_record_move's index of the events kept)
-            step.move_index = {c: position[i] for c, i in step.move_index.items() if i in position}
-            step.held_sends.extend(step.moved[n][0] for n in held)
-            step.moved[:] = [step.moved[n] for n in kept]  # in place, with each event's time (apply_operations)
-            step.moved_at[:] = [step.moved_at[n] for n in kept]
+        step.state.setdefault("extra", {})["damage_step_end"] = {"sub_step": int(value)}
     elif op in LOCK_OPERATIONS:  # kept until the turn ends (start_turn)
         locked = step.state.setdefault("extra", {}).setdefault(LOCK_OPERATIONS[op], [])
         if value and _player(subject) not in locked:
@@ -1055,19 +1048,11 @@ def end_battle(step: Step, op: str, _duel: str, _value) -> None:
         fc["extra"].pop("attack", None)
 
 
-def _battle_reason(step: Step) -> str:
-    return step.vocabulary.annotations["opDestroyByBattle"].get("reasonOfMove")
-
-
 @primitive("end_damage_step")
 def end_damage_step(step: Step, op: str, _duel: str, _value) -> None:
-    """The End of the Damage Step (GOAT pack README item 3): the monsters the battle destroyed that are still in the
-    Graveyard are sent there now, a MoveEvent of the next step each (their "sent to the Graveyard" and "destroyed by
-    battle" triggers); one banished since damage calculation (by an "after battle" trigger) is not. The sub-steps are over."""
-    for obj in step.held_sends:
-        if step._in_graveyard(obj):
-            step.moved.append((obj, "monster_zones", "graveyard", _battle_reason(step)))
-    step.held_sends = []
+    """The End of the Damage Step (GOAT pack README item 3): the sub-steps are over. The monsters the battle destroyed
+    that are still on the field are sent to the Graveyard in the same step, by the rules (opDestroyByBattle of each
+    monster marked destroyedByBattlePending: rules/goat/damage-step.swrl)."""
     drop_extra(step.state, "damage_step_end")
 
 

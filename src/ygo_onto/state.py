@@ -259,11 +259,8 @@ def normalize(raw: Any, source: str = "") -> dict:
                 if "event" in r:
                     ck.int_(r["event"], f"extra.simultaneous_triggers[{j}].event", 1, MAX_EVENT_ORDER)
         if "damage_step_end" in state["extra"]:  # goat's Damage Step after damage calculation, until its End
-            end = ck.keys(state["extra"]["damage_step_end"], "extra.damage_step_end", {"sub_step", "sent"},
-                          {"sub_step", "sent"})
+            end = ck.keys(state["extra"]["damage_step_end"], "extra.damage_step_end", {"sub_step"}, {"sub_step"})
             ck.choice(end["sub_step"], "extra.damage_step_end.sub_step", (1, 2))
-            for j, r in enumerate(ck.list_(end["sent"], "extra.damage_step_end.sent", "card references", 10)):
-                ck.ref(r, f"extra.damage_step_end.sent[{j}]", areas=("graveyard",))
         for key, areas in CARD_MARK_AREAS.items():  # cards marked by a reference: effects negated, a FLIP due off the field
             if key in state["extra"]:
                 for j, r in enumerate(ck.list_(state["extra"][key], f"extra.{key}", "card references", 10)):
@@ -348,15 +345,28 @@ def normalize(raw: Any, source: str = "") -> dict:
     for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
         if card_name_at(state, r) is None:
             ck.fail(f"extra.simultaneous_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
-    for j, r in enumerate(state.get("extra", {}).get("damage_step_end", {}).get("sent", ())):
-        if card_name_at(state, r) is None:
-            ck.fail(f"extra.damage_step_end.sent[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     for key in CARD_MARK_AREAS:
         for j, r in enumerate(state.get("extra", {}).get(key, ())):
             if card_name_at(state, r) is None:
                 ck.fail(f"extra.{key}[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
+    _check_destroyed_by_battle(ck, state)
     check_invariants(ck, cat, state)
     return state
+
+
+def _check_destroyed_by_battle(ck: _Checker, state: dict) -> None:
+    """A monster marked destroyed by battle (a field card's `extra.destroyed_by_battle`) waits on the field for the End of
+    goat's Damage Step (GOAT pack README item 3): only in a Monster Zone, only while `extra.damage_step_end` is there."""
+    held = "damage_step_end" in state.get("extra", {})
+    for p in PLAYERS:
+        side = state["players"][p]
+        for area in ("monster_zones", "spell_trap_zones"):
+            for i, fc in enumerate(side[area]):
+                if fc is not None and fc["extra"].get("destroyed_by_battle"):
+                    if area != "monster_zones" or not held:
+                        ck.fail(f"players.{p}.{area}[{i}].extra.destroyed_by_battle",
+                                "false or absent (true only for a monster in a Monster Zone during goat's Damage Step "
+                                "after damage calculation, extra.damage_step_end)", True)
 
 
 def _check_attack_targets(ck: _Checker, state: dict) -> None:
@@ -993,7 +1003,7 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
 def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
     """A field card's `extra`: free, but the keys the engine itself writes (primitives.py) must have their shape."""
     for key in ("effect_declined", "control_until_end", "control_by_equip", "control_equip_gone", "flipped", "replay",
-                "banish_at_end_phase"):
+                "banish_at_end_phase", "destroyed_by_battle"):
         if key in extra:
             ck.bool_(extra[key], f"{where}.{key}")
     if "just_summoned" in extra:
