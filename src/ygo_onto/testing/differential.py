@@ -98,15 +98,6 @@ def dedupe(cases: Iterable[Case]) -> list[Case]:
     return out
 
 
-def sampled(cases: list[Case], keep=lambda case: False, one_in: int = 3) -> list[Case]:
-    """The Pellet comparison's share of `cases` in a default run: a fixed one in `one_in` (a checksum of the case's
-    name picks it, so adding a case does not shift the others) plus those `keep` names; every case with
-    YGO_FULL_PELLET=1."""
-    if os.environ.get("YGO_FULL_PELLET"):
-        return list(cases)
-    return [c for c in cases if zlib.crc32(c.name.encode()) % one_in == 0 or keep(c)]
-
-
 def scenario_step_cases(paths, every_input: bool = False) -> list[Case]:
     """Every state of the rule scenarios at `paths` (tests/scenarios/<ruleset>/*.json): the start, each reasoner
     input of each step (the apply loop's states with their transient facts; with every_input, those without
@@ -292,29 +283,39 @@ def fired_rules(case: Case) -> frozenset[str]:
     return case._fired
 
 
-def uncovered(cases: list[Case], chosen: list[Case]) -> dict[str, set[str]]:
-    """Per ruleset, the rules some case fires and no chosen case fires."""
+def rule_file(rule: str) -> str:
+    """The rules file of a rule name (`common/battle.swrl#3` -> `common/battle.swrl`): a coarser unit to cover."""
+    return rule.split("#", 1)[0]
+
+
+def _units(case: Case, unit) -> frozenset:
+    rules = fired_rules(case)
+    return rules if unit is None else frozenset(map(unit, rules))
+
+
+def uncovered(cases: list[Case], chosen: list[Case], unit=None) -> dict[str, set[str]]:
+    """Per ruleset, the rules (or, with unit=rule_file, the rules files) some case fires and no chosen case fires."""
     out: dict[str, set[str]] = {}
     for c in cases:
-        out.setdefault(c.ruleset, set()).update(fired_rules(c))
+        out.setdefault(c.ruleset, set()).update(_units(c, unit))
     for c in chosen:
-        out.get(c.ruleset, set()).difference_update(fired_rules(c))
+        out.get(c.ruleset, set()).difference_update(_units(c, unit))
     return {r: left for r, left in out.items() if left}
 
 
-def covering(cases: list[Case], keep=lambda case: False, covered: Iterable[Case] = ()) -> list[Case]:
+def covering(cases: list[Case], keep=lambda case: False, covered: Iterable[Case] = (), unit=None) -> list[Case]:
     """The Pellet comparison's share of `cases` in a default run: those `keep` names, then, one at a time, the case
     that fires the most rules that no case chosen (nor any of `covered`, compared with Pellet elsewhere) fires, until
     the chosen cases fire every rule that any case fires, per ruleset (a greedy set cover; a tie goes to the smaller
-    ABox, then to the name's checksum, so that the choice does not depend on the cases' order); every case with
-    YGO_FULL_PELLET=1.  In case order."""
+    ABox, then to the name's checksum, so that the choice does not depend on the cases' order); with unit=rule_file,
+    every rules file instead of every rule.  Every case with YGO_FULL_PELLET=1.  In case order."""
     if os.environ.get("YGO_FULL_PELLET"):
         return list(cases)
     chosen = {i for i, c in enumerate(cases) if keep(c)}
     done: dict[str, set] = {}
     for c in [*covered, *(cases[i] for i in chosen)]:
-        done.setdefault(c.ruleset, set()).update(fired_rules(c))
-    left = {i: fired_rules(c) - done.get(c.ruleset, set()) for i, c in enumerate(cases) if i not in chosen}
+        done.setdefault(c.ruleset, set()).update(_units(c, unit))
+    left = {i: _units(c, unit) - done.get(c.ruleset, set()) for i, c in enumerate(cases) if i not in chosen}
     size = {i: len(cases[i].facts()) for i in left}
     while True:
         left = {i: rules for i, rules in left.items() if rules}
