@@ -2,7 +2,7 @@
 reference (`pellet`) infers -- all of them, with their types -- on many real reasoner inputs.
 
 The inputs (ygo_onto.testing.differential): the official and simplified rule scenarios' start states that fire
-every rule some of them fires, and a fixed thirtieth (all of them with YGO_FULL_PELLET=1), every saved failure under
+every rule some of them fires, filled up to MIN_CASES inputs (all of them with YGO_FULL_PELLET=1), every saved failure under
 tests/fixtures/differential/, and states and apply steps (a state plus the transient facts of an
 action, a battle or the start of a turn) met in random duels of both rulesets played with the
 fast backend; deduplicated by their ABox.  Any difference fails the Pellet test, prints the
@@ -45,10 +45,19 @@ def engine_errors():
 
 def _scenario_sample(starts: list) -> list:
     """The official and simplified scenario states a default run compares with Pellet: a cover of every rule that some
-    of them fires (D.covering) and a fixed thirtieth (a checksum of the name, so a new scenario does not shift it);
-    every one with YGO_FULL_PELLET=1.  The goat scenarios' are tests/test_goat_reasoners.py's (every input of their
-    steps)."""
-    return D.covering(starts, keep=lambda c: zlib.crc32(c.name.encode()) % 30 == 0)
+    of them fires (D.covering), filled up to the run's floor of inputs (MIN_CASES) with states that can share a Pellet
+    run with a chosen one (the same facts on the TBox individuals, D.signature: a run costs seconds, a state joined
+    to it little), then by a checksum of the name; every one with YGO_FULL_PELLET=1.  The goat scenarios' are
+    tests/test_goat_reasoners.py's (every input of their steps)."""
+    chosen = D.covering(starts)
+    if len(chosen) == len(starts):
+        return chosen
+    joinable = {D.signature(c, D.fast_facts(c)[0]) for c in chosen if D.fast_facts(c)[1] is None}
+    taken = {id(c) for c in chosen}
+    rest = sorted((c for c in starts if id(c) not in taken),
+                  key=lambda c: (D.fast_facts(c)[1] is not None or D.signature(c, D.fast_facts(c)[0]) not in joinable,
+                                 zlib.crc32(c.name.encode())))
+    return chosen + rest[:max(0, MIN_CASES - PLAYOUT_STATES - PLAYOUT_STEPS - len(chosen))]
 
 
 @pytest.fixture(scope="module")
