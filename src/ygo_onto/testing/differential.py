@@ -24,6 +24,9 @@ scripts/differential.py (thousands of inputs on demand).
   answer (`plan_joins`); and a case whose joined answer differs from fast's is run again
   alone, so a reported difference always comes from a plain single run.
   `shortcuts_agree` checks both shortcuts against a new `java` process and single runs.
+* **Samples.**  A default test run compares a sample of its cases with Pellet: `fired_rules` names the rules whose
+  body holds on a case (fast's evaluator on the program with a probe per rule), and `covering` picks cases until they
+  fire every rule (or rules file) that any case fires; `uncovered` names what a sample leaves out.
 """
 from __future__ import annotations
 
