@@ -1,8 +1,8 @@
 """The same rules, fast: the compiled backend (`fast`, clingo) must infer exactly the facts the
 reference (`pellet`) infers -- all of them, with their types -- on many real reasoner inputs.
 
-The inputs (ygo_onto.testing.differential): a fixed third of the rule scenarios' states (all of
-them with YGO_FULL_PELLET=1; a checksum of the name picks them, so the third does not shift), every saved failure under
+The inputs (ygo_onto.testing.differential): the official and simplified rule scenarios' start states that fire
+every rule some of them fires, filled up to MIN_CASES inputs (all of them with YGO_FULL_PELLET=1), every saved failure under
 tests/fixtures/differential/, and states and apply steps (a state plus the transient facts of an
 action, a battle or the start of a turn) met in random duels of both rulesets played with the
 fast backend; deduplicated by their ABox.  Any difference fails the Pellet test, prints the
@@ -43,16 +43,40 @@ def engine_errors():
     return []
 
 
+def _scenario_sample(starts: list) -> list:
+    """The official and simplified scenario states a default run compares with Pellet: a cover of every rule that some
+    of them fires (D.covering), filled up to the run's floor of inputs (MIN_CASES) with states that can share a Pellet
+    run with a chosen one (the same facts on the TBox individuals, D.signature: a run costs seconds, a state joined
+    to it little), then by a checksum of the name; every one with YGO_FULL_PELLET=1.  The goat scenarios' are
+    tests/test_goat_reasoners.py's (every input of their steps)."""
+    chosen = D.covering(starts)
+    if len(chosen) == len(starts):
+        return chosen
+    joinable = {D.signature(c, D.fast_facts(c)[0]) for c in chosen if D.fast_facts(c)[1] is None}
+    taken = {id(c) for c in chosen}
+    rest = sorted((c for c in starts if id(c) not in taken),
+                  key=lambda c: (D.fast_facts(c)[1] is not None or D.signature(c, D.fast_facts(c)[0]) not in joinable,
+                                 zlib.crc32(c.name.encode())))
+    return chosen + rest[:max(0, MIN_CASES - PLAYOUT_STATES - PLAYOUT_STEPS - len(chosen))]
+
+
 @pytest.fixture(scope="module")
-def cases(engine_errors):
-    # a fifteenth of the scenario states; the goat scenarios' are tests/test_goat_reasoners.py's (every input of their
-    # steps, a fixed sixtieth)
-    scenarios = [c for c in D.scenario_cases(SCENARIOS)
-                 if os.environ.get("YGO_FULL_PELLET") or (zlib.crc32(c.name.encode()) % 15 == 0 and c.ruleset != "goat")]
-    base = D.dedupe(D.fixture_cases(FIXTURES) + scenarios)
+def scenario_starts():
+    return [c for c in D.scenario_cases(SCENARIOS) if c.ruleset != "goat"]
+
+
+@pytest.fixture(scope="module")
+def cases(engine_errors, scenario_starts):
+    base = D.dedupe(D.fixture_cases(FIXTURES) + _scenario_sample(scenario_starts))
     extra = D.sample_playouts(PLAYOUT_STATES, PLAYOUT_STEPS, seed=SEED, exclude={c.key() for c in base},
                               errors=engine_errors)
     return base + extra
+
+
+def test_the_pellet_sample_fires_every_rule_the_scenario_states_fire(scenario_starts, cases):
+    sample = [c for c in cases if c.name.startswith("scenario ")]
+    assert not D.uncovered(scenario_starts, sample)
+    assert {c.ruleset for c in sample} == {"official", "simplified"}
 
 
 def test_the_inputs_are_many_distinct_and_varied(cases, engine_errors):

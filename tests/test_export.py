@@ -104,6 +104,11 @@ def test_export_has_the_italian_card_labels(exports, graphs):
     red_eyes = CARDS["official"].RedEyesBlackDragon
     assert (red_eyes, RDF.type, OWL.Class) in g
     assert (red_eyes, RDFS.label, Literal("Drago nero occhi rossi", lang="it")) in g
+    italian = {str(o) for o in g.objects(None, RDFS.label) if getattr(o, "language", None) == "it"}
+    for name in ("Drago oscuro occhi rossi", "Rito magia nera", "Mago del caos oscuro", "Tifone spaziale mistico",
+                 "Guerriero rottame", "Rottame synchron", "Gaia il dragone", "Gaia il cavaliere", "Anatema del drago",
+                 "Polimerizzazione"):
+        assert name in italian, name
 
 
 def test_export_without_state_has_no_state_individuals(exports, graphs):

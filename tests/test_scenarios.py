@@ -22,10 +22,10 @@ PELLET_SAMPLE = {"simplified/defense-target-stronger"}
 PELLET = [p for p, i in zip(SCENARIOS, IDS) if os.environ.get("YGO_FULL_PELLET") or i in PELLET_SAMPLE]
 # a fixed four-hundredth for pellet-jvm (by a checksum of the id, so it does not shift as scenarios are added),
 # and the rulebook's chain example: 3 official scenarios at 10-25 s each, as the effect vocabulary's rules make
-# every Pellet run longer; the differential test compares a fifteenth of the scenario states with Pellet, fact by
-# fact
-# The goat scenarios are left to tests/test_goat_reasoners.py, which compares every fact of a fixed sixtieth of
-# every reasoner input of their steps (the facts equal, so are the answers).
+# every Pellet run longer; the differential test compares with Pellet, fact by fact, the scenario states that fire
+# every rule some scenario state fires
+# The goat scenarios are left to tests/test_goat_reasoners.py, which compares every fact of the reasoner inputs of
+# their steps that fire every rules file some input fires (the facts equal, so are the answers).
 PELLET_JVM = [p for p, i in zip(SCENARIOS, IDS)
               if os.environ.get("YGO_FULL_PELLET")
               or (zlib.crc32(i.encode()) % 400 == 0 and not i.startswith("goat/")) or i == "official/chain-rulebook-example"]

@@ -24,6 +24,9 @@ scripts/differential.py (thousands of inputs on demand).
   answer (`plan_joins`); and a case whose joined answer differs from fast's is run again
   alone, so a reported difference always comes from a plain single run.
   `shortcuts_agree` checks both shortcuts against a new `java` process and single runs.
+* **Samples.**  A default test run compares a sample of its cases with Pellet: `fired_rules` names the rules whose
+  body holds on a case (fast's evaluator on the program with a probe per rule), and `covering` picks cases until they
+  fire every rule (or rules file) that any case fires; `uncovered` names what a sample leaves out.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +65,7 @@ class Case:
     actions: int = 0  # for a playout: the actions played before it
     _fast: tuple | None = field(default=None, repr=False, compare=False)
     _key: tuple | None = field(default=None, repr=False, compare=False)
+    _fired: frozenset | None = field(default=None, repr=False, compare=False)
 
     @property
     def ruleset(self) -> str:
@@ -94,15 +99,6 @@ def dedupe(cases: Iterable[Case]) -> list[Case]:
             seen.add(k)
             out.append(c)
     return out
-
-
-def sampled(cases: list[Case], keep=lambda case: False, one_in: int = 3) -> list[Case]:
-    """The Pellet comparison's share of `cases` in a default run: a fixed one in `one_in` (a checksum of the case's
-    name picks it, so adding a case does not shift the others) plus those `keep` names; every case with
-    YGO_FULL_PELLET=1."""
-    if os.environ.get("YGO_FULL_PELLET"):
-        return list(cases)
-    return [c for c in cases if zlib.crc32(c.name.encode()) % one_in == 0 or keep(c)]
 
 
 def scenario_step_cases(paths, every_input: bool = False) -> list[Case]:
@@ -238,6 +234,100 @@ def sample_playouts(n_states: int, n_steps: int, seed: int = 0, rulesets=RULESET
         if duel_seed - seed > 10_000:  # pragma: no cover - the engine cannot produce that many
             break
     return states + steps
+
+
+# ---------------------------------------------------------------------------------------------
+# coverage: the rules a case fires, and a Pellet sample that fires them all
+
+_RULE_LINE = re.compile(r"^% (\S+) \((rules/[^)]*)\)$")
+_PROBES: dict = {}  # id(Compiled) -> (the Compiled, kept alive; the probe's evaluator; rule names by number)
+
+
+def _probe(k):
+    """The ruleset's compiled program (with its equality section) with a probe per SWRL rule: `fired_(N) :- BODY.`
+    next to the rule's own `HEAD :- BODY.` (the compiler writes each rule under a comment naming it).  The program is
+    positive, so the probes change nothing else in the model, and fired_(N) holds exactly when rule N's body holds in
+    it.  A rule the compiler writes as never firing has no line under its comment and no probe."""
+    from ..reasoning.fast import _Evaluator, _NotSupported, compiled
+    from ..reasoning.fast import native
+
+    comp = compiled(k)
+    got = _PROBES.get(id(comp))
+    if got is not None and got[0] is comp:
+        return got
+    lines, names, out = comp.program.splitlines(), [], []
+    for n, line in enumerate(lines):
+        out.append(line)
+        m = _RULE_LINE.match(line)
+        if m and n + 1 < len(lines) and " :- " in lines[n + 1]:
+            out.append(f"fired_({len(names)}) :- {lines[n + 1].split(' :- ', 1)[1]}")
+            names.append(m.group(1))
+    program = "\n".join(out)
+    try:
+        ev = native.NativeEvaluator(program)
+    except _NotSupported:
+        ev = _Evaluator(program)
+    _PROBES[id(comp)] = got = (comp, ev, names)
+    return got
+
+
+def fired_rules(case: Case) -> frozenset[str]:
+    """The names (`common/battle.swrl#3`) of the rules whose body holds on the case's model, as fast computes it:
+    one more run of the evaluator, a few milliseconds (kept on the case)."""
+    if case._fired is None:
+        from ..reasoning.fast.facts import _read_facts
+
+        k = knowledge(case.ruleset)
+        comp, ev, names = _probe(k)
+        facts, _ = _read_facts(comp, k, case.facts())
+        with ev.lock:
+            ev.run(facts)
+            case._fired = frozenset(names[n] for (n,) in ev.atoms(("fired_", 1)) or ())
+    return case._fired
+
+
+def rule_file(rule: str) -> str:
+    """The rules file of a rule name (`common/battle.swrl#3` -> `common/battle.swrl`): a coarser unit to cover."""
+    return rule.split("#", 1)[0]
+
+
+def _units(case: Case, unit) -> frozenset:
+    rules = fired_rules(case)
+    return rules if unit is None else frozenset(map(unit, rules))
+
+
+def uncovered(cases: list[Case], chosen: list[Case], unit=None) -> dict[str, set[str]]:
+    """Per ruleset, the rules (or, with unit=rule_file, the rules files) some case fires and no chosen case fires."""
+    out: dict[str, set[str]] = {}
+    for c in cases:
+        out.setdefault(c.ruleset, set()).update(_units(c, unit))
+    for c in chosen:
+        out.get(c.ruleset, set()).difference_update(_units(c, unit))
+    return {r: left for r, left in out.items() if left}
+
+
+def covering(cases: list[Case], keep=lambda case: False, covered: Iterable[Case] = (), unit=None) -> list[Case]:
+    """The Pellet comparison's share of `cases` in a default run: those `keep` names, then, one at a time, the case
+    that fires the most rules that no case chosen (nor any of `covered`, compared with Pellet elsewhere) fires, until
+    the chosen cases fire every rule that any case fires, per ruleset (a greedy set cover; a tie goes to the smaller
+    ABox, then to the name's checksum, so that the choice does not depend on the cases' order); with unit=rule_file,
+    every rules file instead of every rule.  Every case with YGO_FULL_PELLET=1.  In case order."""
+    if os.environ.get("YGO_FULL_PELLET"):
+        return list(cases)
+    chosen = {i for i, c in enumerate(cases) if keep(c)}
+    done: dict[str, set] = {}
+    for c in [*covered, *(cases[i] for i in chosen)]:
+        done.setdefault(c.ruleset, set()).update(_units(c, unit))
+    left = {i: _units(c, unit) - done.get(c.ruleset, set()) for i, c in enumerate(cases) if i not in chosen}
+    size = {i: len(cases[i].facts()) for i in left}
+    while True:
+        left = {i: rules for i, rules in left.items() if rules}
+        if not left:
+            return [c for i, c in enumerate(cases) if i in chosen]
+        best = max(left, key=lambda i: (len(left[i]), -size[i], -zlib.crc32(cases[i].name.encode())))
+        chosen.add(best)
+        ruleset, gained = cases[best].ruleset, left.pop(best)
+        left = {i: (rules - gained if cases[i].ruleset == ruleset else rules) for i, rules in left.items()}
 
 
 # ---------------------------------------------------------------------------------------------
