@@ -1332,7 +1332,8 @@ def catalog_facts(card, c: str, ruleset: str) -> list[tuple]:
     if card.is_monster:
         out += [("level", c, card.level), ("atk", c, card.atk), ("def", c, card.defense),
                 ("requiresSpecialSummon", c, card.special_summon_only), ("isTuner", c, card.tuner),
-                ("summonedOnlyByOwnProcedure", c, card.own_procedure_only)]
+                ("summonedOnlyByOwnProcedure", c, card.own_procedure_only),
+                ("neverSpecialSummoned", c, card.never_special_summoned)]
         if card.attribute:
             out.append(("hasAttribute", c, card.attribute))
         if card.monster_type:

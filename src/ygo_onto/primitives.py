@@ -856,6 +856,9 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     ind = f"{head}{found}_card"
     if ("declaredLevelMatch", ind, card_ind) in step.facts:  # of the Level the opponent declared: to the Graveyard
         op = "opExcavateToGraveyard"
+    if op == "opExcavateToMonsterZone" and ("neverSpecialSummoned", ind, True) in step.facts:
+        op = "opExcavateToGraveyard"  # cards.md Monster Gate: "If that monster cannot be Special Summoned (Tsukuyomi,
+        # Asura Priest), it is sent to the Graveyard along with the rest" (the catalog's neverSpecialSummoned)
     turned = side["deck"][:found]
     tok = side["deck"][found]
     step.objects[ind] = tok
@@ -945,7 +948,10 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     for i, tok in enumerate(side["deck"][:count]):
         ind = f"{p}_deck_picked{i}_card"
         step.objects[ind] = tok
-        picked.append((f"{p}_deck_{i}_card" in matches, ind))
+        # a monster that can never be Special Summoned (the catalog's neverSpecialSummoned: cards.md Tsukuyomi, Asura
+        # Priest) is added to the hand with the cards the filter does not match
+        picked.append((f"{p}_deck_{i}_card" in matches
+                       and ("neverSpecialSummoned", f"{p}_deck_{i}_card", True) not in step.facts, ind))
     for matched, ind in picked:
         if not matched:
             move(step, "opToHand", ind, f"player{p}")
