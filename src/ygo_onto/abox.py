@@ -283,6 +283,9 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
     for r in state.get("extra", {}).get("simultaneous_triggers", ()):  # a trigger waiting for its chain link: its owner's
         if card_name_at(state, r) in lookers:
             out.add(r["player"])
+    for r in state.get("extra", {}).get("chain_end_triggers", ()):  # a trigger waiting for the chain's end: its owner's
+        if card_name_at(state, r) in lookers:
+            out.add(r["player"])
     for p in PLAYERS:  # a FLIP effect that looks there (its justFlipped lasts until it is activated): its controller's Deck
         for fc in state["players"][p]["monster_zones"]:
             if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
@@ -795,6 +798,10 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         facts += [("triggerEventIndex", card_ind(r["player"], r["area"], r["index"]), r["event"]) for r in waiting
                   if "event" in r]  # its event's time in its step (goat: rules/goat/simultaneous-triggers.swrl)
         parts["waiting"] = _interned(typed_part(tuple(facts)))
+    ended = state.get("extra", {}).get("chain_end_triggers")
+    if ended:  # triggers whose event happened while a chain was left to resolve (rules/goat/chain-end-triggers.swrl)
+        parts["chain_end"] = _interned(typed_part(tuple(
+            ("waitsForChainEnd", card_ind(r["player"], r["area"], r["index"]), True) for r in ended)))
     action = transient.get("action")
     if action:
         parts["action"] = _interned(typed_part(tuple(action_facts(action))))

@@ -42,7 +42,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetEndOfDamageStep", "opEndDamageStep",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opNegatePendingActivation", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
-         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opChooseForTrigger", "opWaitForChainEnd", "opStopWaitingForChainEnd", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -129,6 +129,8 @@ class Step:
             names += chosen
         held = [self._ind(r) for r in state.get("extra", {}).get("damage_step_end", {}).get("sent", ())]
         names += held
+        chain_end = [self._ind(r) for r in state.get("extra", {}).get("chain_end_triggers", ())]
+        names += chain_end
         attacks = []  # (attacker, its target's individual)
         # Equip Spells and their monsters as objects: an Equip Spell equips a card, not a zone (rulebook
         # p. 17), so it follows its monster to another zone (control) and loses it when it leaves the field
@@ -172,6 +174,8 @@ class Step:
         # goat's End of the Damage Step (extra.damage_step_end): the monsters the battle destroyed, in the Graveyard,
         # whose sending there is a game event of that sub-step (set_property opSetEndOfDamageStep, end_damage_step)
         self.held_sends = [self.objects[n] for n in held if n in self.objects]
+        # goat: the cards whose trigger waits for the chain to be resolved (extra.chain_end_triggers), as objects
+        self.chain_end_waiting = [self.objects[n] for n in chain_end if n in self.objects]
         # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
         self.attack_targets = {id(fc): (fc, self.objects.get(target)) for fc, target in attacks}
 
@@ -269,6 +273,12 @@ class Step:
                 self.state.setdefault("extra", {})["simultaneous_triggers"] = waiting
             else:
                 drop_extra(self.state, "simultaneous_triggers")
+        if self.chain_end_waiting or "chain_end_triggers" in self.state.get("extra", {}):
+            waiting = [self.locate(o) for o in self.chain_end_waiting if self._in_graveyard(o)]
+            if waiting:  # still in the Graveyard (one that left it meanwhile has no trigger to wait for)
+                self.state.setdefault("extra", {})["chain_end_triggers"] = waiting
+            else:
+                drop_extra(self.state, "chain_end_triggers")
         end = self.state.get("extra", {}).get("damage_step_end")
         if end is not None:  # the held sends still in a Graveyard (one banished in between is not sent: end_damage_step)
             end["sent"] = [self.locate(o) for o in self.held_sends if self._in_graveyard(o)]
@@ -642,6 +652,12 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         if value and _player(subject) not in locked:
             locked.append(_player(subject))
             locked.sort()
+    elif op == "opWaitForChainEnd":  # goat: kept until the chain is resolved (opStopWaitingForChainEnd)
+        card = step.objects[subject]
+        if value and not any(o is card for o in step.chain_end_waiting):
+            step.chain_end_waiting.append(card)
+    elif op == "opStopWaitingForChainEnd":  # the chain is resolved: each waiting trigger had its chance in this step
+        step.chain_end_waiting = []
     elif op == "opMarkSummonChain":  # kept until the chain is over (close_window)
         step.state.setdefault("extra", {})["summon_chain"] = bool(value)
     elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes

@@ -254,6 +254,10 @@ def normalize(raw: Any, source: str = "") -> dict:
                        f"extra.simultaneous_triggers[{j}]")
                 if "event" in r:
                     ck.int_(r["event"], f"extra.simultaneous_triggers[{j}].event", 1, MAX_EVENT_ORDER)
+        if "chain_end_triggers" in state["extra"]:  # goat: triggers waiting for the chain to be resolved
+            for j, r in enumerate(ck.list_(state["extra"]["chain_end_triggers"], "extra.chain_end_triggers",
+                                           "card references", MAX_CHAIN)):
+                ck.ref(r, f"extra.chain_end_triggers[{j}]", areas=("graveyard",))
         if "damage_step_end" in state["extra"]:  # goat's Damage Step after damage calculation, until its End
             end = ck.keys(state["extra"]["damage_step_end"], "extra.damage_step_end", {"sub_step", "sent"},
                           {"sub_step", "sent"})
@@ -338,6 +342,9 @@ def normalize(raw: Any, source: str = "") -> dict:
     for j, r in enumerate(state.get("extra", {}).get("simultaneous_triggers", ())):
         if card_name_at(state, r) is None:
             ck.fail(f"extra.simultaneous_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
+    for j, r in enumerate(state.get("extra", {}).get("chain_end_triggers", ())):
+        if card_name_at(state, r) is None:
+            ck.fail(f"extra.chain_end_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     for j, r in enumerate(state.get("extra", {}).get("damage_step_end", {}).get("sent", ())):
         if card_name_at(state, r) is None:
             ck.fail(f"extra.damage_step_end.sent[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
