@@ -286,6 +286,9 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
     for r in state.get("extra", {}).get("simultaneous_triggers", ()):  # a trigger waiting for its chain link: its owner's
         if card_name_at(state, r) in lookers:
             out.add(r["player"])
+    for r in state.get("extra", {}).get("chain_end_triggers", ()):  # a trigger waiting for the chain's end: its owner's
+        if card_name_at(state, r) in lookers:
+            out.add(r["player"])
     for p in PLAYERS:  # a FLIP effect that looks there (its justFlipped lasts until it is activated): its controller's Deck
         for fc in state["players"][p]["monster_zones"]:
             if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
@@ -814,7 +817,8 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         parts["waiting"] = _interned(typed_part(tuple(facts)))
     # cards marked by a card reference (primitives.CARD_MARKS): effects negated (negate-battled.swrl), and a FLIP effect
     # due in the hand or the Deck (goat, GOAT pack README item 5: rules/goat/private-knowledge.swrl), as on the field
-    for key, prop in (("effects_negated", "effectsNegated"), ("flipped_hidden", "justFlipped")):
+    for key, prop in (("effects_negated", "effectsNegated"), ("flipped_hidden", "justFlipped"),
+                      ("chain_end_triggers", "waitsForChainEnd")):
         if extra.get(key):
             parts[key] = _interned(typed_part(tuple((prop, card_ind(r["player"], r["area"], r["index"]), True)
                                                     for r in extra[key])))
@@ -1426,7 +1430,8 @@ def catalog_facts(card, c: str, ruleset: str) -> list[tuple]:
     if card.is_monster:
         out += [("level", c, card.level), ("atk", c, card.atk), ("def", c, card.defense),
                 ("requiresSpecialSummon", c, card.special_summon_only), ("isTuner", c, card.tuner),
-                ("summonedOnlyByOwnProcedure", c, card.own_procedure_only)]
+                ("summonedOnlyByOwnProcedure", c, card.own_procedure_only),
+                ("neverSpecialSummoned", c, card.never_special_summoned)]
         if card.attribute:
             out.append(("hasAttribute", c, card.attribute))
         if card.monster_type:

@@ -70,6 +70,7 @@ class Card:
     tuner: bool = False
     special_summon_only: bool = False
     own_procedure_only: bool = False  # "cannot be Special Summoned by other ways": only its own procedure brings it out
+    never_special_summoned: bool = False  # "can never be Special Summoned" (a Spirit monster): Normal Summoned or Set only
     flip: bool = False
     materials: tuple[str, ...] = ()
     ritual_monster: str | None = None

@@ -106,7 +106,8 @@ _INT_FIELDS = {"cardLevel": "level", "cardAtk": "atk", "cardDef": "defense", "ca
 _STR_FIELDS = {"cardAttribute": "attribute", "cardMonsterType": "monster_type", "cardRitualMonster": "ritual_monster",
                "cardDescription": "description"}
 _BOOL_FIELDS = {"cardStaysOnField": "stays_on_field", "cardSpecialSummonOnly": "special_summon_only",
-                "cardOwnProcedureOnly": "own_procedure_only", "cardOptionalEffect": "optional_effect"}
+                "cardOwnProcedureOnly": "own_procedure_only", "cardOptionalEffect": "optional_effect",
+                "cardNeverSpecialSummoned": "never_special_summoned"}
 
 
 def card_triples(card: Card, ns) -> list[tuple]:

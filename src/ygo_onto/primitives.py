@@ -43,7 +43,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetEndOfDamageStep", "opEndDamageStep",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opAskLockZones", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
-         "opTriggerEffect", "opChooseForTrigger", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opChooseForTrigger", "opWaitForChainEnd", "opStopWaitingForChainEnd", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -59,6 +59,9 @@ CARD_MARKS = {
     # a due FLIP effect of a monster returned to the hand or the Deck (goat: TriggerDueWhenHidden, GOAT pack README
     # item 5), until its chain link is made (add_chain_link)
     "flipped_hidden": {("monster_zones", "hand"), ("monster_zones", "deck"), ("hand", "hand"), ("deck", "deck")},
+    # goat: a trigger whose event happened while links were left on the chain waits for the chain to be resolved
+    # (opWaitForChainEnd: rules/goat/chain-end-triggers.swrl), while its card stays in the Graveyard
+    "chain_end_triggers": {("graveyard", "graveyard")},
 }
 
 # A move operation the driver does not list has its place by its destination (ygo:destinationArea):
@@ -626,6 +629,18 @@ def _bounded(value: int, limit: int) -> int:
     return max(-limit, min(limit, value))
 
 
+FLIP_TRIGGER = "onFlip"  # the EffectTrigger individual of a card's effect that starts when the card is turned face-up
+
+
+def flip_watchers(ruleset: str, vocabulary) -> frozenset:
+    """The names of the catalog's cards with an effect whose trigger is onFlip (the ontology's data): a Flip Effect
+    Monster's FLIP effect, or a trigger of another monster "when it is flipped face-up" (GOAT pack cards.md Tsukuyomi:
+    "when it is Normal Summoned or flipped face-up (by Flip Summon, attack or effect)"). Turned face-up, such a card's
+    effect is due (extra.flipped) as a Flip Effect Monster's is."""
+    return cards_naming(catalog(ruleset), vocabulary, "_flip_watchers",
+                        lambda v: {s for p, s, o in v.tbox_facts if p == "hasTrigger" and o == FLIP_TRIGGER})
+
+
 @primitive("set_property")
 def set_property(step: Step, op: str, subject: str, value) -> None:
     if op in SETTERS:
@@ -634,7 +649,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         if isinstance(card, Token):  # it left the field in this step (a replay's right for an attacker destroyed
             return                   # at once): a card's field properties go with it (state-format.md)
         if op == "opSetPosition" and card["position"] == "face_down_defense" and value != "faceDownDefensePosition" \
-                and catalog(step.state["ruleset"]).get(card["card"], "card").flip:
+                and (catalog(step.state["ruleset"]).get(card["card"], "card").flip
+                     or card["card"] in flip_watchers(step.state["ruleset"], step.vocabulary)):
             step.flipped.append(card)  # rulebook p. 11: a FLIP effect starts when the card is turned face-up
         card[key] = convert(value)
     elif op == "opSetTurnsLeft":
@@ -669,6 +685,11 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         if value and _player(subject) not in locked:
             locked.append(_player(subject))
             locked.sort()
+    elif op == "opWaitForChainEnd":  # goat: kept in extra.chain_end_triggers until the chain is resolved (Step.finish)
+        if value:
+            step.marks["chain_end_triggers"].setdefault(subject, "graveyard")
+    elif op == "opStopWaitingForChainEnd":  # the chain is resolved: each waiting trigger had its chance in this step
+        step.marks["chain_end_triggers"].clear()
     elif op == "opMarkSummonChain":  # kept until the chain is over (close_window)
         step.state.setdefault("extra", {})["summon_chain"] = bool(value)
     elif op in ("opAskPhaseEnd", "opAskTurnEnd"):  # rulebook p. 38: kept until the opponent's window closes
@@ -894,6 +915,9 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     ind = f"{head}{found}_card"
     if ("declaredLevelMatch", ind, card_ind) in step.facts:  # of the Level the opponent declared: to the Graveyard
         op = "opExcavateToGraveyard"
+    if op == "opExcavateToMonsterZone" and ("neverSpecialSummoned", ind, True) in step.facts:
+        op = "opExcavateToGraveyard"  # cards.md Monster Gate: "If that monster cannot be Special Summoned (Tsukuyomi,
+        # Asura Priest), it is sent to the Graveyard along with the rest" (the catalog's neverSpecialSummoned)
     turned = side["deck"][:found]
     tok = side["deck"][found]
     step.objects[ind] = tok
@@ -983,7 +1007,10 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     for i, tok in enumerate(side["deck"][:count]):
         ind = f"{p}_deck_picked{i}_card"
         step.objects[ind] = tok
-        picked.append((f"{p}_deck_{i}_card" in matches, ind))
+        # a monster that can never be Special Summoned (the catalog's neverSpecialSummoned: cards.md Tsukuyomi, Asura
+        # Priest) is added to the hand with the cards the filter does not match
+        picked.append((f"{p}_deck_{i}_card" in matches
+                       and ("neverSpecialSummoned", f"{p}_deck_{i}_card", True) not in step.facts, ind))
     for matched, ind in picked:
         if not matched:
             move(step, "opToHand", ind, f"player{p}")

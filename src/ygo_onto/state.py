@@ -36,8 +36,10 @@ SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" 
 # (summonLockedThisTurn) and their Battle Phase (battlePhaseLockedThisTurn)
 TURN_LOCKS = ("summon_lock", "battle_phase_lock")
 # the cards the duel's extra marks by a card reference, and the areas such a card may be in (primitives.CARD_MARKS):
-# effects negated by a battle (in its Monster Zone or the Graveyard), a FLIP effect due in the hand or the Deck (goat)
-CARD_MARK_AREAS = {"effects_negated": ("monster_zones", "graveyard"), "flipped_hidden": ("hand", "deck")}
+# effects negated by a battle (in its Monster Zone or the Graveyard), a FLIP effect due in the hand or the Deck (goat),
+# a trigger waiting for the chain to be resolved (goat, in the Graveyard)
+CARD_MARK_AREAS = {"effects_negated": ("monster_zones", "graveyard"), "flipped_hidden": ("hand", "deck"),
+                   "chain_end_triggers": ("graveyard",)}
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
                 "priority": None, "chain": [], "pending": None, "winner": None, "rng_seed": 0}
