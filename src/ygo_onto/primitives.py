@@ -634,8 +634,8 @@ FLIP_TRIGGER = "onFlip"  # the EffectTrigger individual of a card's effect that 
 
 def flip_watchers(ruleset: str, vocabulary) -> frozenset:
     """The names of the catalog's cards with an effect whose trigger is onFlip (the ontology's data): a Flip Effect
-    Monster's FLIP effect, or a trigger of another monster "when it is flipped face-up" (GOAT pack cards.md Tsukuyomi:
-    "when it is Normal Summoned or flipped face-up (by Flip Summon, attack or effect)"). Turned face-up, such a card's
+    Monster's FLIP effect, or a trigger of another monster "when it is flipped face-up" (a GOAT Spirit monster's flip
+    down: "when it is Normal Summoned or flipped face-up (by Flip Summon, attack or effect)"). Turned face-up, such a card's
     effect is due (extra.flipped) as a Flip Effect Monster's is."""
     return cards_naming(catalog(ruleset), vocabulary, "_flip_watchers",
                         lambda v: {s for p, s, o in v.tbox_facts if p == "hasTrigger" and o == FLIP_TRIGGER})
@@ -916,8 +916,8 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     if ("declaredLevelMatch", ind, card_ind) in step.facts:  # of the Level the opponent declared: to the Graveyard
         op = "opExcavateToGraveyard"
     if op == "opExcavateToMonsterZone" and ("neverSpecialSummoned", ind, True) in step.facts:
-        op = "opExcavateToGraveyard"  # cards.md Monster Gate: "If that monster cannot be Special Summoned (Tsukuyomi,
-        # Asura Priest), it is sent to the Graveyard along with the rest" (the catalog's neverSpecialSummoned)
+        op = "opExcavateToGraveyard"  # GOAT pack cards.md, the excavating Special Summon: "If that monster cannot be
+        # Special Summoned (a Spirit monster), it is sent to the Graveyard along with the rest" (neverSpecialSummoned)
     turned = side["deck"][:found]
     tok = side["deck"][found]
     step.objects[ind] = tok
@@ -1007,8 +1007,8 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     for i, tok in enumerate(side["deck"][:count]):
         ind = f"{p}_deck_picked{i}_card"
         step.objects[ind] = tok
-        # a monster that can never be Special Summoned (the catalog's neverSpecialSummoned: cards.md Tsukuyomi, Asura
-        # Priest) is added to the hand with the cards the filter does not match
+        # a monster that can never be Special Summoned (the catalog's neverSpecialSummoned: the GOAT Spirit monsters)
+        # is added to the hand with the cards the filter does not match
         picked.append((f"{p}_deck_{i}_card" in matches
                        and ("neverSpecialSummoned", f"{p}_deck_{i}_card", True) not in step.facts, ind))
     for matched, ind in picked:
@@ -1348,7 +1348,7 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     purpose = why[: -len("Purpose")] if why is not None else "target"
     if purpose == "target" and isinstance(obj, dict) and short_of_targets(step.facts, card_ind, player_ind,
                                                                            max(1, needed or 1)):
-        # rulebook p. 42 "Targeting": a trigger with no valid target (King Dragun's protection: target-protection.swrl)
+        # rulebook p. 42 "Targeting": a trigger with no valid target (protectsFromOpponentTargeting: target-protection.swrl)
         # is not activated; it is spent for its window as a declined one is (opDeclineEffect)
         obj["extra"]["effect_declined"] = True
         obj["extra"].pop("flipped", None)

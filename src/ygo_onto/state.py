@@ -466,7 +466,7 @@ def _check_pending_refs(ck: _Checker, cat: Catalog, state: dict, pending: dict) 
     zones = pending["purpose"] in ZONE_PURPOSES
     for j, r in enumerate(pending["chosen"]):
         if zones:  # a lockZone selection (rules/common/effects/zone-lock.swrl): unoccupied Monster Zones of the
-            # opponent of the player who chooses (formats/goat/cards.md Ojama King: "The zones must be unoccupied")
+            # opponent of the player who chooses (a ZoneLockEffect: "The zones must be unoccupied")
             if r["area"] != "monster_zones" or r["player"] == pending["action"].get("player", state["priority"]) \
                     or card_name_at(state, r) is not None:
                 ck.fail(f"pending.chosen[{j}]", "an empty Monster Zone of the opponent of the player who chooses "
