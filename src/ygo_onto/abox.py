@@ -283,12 +283,11 @@ def visible_decks(state: dict, transient: dict, cat) -> tuple:
     for p, area, i, *_ in transient.get("events", ()):
         if card_name_at(state, {"player": p, "area": area, "index": i}) in lookers:
             out.add(p)
-    for r in state.get("extra", {}).get("simultaneous_triggers", ()):  # a trigger waiting for its chain link: its owner's
-        if card_name_at(state, r) in lookers:
-            out.add(r["player"])
-    for r in state.get("extra", {}).get("chain_end_triggers", ()):  # a trigger waiting for the chain's end: its owner's
-        if card_name_at(state, r) in lookers:
-            out.add(r["player"])
+    # a trigger waiting for its chain link, or for the chain's end (goat): its owner's
+    for key in ("simultaneous_triggers", "chain_end_triggers"):
+        for r in state.get("extra", {}).get(key, ()):
+            if card_name_at(state, r) in lookers:
+                out.add(r["player"])
     for p in PLAYERS:  # a FLIP effect that looks there (its justFlipped lasts until it is activated): its controller's Deck
         for fc in state["players"][p]["monster_zones"]:
             if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
@@ -815,7 +814,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         facts += [("triggerEventIndex", card_ind(r["player"], r["area"], r["index"]), r["event"]) for r in waiting
                   if "event" in r]  # its event's time in its step (goat: rules/goat/simultaneous-triggers.swrl)
         parts["waiting"] = _interned(typed_part(tuple(facts)))
-    # cards marked by a card reference (primitives.CARD_MARKS): effects negated (negate-battled.swrl), and a FLIP effect
+    # cards marked by a card reference (state.CARD_MARKS): effects negated (negate-battled.swrl), and a FLIP effect
     # due in the hand or the Deck (goat, GOAT pack README item 5: rules/goat/private-knowledge.swrl), as on the field
     for key, prop in (("effects_negated", "effectsNegated"), ("flipped_hidden", "justFlipped"),
                       ("chain_end_triggers", "waitsForChainEnd")):

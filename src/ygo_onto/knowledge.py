@@ -308,8 +308,8 @@ def reasoned_rules(k) -> list[Rule]:
     while True:  # (a rule left out may have been the only one to derive what another needs)
         heads = [parsed[rule.name][1] for rule in live]
         never = _never_said(k.vocabulary, {a.pred for head in heads for a in head})
-        unmade = _never_made(k.vocabulary, [parsed[rule.name] for rule in live])
-        kept_rules = [rule for rule in live if not any(map(never, parsed[rule.name][0])) and not unmade(parsed[rule.name][0])]
+        made = _made(k.vocabulary, [parsed[rule.name] for rule in live])  # (purposes, counters, unmade)
+        kept_rules = [rule for rule in live if not any(map(never, parsed[rule.name][0])) and not made[2](parsed[rule.name][0])]
         if len(kept_rules) == len(live):
             break
         live = kept_rules
@@ -328,7 +328,7 @@ def reasoned_rules(k) -> list[Rule]:
         kept = [a for a in kept if a.pred not in _COMPARING or any(t.is_var for t in a.args)]
         out.append(replace(rule, text=", ".join(map(str, kept)) + " -> " + ", ".join(str(sub(a)) for a in head)))
     k.__dict__["_reasoned_rules"] = (k.rules, list(k.rules), out)
-    k.__dict__["_made_in_duels"] = (k.rules, _made(k.vocabulary, [parsed[rule.name] for rule in live])[:2])
+    k.__dict__["_made_in_duels"] = (k.rules, made[:2])  # (the last round's: the rules kept are the rules it read)
     return out
 
 

@@ -14,7 +14,7 @@ from .actions import short_of_targets
 from .cards import TYPE_NAMES, cards_naming, catalog
 from .errors import YgoError
 from .reasoning import named
-from .state import (FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, TURN_LOCKS,
+from .state import (CARD_MARKS, FIELD_CARD_DEFAULTS, LIST_AREAS, MAX_COUNT, MAX_LIFE_POINTS, MAX_MODIFIER, PLAYERS, TURN_LOCKS,
                     new_field_card, opponent, usable_monster_zones)
 
 PRIMITIVES: dict[str, Callable] = {}
@@ -51,18 +51,6 @@ ORDER_INDEX = {op: i for i, op in enumerate(ORDER)}
 
 ORDER_INDEX["opDestroyByBattle"] = ORDER_INDEX["opDestroy"]  # (a destruction: its place in a step is opDestroy's)
 
-# The cards the state's extra marks by a card reference, each mark with the places it lasts in: (the card's area as a
-# step starts, its area as the step ends). A card that goes anywhere else is a new card (rulebook p. 11) and loses it.
-CARD_MARKS = {
-    # effects negated (opNegateEffects: negate-battled.swrl): in the Monster Zone, and the Graveyard a battle sends it to
-    "effects_negated": {("monster_zones", "monster_zones"), ("monster_zones", "graveyard"), ("graveyard", "graveyard")},
-    # a due FLIP effect of a monster returned to the hand or the Deck (goat: TriggerDueWhenHidden, GOAT pack README
-    # item 5), until its chain link is made (add_chain_link)
-    "flipped_hidden": {("monster_zones", "hand"), ("monster_zones", "deck"), ("hand", "hand"), ("deck", "deck")},
-    # goat: a trigger whose event happened while links were left on the chain waits for the chain to be resolved
-    # (opWaitForChainEnd: rules/goat/chain-end-triggers.swrl), while its card stays in the Graveyard
-    "chain_end_triggers": {("graveyard", "graveyard")},
-}
 
 # A move operation the driver does not list has its place by its destination (ygo:destinationArea):
 # to a list of cards with the moves off the field (after the last of them), to a zone of the field
@@ -641,6 +629,13 @@ def flip_watchers(ruleset: str, vocabulary) -> frozenset:
                         lambda v: {s for p, s, o in v.tbox_facts if p == "hasTrigger" and o == FLIP_TRIGGER})
 
 
+def _decline(fc: dict) -> None:
+    """A field card's trigger is spent for its window (effect_declined, until close_window); a FLIP effect so spent
+    is gone, as one put on the chain is (add_chain_link)."""
+    fc["extra"]["effect_declined"] = True
+    fc["extra"].pop("flipped", None)
+
+
 @primitive("set_property")
 def set_property(step: Step, op: str, subject: str, value) -> None:
     if op in SETTERS:
@@ -714,9 +709,10 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.marks["effects_negated"].setdefault(subject, "monster_zones")
     elif op == "opDeclineEffect":
         if isinstance(step.objects[subject], dict):  # a card off the field: its trigger was an event of one step
-            step.objects[subject]["extra"]["effect_declined"] = bool(value)
-            if value:  # a FLIP effect declined (target-protection.swrl) is spent, as one put on the chain (add_chain_link)
-                step.objects[subject]["extra"].pop("flipped", None)
+            if value:
+                _decline(step.objects[subject])
+            else:
+                step.objects[subject]["extra"]["effect_declined"] = False
     elif op == "opSetReplayRight":  # rulebook p. 28: kept until an attack is declared or the turn ends
         if isinstance(step.objects[subject], Token):  # an attacker destroyed as its target left: no replay
             return
@@ -1346,17 +1342,16 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     why = fact("triggerPurpose")
     needed = fact("triggerSelections") if why is not None else fact("activationSelections")
     purpose = why[: -len("Purpose")] if why is not None else "target"
-    if purpose == "target" and isinstance(obj, dict) and short_of_targets(step.facts, card_ind, player_ind,
-                                                                           max(1, needed or 1)):
+    needed = max(1, needed or 1)
+    if purpose == "target" and isinstance(obj, dict) and short_of_targets(step.facts, card_ind, player_ind, needed):
         # rulebook p. 42 "Targeting": a trigger with no valid target (protectsFromOpponentTargeting: target-protection.swrl)
         # is not activated; it is spent for its window as a declined one is (opDeclineEffect)
-        obj["extra"]["effect_declined"] = True
-        obj["extra"].pop("flipped", None)
+        _decline(obj)
         step.state["priority"] = player
         return
     action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
               "from": step.locate(obj), "effect": 0}
-    step.state["pending"] = {"action": action, "purpose": purpose, "needed": max(1, needed or 1), "chosen": []}
+    step.state["pending"] = {"action": action, "purpose": purpose, "needed": needed, "chosen": []}
     event = max((int(f[2]) for f in named(step.facts, ("triggerEventIndex",)) if f[1] == card_ind), default=None)
     if event is not None:  # its event's time, kept while it is open (a decline of its event: declinedEvent)
         step.state["pending"]["extra"] = {"event": event}

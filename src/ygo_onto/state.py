@@ -35,11 +35,20 @@ SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" 
 # the state's extra keys of locks that last the turn they were activated in, each the players locked: their Summons
 # (summonLockedThisTurn) and their Battle Phase (battlePhaseLockedThisTurn)
 TURN_LOCKS = ("summon_lock", "battle_phase_lock")
-# the cards the duel's extra marks by a card reference, and the areas such a card may be in (primitives.CARD_MARKS):
-# effects negated by a battle (in its Monster Zone or the Graveyard), a FLIP effect due in the hand or the Deck (goat),
-# a trigger waiting for the chain to be resolved (goat, in the Graveyard)
-CARD_MARK_AREAS = {"effects_negated": ("monster_zones", "graveyard"), "flipped_hidden": ("hand", "deck"),
-                   "chain_end_triggers": ("graveyard",)}
+# The cards the state's extra marks by a card reference, each mark with the places it lasts in: (the card's area as a
+# step starts, its area as the step ends). A card that goes anywhere else is a new card (rulebook p. 11) and loses it.
+CARD_MARKS = {
+    # effects negated (opNegateEffects: negate-battled.swrl): in the Monster Zone, and the Graveyard a battle sends it to
+    "effects_negated": {("monster_zones", "monster_zones"), ("monster_zones", "graveyard"), ("graveyard", "graveyard")},
+    # a due FLIP effect of a monster returned to the hand or the Deck (goat: TriggerDueWhenHidden, GOAT pack README
+    # item 5), until its chain link is made (primitives.add_chain_link)
+    "flipped_hidden": {("monster_zones", "hand"), ("monster_zones", "deck"), ("hand", "hand"), ("deck", "deck")},
+    # goat: a trigger whose event happened while links were left on the chain waits for the chain to be resolved
+    # (opWaitForChainEnd: rules/goat/chain-end-triggers.swrl), while its card stays in the Graveyard
+    "chain_end_triggers": {("graveyard", "graveyard")},
+}
+# the areas a marked card may be in (the places its mark lasts in)
+CARD_MARK_AREAS = {key: tuple(a for a in AREAS if any(now == a for _, now in keeps)) for key, keeps in CARD_MARKS.items()}
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
                 "priority": None, "chain": [], "pending": None, "winner": None, "rng_seed": 0}
@@ -336,8 +345,7 @@ def normalize(raw: Any, source: str = "") -> dict:
         for j, r in enumerate(pending["chosen"]):
             ck.ref(r, f"pending.chosen[{j}]")
         if "extra" in pending:  # the Level of a monster Tributed as the activation's cost, once paid (level-of-cost.swrl);
-            # a trigger's event, its time in its step (goat: a decline passes over its event's other optional triggers);
-            # negated: the activation its selections make is negated (negate-battled.swrl)
+            # a trigger's event, its time in its step (goat: a decline passes over its event's other optional triggers)
             ck.keys(pending["extra"], "pending.extra", {"cost_level", "event"})
             if "cost_level" in pending["extra"]:
                 ck.int_(pending["extra"]["cost_level"], "pending.extra.cost_level", 1, 12)
