@@ -442,6 +442,8 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
         # how control was taken is noted (until the End Phase, or while an Equip Spell is equipped)
         add(("controlUntilEndGiven", c, "control_until_end" in fc["extra"] or "control_by_equip" in fc["extra"]))
         add(("controlEquipGone", c, bool(fc["extra"].get("control_equip_gone"))))
+        if fc["extra"].get("control_equip_negated"):  # back with its owner while its Equip Spell is negated
+            add(("controlEquipNegated", c, True))
         add(("banishedAtEndPhase", c, bool(fc["extra"].get("banish_at_end_phase"))))
         if fc["extra"].get("destroyed_by_battle"):  # goat: destroyed by battle, on the field until the End of the Damage Step
             add(("destroyedByBattlePending", c, True))
@@ -613,7 +615,7 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
             (tuple(counters.items()), tuple(map(type, counters.values()))) if counters else (),
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
              bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
-             bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")),
+             bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")), bool(x.get("control_equip_negated")),
              bool(x.get("banish_at_end_phase")), "locked_zones" in x, bool(x.get("destroyed_by_battle")))
             if x else _NO_EXTRA,
             None if eq is None else (eq["player"], eq["zone"], type(eq["zone"]),
@@ -940,11 +942,14 @@ def highest_atk_facts(state: dict, cat) -> tuple:
 
 def count_declarations(ruleset: str) -> tuple:
     """The counts the ontology in use declares (annotation ygo:countsCards on a data property) that its catalog can
-    make nonzero, parsed: (property, card class, area, per, side, face-up only, resolved only, kind, reach, by).
+    make nonzero, parsed: (property, card class, area, per, side, face-up only, resolved only, kind, reach, by,
+    unnegated only, negates).
     `resolved=true` leaves out a card whose own activation is still a chain link (a Continuous Trap's lock applies
     once it has resolved); `per=card of=KIND` gives each card of that kind (trap, spell, monster) on the field the
     count of the other counted cards; `reaches=flip` with it, a lock on Flip Effect Monsters only: any other card of
-    the kind gets 0 (flipEffectLock).  A count no card of the catalog makes and every rule reads as a guarded 0 is
+    the kind gets 0 (flipEffectLock).  `negates=true` marks a `per=card` count whose cards negate the effects of
+    the cards it is above 0 for (locks.swrl's negatedByLock), and `unnegated=true` leaves those negated cards out
+    of a count (negated_places).  A count no card of the catalog makes and every rule reads as a guarded 0 is
     left out (idle_counts): the rules the reasoners run read it as 0 (knowledge.reasoned_rules).  No card is named
     in Python."""
     from .knowledge import knowledge
@@ -964,7 +969,8 @@ def _parsed_counts(vocabulary: Vocabulary) -> tuple:
         cls, *pairs = spec.split()
         opts = dict(pair.split("=", 1) for pair in pairs)
         out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
-                    opts.get("resolved") == "true", opts.get("of"), opts.get("reaches"), opts.get("by")))
+                    opts.get("resolved") == "true", opts.get("of"), opts.get("reaches"), opts.get("by"),
+                    opts.get("unnegated") == "true", opts.get("negates") == "true"))
     return tuple(out)
 
 
@@ -1170,24 +1176,57 @@ def _on_chain(state: dict) -> set:
     return {(link["player"], link["zone"]["area"], link["zone"]["index"]) for link in state["chain"] if link.get("zone")}
 
 
+def _counted(state: dict, cat, p: str, cls: str, areas: str, face_up_only: bool, resolved_only: bool,
+             skipped: frozenset = frozenset()) -> list[dict]:
+    """The player's field cards a count declaration counts: of its class (or naming its effect) in its areas, not
+    being Summoned yet, face-up where it asks, not still a chain link where it asks `resolved=true`, and not in
+    `skipped` (the places of negated_places, for `unnegated=true`)."""
+    counts_card = _counts_card(cat, cls)
+    waiting = _on_chain(state) if resolved_only else ()
+    # a monster equipped as an Equip Card has none of its effects (EquipMonsterEffect, equip-monster.swrl): only
+    # a count of such cards counts it in a Spell & Trap Zone
+    absorbed_counted = cls.startswith(EQUIPPED_BY)
+    return [fc for area in areas.split(",") for entries in [state["players"][p][area]]
+            for i, fc in enumerate(_entries(entries))
+            if fc is not None and counts_card(fc) and not fc["extra"].get("attempt")  # (not Summoned yet)
+            and (not face_up_only or fc["position"] in _FACE_UP) and (p, area, i) not in waiting
+            and (p, area, i) not in skipped
+            and (area != "spell_trap_zones" or absorbed_counted or not cat.get(fc["card"]).is_monster)]
+
+
+def negated_places(state: dict, cat, declared: tuple) -> frozenset:
+    """The field places (player, area, index) of the cards whose effects a negating lock negates: a card of the kind
+    a `negates=true` count (`per=card of=KIND`: trapEffectLockCount, spellEffectLockCount) is given, with another
+    counted card on the field, as locks.swrl infers negatedByLock from that count above 0.  The counts of continuous
+    locks marked `unnegated=true` (a Gravity Bind's attackLevelLockCount) leave these cards out: a count is made
+    before the rules run, so it cannot read the rules' negatedByLock (docs/decisions.md, "Workarounds for what SWRL
+    cannot say").  The negating locks themselves are counted whether negated or not (two Royal Decrees)."""
+    out = set()
+    for _prop, cls, areas, per, _side, face_up_only, resolved_only, kind, reach, _by, _un, negates in declared:
+        if not (negates and per == "card"):
+            continue
+        locks = [id(fc) for q in PLAYERS for fc in _counted(state, cat, q, cls, areas, face_up_only, resolved_only)]
+        for p in PLAYERS:
+            for area in _FIELD_AREAS:
+                for i, fc in enumerate(_entries(state["players"][p][area])):
+                    if fc is not None and cat.get(fc["card"]).card_type == kind and _reached(cat.get(fc["card"]), reach) \
+                            and any(lock != id(fc) for lock in locks):
+                        out.add((p, area, i))
+    return frozenset(out)
+
+
 def card_counts(state: dict, cat) -> list[tuple]:
     """The closure facts of count_declarations: how many cards of a class are in an area, per subject."""
     out = []
-    for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach, _by in count_declarations(state["ruleset"]):
+    declared = count_declarations(state["ruleset"])
+    negated = negated_places(state, cat, declared) if any(d[10] for d in declared) else frozenset()
+    for prop, cls, areas, per, side, face_up_only, resolved_only, kind, reach, _by, unnegated, _negates in declared:
         if areas == "graveyard":  # (counted with the player's aggregates: graveyard_counts)
             continue
-        counts_card = _counts_card(cat, cls)
-        waiting = _on_chain(state) if resolved_only else ()
-        # a monster equipped as an Equip Card has none of its effects (EquipMonsterEffect, equip-monster.swrl): only
-        # a count of such cards counts it in a Spell & Trap Zone
-        absorbed_counted = cls.startswith(EQUIPPED_BY)
+        skipped = negated if unnegated else frozenset()
 
         def counted(p: str) -> list[dict]:  # p's field cards of the class (or naming the effect) in the areas
-            return [fc for area in areas.split(",") for entries in [state["players"][p][area]]
-                    for i, fc in enumerate(_entries(entries))
-                    if fc is not None and counts_card(fc) and not fc["extra"].get("attempt")  # (not Summoned yet)
-                    and (not face_up_only or fc["position"] in _FACE_UP) and (p, area, i) not in waiting
-                    and (area != "spell_trap_zones" or absorbed_counted or not cat.get(fc["card"]).is_monster)]
+            return _counted(state, cat, p, cls, areas, face_up_only, resolved_only, skipped)
 
         if per == "card":  # each card of the kind on the field: the counted cards other than itself
             cards = [fc for q in PLAYERS for fc in counted(q)]
@@ -1235,7 +1274,7 @@ def off_field_card_counts(state: dict, cat, name: str, ind: str, activated_on_fi
     of a card in the Graveyard or the hand), it is none of the field's cards that a lock reaches: 0."""
     kind = cat.get(name).card_type
     out = []
-    for prop, cls, areas, per, _side, face_up_only, resolved_only, of, reach, _by in count_declarations(state["ruleset"]):
+    for prop, cls, areas, per, _side, face_up_only, resolved_only, of, reach, *_ in count_declarations(state["ruleset"]):
         # (a lock that reaches FLIP effects negates one as it resolves wherever its monster went: cards.md Fiend Skull
         # Dragon, "FLIP effects that would activate are negated when they resolve")
         if per == "card" and of == kind and (not (activated_on_field or reach) or not _reached(cat.get(name), reach)):
@@ -1524,7 +1563,7 @@ def link_target_counts(state: dict, me: str, card, targets: list) -> list[tuple]
     targets is such a card".  No card is named in Python."""
     cat = catalog(state["ruleset"])
     out = []
-    for prop, cls, areas, per, _side, face_up_only, _resolved, of, _reach, _by in count_declarations(state["ruleset"]):
+    for prop, cls, areas, per, _side, face_up_only, _resolved, of, *_ in count_declarations(state["ruleset"]):
         if per != "link_target" or card.card_type != of:
             continue
         counts_card = _counts_card(cat, cls)
