@@ -1198,9 +1198,9 @@ def negated_places(state: dict, cat, declared: tuple) -> frozenset:
     """The field places (player, area, index) of the cards whose effects a negating lock negates: a card of the kind
     a `negates=true` count (`per=card of=KIND`: trapEffectLockCount, spellEffectLockCount) is given, with another
     counted card on the field, as locks.swrl infers negatedByLock from that count above 0.  The counts of continuous
-    locks marked `unnegated=true` (a Gravity Bind's attackLevelLockCount) leave these cards out: a count is made
+    locks marked `unnegated=true` (a Level lock's attackLevelLockCount) leave these cards out: a count is made
     before the rules run, so it cannot read the rules' negatedByLock (docs/decisions.md, "Workarounds for what SWRL
-    cannot say").  The negating locks themselves are counted whether negated or not (two Royal Decrees)."""
+    cannot say").  The negating locks themselves are counted whether negated or not (two Trap negating locks negate each other)."""
     out = set()
     for _prop, cls, areas, per, _side, face_up_only, resolved_only, kind, reach, _by, _un, negates in declared:
         if not (negates and per == "card"):
