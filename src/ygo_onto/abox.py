@@ -598,7 +598,7 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False), ("attemptInProgress", DUEL, False))
-_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False, False)  # _field_key of an empty `extra`
+_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
@@ -615,8 +615,8 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
             (tuple(counters.items()), tuple(map(type, counters.values()))) if counters else (),
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
              bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
-             bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")), bool(x.get("control_equip_negated")),
-             bool(x.get("banish_at_end_phase")), "locked_zones" in x, bool(x.get("destroyed_by_battle")))
+             bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")),
+             bool(x.get("control_equip_negated")), bool(x.get("banish_at_end_phase")), "locked_zones" in x, bool(x.get("destroyed_by_battle")))
             if x else _NO_EXTRA,
             None if eq is None else (eq["player"], eq["zone"], type(eq["zone"]),
                                      state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
