@@ -1335,6 +1335,12 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     step.triggered = card_ind
     obj = step.objects[card_ind]
     player = _player(player_ind)
+    if ("TriggerOfNegatedCard", card_ind) in step.facts:
+        # a card whose effects are negated activates no trigger of a later event (rules/common/effects/
+        # negate-battled.swrl: SWRL cannot take back the opTriggerEffect another rule inferred); spent as a declined one
+        if isinstance(obj, dict):
+            _decline(obj)
+        return
 
     def fact(prop):
         return next((f[2] for f in named(step.facts, (prop,)) if f[1] == card_ind), None)
