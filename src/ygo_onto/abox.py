@@ -1152,8 +1152,8 @@ def _counts_card(cat, spec: str):
 COUNTER = "counter:"
 
 # countsCards `except=counter:KEY`: a card carrying the counter KEY is left out of the count, so two counts the rules
-# subtract together count each card once (the Sheep Tokens' cannotBeTributedCount leaves out those Mind Control
-# took, which tributeLockedCount counts). Kept in the parsed card spec after this separator (_parsed_counts).
+# subtract together count each card once (cannotBeTributedCount, of a keyword ability, leaves out the monsters
+# tributeLockedCount counts by their counter). Kept in the parsed card spec after this separator (_parsed_counts).
 EXCEPT = " except:"
 
 
