@@ -1,7 +1,9 @@
 """The aggregates SWRL cannot take read what they aggregate from the ontology's declarations, not from Python: a
 Graveyard count counts the monsters of the Type its `ygo:countsCards` names (Red-Eyes Darkness Dragon's
 `graveyardDragonCount`, `type:TypeDragon in=graveyard per=player`), and the highest ATK of a set is the card its
-`ygo:highestAtkOf` names the areas of (the simplified Monster Reborn's `strongestInGraveyards`)."""
+`ygo:highestAtkOf` names the areas of (the simplified Monster Reborn's `strongestInGraveyards`); a count's
+`except=counter:KEY` leaves out the cards carrying that counter, so two counts a rule subtracts together count each
+card once (goat's `cannotBeTributedCount` and `tributeLockedCount`)."""
 from __future__ import annotations
 
 import pytest
@@ -58,3 +60,14 @@ def test_the_highest_atk_looks_in_the_areas_its_declaration_names(monkeypatch):
     state = _state("simplified", ["Blue-Eyes White Dragon"], [], hand_a=("Mage Power", "Dark Magician"))
     assert abox.highest_atk_facts(state, catalog("simplified")) == (
         ("strongestInGraveyards", abox.DUEL, abox.card_ind("A", "hand", 1)),)
+
+
+def test_a_count_leaves_out_the_cards_carrying_its_except_counter():
+    sheep = {"card": "Sheep Token", "position": "defense"}
+    state = normalize({"format": "ygo-onto.state/1", "ruleset": "goat", "turn": 3, "phase": "main1", "players": {
+        "A": {"monster_zones": [sheep, {**sheep, "owner": "B", "counters": {"cannot_be_tributed": 1}},
+                                {"card": "Sangan", "position": "attack"}, None, None]}, "B": {}}})
+    counts = {(f[0], f[1]): f[2] for f in abox.card_counts(state, catalog("goat"))}
+    a = abox.player_ind("A")
+    # the token Mind Control took is counted once: by its counter, not by its keyword ability
+    assert (counts[("cannotBeTributedCount", a)], counts[("tributeLockedCount", a)]) == (1, 1)

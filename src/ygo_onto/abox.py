@@ -546,7 +546,9 @@ class _Memo:
 
     def __init__(self, counters: tuple, counts: tuple):
         self.counters, self.counts = counters, counts
-        self.counted_keys = tuple(d[1][len(COUNTER):] for d in counts if d[1].startswith(COUNTER))  # (_parts)
+        self.counted_keys = tuple(dict.fromkeys(  # (_parts; a counter a count reads, or leaves out: except=)
+            key for d in counts for spec, unless in [_except(d[1])]
+            for key in ((spec[len(COUNTER):],) if spec.startswith(COUNTER) else ()) + ((unless,) if unless else ())))
         self.lists: dict = {}  # (player, area, names, chosen flags, properly-summoned flags) -> ((slot, part), ...)
         self.held: dict = {}  # (player, the names of its hand, Graveyard, banished, Extra Deck) -> ((slot, part), ...)
         self.fields: dict = {}  # _field_key -> the part of a field card
@@ -968,6 +970,10 @@ def _parsed_counts(vocabulary: Vocabulary) -> tuple:
     for prop, spec in sorted(vocabulary.annotated("countsCards").items()):
         cls, *pairs = spec.split()
         opts = dict(pair.split("=", 1) for pair in pairs)
+        if "except" in opts:  # (kept with the card spec, which every reader of it splits: _except)
+            if not opts["except"].startswith(COUNTER):
+                raise VocabularyError(f"ontology: {prop} countsCards except={opts['except']}: expected counter:KEY")
+            cls += EXCEPT + opts["except"][len(COUNTER):]
         out.append((prop, cls, opts["in"], opts["per"], opts.get("side", "own"), opts.get("face_up") == "true",
                     opts.get("resolved") == "true", opts.get("of"), opts.get("reaches"), opts.get("by"),
                     opts.get("unnegated") == "true", opts.get("negates") == "true"))
@@ -984,6 +990,7 @@ def _counted_in_catalog(vocabulary: Vocabulary, cat, spec: str, by: str | None =
     """Whether some card of the catalog is one a countsCards declaration of card class `spec` counts (as
     _counts_card tells a card on the field); for `counter:KEY`, whether some card of the catalog names an Effect
     whose boolean `by` property (the declaration's by=PROPERTY) is true, the effect that sets the counter."""
+    spec = _except(spec)[0]
     if spec.startswith(COUNTER):
         return by is not None and _counted_in_catalog(vocabulary, cat, "effect:" + by)
     if spec.startswith("ability:"):
@@ -1132,21 +1139,40 @@ def _counts_card(cat, spec: str):
     """Whether a card on the field (its entry) is one a countsCards declaration counts: of the class `spec`, or, for
     `effect:PROPERTY`, naming an Effect whose boolean PROPERTY is true, or for `ability:NAME`, having the keyword
     ability NAME, or for `equippedBy:KIND`, a Monster Card (card_counts counts one only in a Spell & Trap Zone for
-    such a count: an Equip Card), or for `counter:KEY`, carrying that counter (the ontology's data; no card named)."""
+    such a count: an Equip Card), or for `counter:KEY`, carrying that counter (the ontology's data; no card named);
+    with `except=counter:KEY`, not a card carrying that counter."""
+    spec, unless = _except(spec)
     if spec.startswith(COUNTER):
         key = spec[len(COUNTER):]
-        return lambda fc: fc["counters"].get(key, 0) > 0
-    by_name = _counts_card_name(cat, spec)
-    return lambda fc: by_name(fc["card"])
+        counts = lambda fc: fc["counters"].get(key, 0) > 0  # noqa: E731
+    else:
+        by_name = _counts_card_name(cat, spec)
+        counts = lambda fc: by_name(fc["card"])  # noqa: E731
+    if unless is None:
+        return counts
+    return lambda fc: counts(fc) and not fc["counters"].get(unless, 0)
 
 
 # countsCards `counter:KEY`: the cards on the field carrying the counter KEY (a mark an effect left on them: Mind
 # Control's cannot_be_tributed), counted in a catalog where a card names the effect that sets it (by=PROPERTY)
 COUNTER = "counter:"
 
+# countsCards `except=counter:KEY`: a card carrying the counter KEY is left out of the count, so two counts the rules
+# subtract together count each card once (cannotBeTributedCount, of a keyword ability, leaves out the monsters
+# tributeLockedCount counts by their counter). Kept in the parsed card spec after this separator (_parsed_counts).
+EXCEPT = " except:"
+
+
+def _except(spec: str) -> tuple[str, str | None]:
+    """A parsed card spec split into the spec itself and the counter key its `except=` leaves out (None)."""
+    spec, sep, key = spec.partition(EXCEPT)
+    return spec, (key if sep else None)
+
 
 def _counts_card_name(cat, spec: str):
-    """_counts_card's test of a card by its name, for every kind of declaration but `counter:KEY`."""
+    """_counts_card's test of a card by its name, for every kind of declaration but `counter:KEY` (an `except=`
+    counter is on the field alone: a card elsewhere carries none)."""
+    spec = _except(spec)[0]
     if spec.startswith("ability:"):
         ability = spec[len("ability:"):]
         return lambda name: ability in cat.get(name).abilities

@@ -629,6 +629,10 @@ def flip_watchers(ruleset: str, vocabulary) -> frozenset:
                         lambda v: {s for p, s, o in v.tbox_facts if p == "hasTrigger" and o == FLIP_TRIGGER})
 
 
+# the state's card marks (state.CARD_MARKS) that keep a trigger of a card off the field due: a spent trigger loses them
+TRIGGER_MARKS = ("flipped_hidden", "chain_end_triggers")
+
+
 def _decline(fc: dict) -> None:
     """A field card's trigger is spent for its window (effect_declined, until close_window); a FLIP effect so spent
     is gone, as one put on the chain is (add_chain_link)."""
@@ -1349,10 +1353,15 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     needed = fact("triggerSelections") if why is not None else fact("activationSelections")
     purpose = why[: -len("Purpose")] if why is not None else "target"
     needed = max(1, needed or 1)
-    if purpose == "target" and isinstance(obj, dict) and short_of_targets(step.facts, card_ind, player_ind, needed):
+    if purpose == "target" and short_of_targets(step.facts, card_ind, player_ind, needed):
         # rulebook p. 42 "Targeting": a trigger with no valid target (protectsFromOpponentTargeting: target-protection.swrl)
-        # is not activated; it is spent for its window as a declined one is (opDeclineEffect)
-        _decline(obj)
+        # is not activated; it is spent for its window as a declined one is (opDeclineEffect), and a card off the
+        # field loses the mark that keeps its trigger due (a FLIP due in the hand or the Deck, a trigger waiting for
+        # the chain's end), as its chain link would take it (add_chain_link)
+        if isinstance(obj, dict):
+            _decline(obj)
+        for key in TRIGGER_MARKS:
+            step.marks[key].pop(card_ind, None)
         step.state["priority"] = player
         return
     action = {"type": "activate", "player": player, "card": obj["card"] if isinstance(obj, dict) else obj.name,
