@@ -21,8 +21,8 @@ from itertools import chain, repeat
 
 from .cards import cards_naming, catalog, official_based, type_individual
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge, parsed_rules
-from .state import (ANSWERED_SUMMONS, AREAS, CARD_MARKS, LIST_AREAS, PLAYERS, ZONE_PURPOSES, card_at, card_name_at, locked_zones,
-                    opponent, usable_monster_zones)
+from .state import (ANSWERED_SUMMONS, AREAS, CARD_MARKS, LIST_AREAS, PLAYERS, ZONE_PURPOSES, card_at, card_name_at,
+                    locked_zones, opponent, usable_monster_zones)
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
                      "main2": "mainPhase2", "end": "endPhase"}

@@ -210,10 +210,8 @@ class Step:
     def _bonds(self, obj, came: str | None) -> tuple:
         """A MoveEvent's Equip Cards (Step.bonded: those equipped to its monster at the step's start) where they
         are now, as (eventEquip, place) pairs."""
-        if came is None or not self.bonded or self.moved_from.get(id(obj)) not in self.bonded:
-            return ()
-        return tuple(("eventEquip", tuple(self.locate(equip).values())) for equip in self.bonded[self.moved_from[id(obj)]]
-                     if self._findable(equip))
+        equips = self.bonded.get(self.moved_from.get(id(obj))) if came is not None else None
+        return tuple(("eventEquip", tuple(self.locate(e).values())) for e in equips if self._findable(e)) if equips else ()
 
     def _findable(self, obj) -> bool:
         try:

@@ -35,8 +35,8 @@ SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" 
 # the state's extra keys of locks that last the turn they were activated in, each the players locked: their Summons
 # (summonLockedThisTurn) and their Battle Phase (battlePhaseLockedThisTurn)
 TURN_LOCKS = ("summon_lock", "battle_phase_lock")
-# The cards the state's extra marks by a card reference, each mark with the places it lasts in: (the card's area as a
-# step starts, its area as the step ends). A card that goes anywhere else is a new card (rulebook p. 11) and loses it.
+
+
 class CardMark(NamedTuple):
     """A mark the state's extra keeps by card references: the ABox property each marked card is told (True), and the
     moves it lasts through (the area the card was in at the step's start, the area it is in now)."""
@@ -44,6 +44,8 @@ class CardMark(NamedTuple):
     keeps: frozenset
 
 
+# The cards the state's extra marks by a card reference, each mark with the places it lasts in: (the card's area as a
+# step starts, its area as the step ends). A card that goes anywhere else is a new card (rulebook p. 11) and loses it.
 CARD_MARKS = {
     # effects negated (opNegateEffects: negate-battled.swrl): in the Monster Zone, and the Graveyard a battle sends it to
     "effects_negated": CardMark("effectsNegated", frozenset({("monster_zones", "monster_zones"),
