@@ -21,8 +21,8 @@ from itertools import chain, repeat
 
 from .cards import cards_naming, catalog, official_based, type_individual
 from .knowledge import ACTIVE, Vocabulary, VocabularyError, knowledge, parsed_rules
-from .state import (ANSWERED_SUMMONS, AREAS, LIST_AREAS, PLAYERS, ZONE_PURPOSES, card_at, card_name_at, locked_zones,
-                    opponent, usable_monster_zones)
+from .state import (ANSWERED_SUMMONS, AREAS, CARD_MARKS, LIST_AREAS, PLAYERS, ZONE_PURPOSES, card_at, card_name_at,
+                    locked_zones, opponent, usable_monster_zones)
 
 PHASE_INDIVIDUALS = {"draw": "drawPhase", "standby": "standbyPhase", "main1": "mainPhase1", "battle": "battlePhase",
                      "main2": "mainPhase2", "end": "endPhase"}
@@ -213,10 +213,11 @@ def event_facts(events) -> list[tuple]:
     (player, area, index of the card now, the area it left, the area it entered, why or None), a BattleEvent
     (the monster's player, area and index, None, None, then the player, area and index of the monster it battled
     last), or another event of a monster that moved nowhere (its player, area and index, None, None, the event's
-    class: BattleDamageEvent, DirectBattleDamageEvent, DestroysByBattleEvent, TargetResolvedEvent); each ends with its
-    order in the step (eventOrder: events of one operation share it)."""
+    class: BattleDamageEvent, DirectBattleDamageEvent, DestroysByBattleEvent, TargetResolvedEvent); each has then its
+    order in the step (eventOrder: events of one operation share it), and a MoveEvent of a monster with Equip Cards at
+    the step's start ends with them: ("eventEquip", an Equip Card's place now), each."""
     out = []
-    for n, (p, area, i, came_from, went_to, reason, order) in enumerate(events, 1):
+    for n, (p, area, i, came_from, went_to, reason, order, *bonds) in enumerate(events, 1):
         me = f"event{n}"
         out.append(("eventOrder", me, order))  # its time in the step: 1 the first (primitives.Step.finish)
         if came_from is None and isinstance(reason, (tuple, list)):  # a BattleEvent: the monster battled
@@ -229,6 +230,7 @@ def event_facts(events) -> list[tuple]:
                 ("movedFrom", me, AREA_INDIVIDUALS[came_from]), ("movedTo", me, AREA_INDIVIDUALS[went_to])]
         if reason:
             out.append(("moveReason", me, reason))
+        out += [(prop, me, card_ind(*other)) for prop, other in bonds]
     return out
 
 
@@ -454,13 +456,8 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
     else:
         add(("setThisTurn", c, fc["set_this_turn"]))
         eq = fc["equipped_to"]
-        if eq is not None:
-            target = state["players"][eq["player"]]["monster_zones"][eq["zone"]]
-            if target is not None:
-                add(("equippedTo", c, card_ind(eq["player"], "monster_zones", eq["zone"])))
-            add(("equipTargetGone", c, target is None))
-        elif fc["extra"].get("equip_target_gone"):  # its monster left the field (primitives.Step.finish)
-            add(("equipTargetGone", c, True))
+        if eq is not None:  # (its zone holds a monster: state.validate; one that left it is an event, eventEquip)
+            add(("equippedTo", c, card_ind(eq["player"], "monster_zones", eq["zone"])))
         add(("turnsCounterGiven", c, "turns" in fc["counters"]))
         if "turns" in fc["counters"]:
             add(("swordsTurnsLeft", c, fc["counters"]["turns"]))
@@ -600,7 +597,7 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False), ("attemptInProgress", DUEL, False))
-_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False, False, False)  # _field_key of an empty `extra`
+_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
@@ -617,11 +614,10 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
             (tuple(counters.items()), tuple(map(type, counters.values()))) if counters else (),
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
              bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
-             bool(x.get("equip_target_gone")), "control_by_equip" in x, bool(x.get("control_equip_gone")),
+             "control_by_equip" in x, bool(x.get("control_equip_gone")),
              bool(x.get("control_equip_negated")), bool(x.get("banish_at_end_phase")), "locked_zones" in x, bool(x.get("destroyed_by_battle")))
             if x else _NO_EXTRA,
-            None if eq is None else (eq["player"], eq["zone"], type(eq["zone"]),
-                                     state["players"][eq["player"]]["monster_zones"][eq["zone"]] is None))
+            None if eq is None else (eq["player"], eq["zone"], type(eq["zone"])))
 
 
 # per player, the slots (player, area, index) of its field zones in the ABox's order (as _parts reads them)
@@ -818,12 +814,10 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         facts += [("triggerEventIndex", card_ind(r["player"], r["area"], r["index"]), r["event"]) for r in waiting
                   if "event" in r]  # its event's time in its step (goat: rules/goat/simultaneous-triggers.swrl)
         parts["waiting"] = _interned(typed_part(tuple(facts)))
-    # cards marked by a card reference (state.CARD_MARKS): effects negated (negate-battled.swrl), and a FLIP effect
-    # due in the hand or the Deck (goat, GOAT pack README item 5: rules/goat/private-knowledge.swrl), as on the field
-    for key, prop in (("effects_negated", "effectsNegated"), ("flipped_hidden", "justFlipped"),
-                      ("chain_end_triggers", "waitsForChainEnd")):
+    # cards marked by a card reference (state.CARD_MARKS): each told its mark's property
+    for key, mark in CARD_MARKS.items():
         if extra.get(key):
-            parts[key] = _interned(typed_part(tuple((prop, card_ind(r["player"], r["area"], r["index"]), True)
+            parts[key] = _interned(typed_part(tuple((mark.prop, card_ind(r["player"], r["area"], r["index"]), True)
                                                     for r in extra[key])))
     action = transient.get("action")
     if action:
@@ -1570,7 +1564,7 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
         # first one (the monster a Ritual Spell or a Fusion spell Summons) from the later ones (its tributes, materials)
         out.append(("linkFirstTarget" if i == 0 else "linkLaterTarget", me, target))
     # a place a target was chosen in that is empty now (its card left: destroyed by a later link), read off the
-    # state as equipTargetGone is; what the card's resolution then does is the rules' (official/cards/effects.swrl)
+    # state; what the card's resolution then does is the rules' (official/cards/effects.swrl)
     out.append(("linkTargetGone", me, any(card_at(state, t) is None for t in targets)))
     out += link_target_counts(state, me, card, targets)
     if number == len(state["chain"]):

@@ -132,6 +132,7 @@ class Step:
         self.moved = []
         self.moved_at = []  # the time of each event of moved: the place of the operation that made it (apply_operations)
         self.move_index = {}  # card individual -> its MoveEvent in moved (_record_move)
+        self.moved_from = {}  # id of a moved card's object now -> its individual at the step's start (_record_move)
         self.discarded_at_random = []  # (player, card name) of this step's random discards (damage_per_level_of_discarded)
         players = state["players"]
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
@@ -149,6 +150,10 @@ class Step:
         # Equip Spells and their monsters as objects: an Equip Spell equips a card, not a zone (rulebook
         # p. 17), so it follows its monster to another zone (control) and loses it when it leaves the field
         self.equips = {}  # equip id -> (equip field card, monster field card or None)
+        # the monsters an Equip Card is equipped to at the step's start: individual -> their Equip Cards' objects; a
+        # move of one is a MoveEvent naming them (eventEquip), from which the rules destroy an Equip Card whose monster
+        # left the field (rulebook p. 17)
+        self.bonded: dict[str, list] = {}
         for p in PLAYERS:
             side = players[p]
             for fc in side["monster_zones"]:
@@ -161,7 +166,10 @@ class Step:
             for fc in side["spell_trap_zones"]:
                 if fc is not None and fc["equipped_to"] is not None:
                     eq = fc["equipped_to"]
-                    self.equips[id(fc)] = (fc, players[eq["player"]]["monster_zones"][eq["zone"]])
+                    monster = players[eq["player"]]["monster_zones"][eq["zone"]]
+                    self.equips[id(fc)] = (fc, monster)
+                    if monster is not None:
+                        self.bonded.setdefault(f"{eq['player']}_monster_zones_{eq['zone']}_card", []).append(fc)
         # the list areas whose cards get a Token (the areas of the names; a Token moved into another list is
         # converted back by finish all the same)
         places = []
@@ -198,6 +206,12 @@ class Step:
             return self.locate(obj)["area"] in ("monster_zones", "spell_trap_zones", "field_zone")
         except YgoError:
             return False
+
+    def _bonds(self, obj, came: str | None) -> tuple:
+        """A MoveEvent's Equip Cards (Step.bonded: those equipped to its monster at the step's start) where they
+        are now, as (eventEquip, place) pairs."""
+        equips = self.bonded.get(self.moved_from.get(id(obj))) if came is not None else None
+        return tuple(("eventEquip", tuple(self.locate(e).values())) for e in equips if self._findable(e)) if equips else ()
 
     def _findable(self, obj) -> bool:
         try:
@@ -277,9 +291,8 @@ class Step:
             where = self.locate(monster) if monster is not None and self.on_field(monster) else None
             if where is not None and where["area"] == "monster_zones":
                 equip["equipped_to"] = {"player": where["player"], "zone": where["index"]}
-            else:  # its monster left the field: the rules destroy it (equipTargetGone)
-                equip["equipped_to"] = None
-                equip["extra"]["equip_target_gone"] = True
+            else:  # its monster left the field: equipped to no card (its MoveEvent names this card, eventEquip,
+                equip["equipped_to"] = None  # and the rules destroy it: rulebook p. 17)
         if self.waiting_triggers is not None:  # (extra.simultaneous_triggers: the ABox's simultaneousTrigger)
             waiting = [dict(self.locate(o), event=self.waiting_events[id(o)]) if id(o) in self.waiting_events
                        else self.locate(o) for o in self.waiting_triggers if self._findable(o)]
@@ -298,7 +311,8 @@ class Step:
         # the operations are carried out in their order, so an event of an earlier operation happened earlier
         order = {t: n for n, t in enumerate(sorted(set(self.moved_at)), 1)}
         events = [(*self.locate(obj).values(), came, went,
-                   tuple(self.locate(why.card).values()) if isinstance(why, Battled) else why, order[at])
+                   tuple(self.locate(why.card).values()) if isinstance(why, Battled) else why, order[at],
+                   *self._bonds(obj, came))
                   for (obj, came, went, why), at in zip(self.moved, self.moved_at)
                   if self._findable(obj) and (not isinstance(why, Battled) or self._findable(why.card))]
         if events:  # the game events of this step: facts of the next step only (abox: the part "events")
@@ -306,11 +320,11 @@ class Step:
         for fc in self.flipped:  # kept on the card until its FLIP effect is on the chain (add_chain_link)
             if self.on_field(fc):
                 fc["extra"]["flipped"] = True
-        for key, keeps in CARD_MARKS.items():  # each marked card where it is now, while the mark lasts there
+        for key, mark in CARD_MARKS.items():  # each marked card where it is now, while the mark lasts there
             places = []
             for n, came in self.marks[key].items():
                 obj = self.objects.get(n)
-                if obj is not None and self._findable(obj) and (came, self.locate(obj)["area"]) in keeps:
+                if obj is not None and self._findable(obj) and (came, self.locate(obj)["area"]) in mark.keeps:
                     places.append(self.locate(obj))
             if places:
                 self.state.setdefault("extra", {})[key] = places
@@ -386,7 +400,7 @@ def move(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     ref = step.locate(obj)
     name, fc, owner = step.remove(obj, ref)
     side = step.state["players"][_player(player_ind)]
-    watched = name in watched_cards(step.state["ruleset"], step.vocabulary)
+    watched = name in watched_cards(step.state["ruleset"], step.vocabulary) or card_ind in step.bonded
     if fc is not None and fc["extra"].get("flipped") and ("TriggerDueWhenHidden", card_ind) in step.facts:
         step.marks["flipped_hidden"][card_ind] = ref["area"]  # its FLIP stays due in the hand or the Deck (Step.finish)
     if ref["area"] == "graveyard":
@@ -449,6 +463,7 @@ def _record_move(step: Step, card_ind: str, obj, came: str, went: str, reason) -
     last move's reason: the Graveyard it passed through is no event (a card banished instead of going there has no
     "sent to the Graveyard" trigger: banishWhenLeavingField, banishesDestroyedByBattle)."""
     first = step.move_index.get(card_ind)
+    step.moved_from[id(obj)] = card_ind
     if first is None:
         step.move_index[card_ind] = len(step.moved)
         step.moved.append((obj, came, went, reason))
@@ -624,7 +639,8 @@ def flip_watchers(ruleset: str, vocabulary) -> frozenset:
     """The names of the catalog's cards with an effect whose trigger is onFlip (the ontology's data): a Flip Effect
     Monster's FLIP effect, or a trigger of another monster "when it is flipped face-up" (a GOAT Spirit monster's flip
     down: "when it is Normal Summoned or flipped face-up (by Flip Summon, attack or effect)"). Turned face-up, such a card's
-    effect is due (extra.flipped) as a Flip Effect Monster's is."""
+    effect is due (extra.flipped) as a Flip Effect Monster's is. Every Flip Effect Monster of the catalogs names its FLIP
+    effect so (tests/test_flip_watchers.py): the ontology's data alone says which cards have one."""
     return cards_naming(catalog(ruleset), vocabulary, "_flip_watchers",
                         lambda v: {s for p, s, o in v.tbox_facts if p == "hasTrigger" and o == FLIP_TRIGGER})
 
@@ -648,8 +664,7 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         if isinstance(card, Token):  # it left the field in this step (a replay's right for an attacker destroyed
             return                   # at once): a card's field properties go with it (state-format.md)
         if op == "opSetPosition" and card["position"] == "face_down_defense" and value != "faceDownDefensePosition" \
-                and (catalog(step.state["ruleset"]).get(card["card"], "card").flip
-                     or card["card"] in flip_watchers(step.state["ruleset"], step.vocabulary)):
+                and card["card"] in flip_watchers(step.state["ruleset"], step.vocabulary):
             step.flipped.append(card)  # rulebook p. 11: a FLIP effect starts when the card is turned face-up
         card[key] = convert(value)
     elif op == "opSetTurnsLeft":

@@ -12,7 +12,7 @@ import math
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import MONSTER_TYPES, RULESETS, Catalog, catalog, official_based
 from .errors import StateError
@@ -35,20 +35,31 @@ SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" 
 # the state's extra keys of locks that last the turn they were activated in, each the players locked: their Summons
 # (summonLockedThisTurn) and their Battle Phase (battlePhaseLockedThisTurn)
 TURN_LOCKS = ("summon_lock", "battle_phase_lock")
+
+
+class CardMark(NamedTuple):
+    """A mark the state's extra keeps by card references: the ABox property each marked card is told (True), and the
+    moves it lasts through (the area the card was in at the step's start, the area it is in now)."""
+    prop: str
+    keeps: frozenset
+
+
 # The cards the state's extra marks by a card reference, each mark with the places it lasts in: (the card's area as a
 # step starts, its area as the step ends). A card that goes anywhere else is a new card (rulebook p. 11) and loses it.
 CARD_MARKS = {
     # effects negated (opNegateEffects: negate-battled.swrl): in the Monster Zone, and the Graveyard a battle sends it to
-    "effects_negated": {("monster_zones", "monster_zones"), ("monster_zones", "graveyard"), ("graveyard", "graveyard")},
+    "effects_negated": CardMark("effectsNegated", frozenset({("monster_zones", "monster_zones"),
+                                                             ("monster_zones", "graveyard"), ("graveyard", "graveyard")})),
     # a due FLIP effect of a monster returned to the hand or the Deck (goat: TriggerDueWhenHidden, GOAT pack README
-    # item 5), until its chain link is made (primitives.add_chain_link)
-    "flipped_hidden": {("monster_zones", "hand"), ("monster_zones", "deck"), ("hand", "hand"), ("deck", "deck")},
+    # item 5), until its chain link is made (primitives.add_chain_link); told as on the field (justFlipped)
+    "flipped_hidden": CardMark("justFlipped", frozenset({("monster_zones", "hand"), ("monster_zones", "deck"),
+                                                         ("hand", "hand"), ("deck", "deck")})),
     # goat: a trigger whose event happened while links were left on the chain waits for the chain to be resolved
     # (opWaitForChainEnd: rules/goat/chain-end-triggers.swrl), while its card stays in the Graveyard
-    "chain_end_triggers": {("graveyard", "graveyard")},
+    "chain_end_triggers": CardMark("waitsForChainEnd", frozenset({("graveyard", "graveyard")})),
 }
 # the areas a marked card may be in (the places its mark lasts in)
-CARD_MARK_AREAS = {key: tuple(a for a in AREAS if any(now == a for _, now in keeps)) for key, keeps in CARD_MARKS.items()}
+CARD_MARK_AREAS = {key: tuple(a for a in AREAS if any(now == a for _, now in mark.keeps)) for key, mark in CARD_MARKS.items()}
 
 TOP_DEFAULTS = {"ruleset": "official", "turn": 1, "turn_player": "A", "first_player": "A", "phase": "main1",
                 "priority": None, "chain": [], "pending": None, "winner": None, "rng_seed": 0}
@@ -967,11 +978,9 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
     if area == "monster_zones" and not card.is_monster:
         ck.fail(f"{where}.card", "a monster (this is a Monster Zone)", card.name)
     # a Monster Card sits in a Spell & Trap Zone only as an Equip Card (rulebook v6.0 glossary "Equip Card": Monster
-    # Cards are sometimes treated as Equip Spell Cards; EquipMonsterEffect): equipped to a monster, or
-    # its monster just gone (extra.equip_target_gone: the rules destroy it in the next step)
+    # Cards are sometimes treated as Equip Spell Cards; EquipMonsterEffect): equipped to a monster
     absorbed = area == "spell_trap_zones" and card.is_monster
-    if absorbed and raw.get("equipped_to") is None and not (isinstance(raw.get("extra"), dict)
-                                                            and raw["extra"].get("equip_target_gone")):
+    if absorbed and raw.get("equipped_to") is None:
         ck.fail(f"{where}.card", "a Spell or Trap that is not a Field Spell (this is a Spell & Trap Zone; a Monster "
                 "Card sits here only as an Equip Card, with its equipped_to)", card.name)
     if area == "spell_trap_zones" and card.subtype == "field" and card.card_type == "spell":
