@@ -819,10 +819,40 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         if extra.get(key):
             parts[key] = _interned(typed_part(tuple((mark.prop, card_ind(r["player"], r["area"], r["index"]), True)
                                                     for r in extra[key])))
+    attacks = attack_count_facts(state, cat)
+    if attacks:  # a second attack's right, the monsters a monster that attacks every monster has not attacked
+        parts["attacks"] = _interned(typed_part(attacks))
     action = transient.get("action")
     if action:
         parts["action"] = _interned(typed_part(tuple(action_facts(action))))
     return parts
+
+
+def attack_count_facts(state: dict, cat) -> tuple:
+    """The facts of the attacks a monster may declare beyond its first (a part of their own: few states have any).
+    secondAttackRight for a monster whose field card has extra.second_attack (rules/common/effects/second-attack.swrl;
+    only true is told, which is all the rules read). For a face-up monster with the keyword ability
+    attacksEveryMonster, notYetAttackedBy for each monster in the opponent's Monster Zones that its
+    extra.attacked_monsters does not name, because SWRL cannot say "not attacked"
+    (rules/common/effects/attack-every-monster.swrl)."""
+    facts = []
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            if fc is None:
+                continue
+            me = card_ind(p, "monster_zones", i)
+            if fc["extra"].get("second_attack"):
+                facts.append(("secondAttackRight", me, True))
+            if fc["position"].startswith("face_down") or ATTACKS_EVERY_MONSTER not in cat.get(fc["card"]).abilities:
+                continue
+            o = opponent(p)
+            attacked = {r["index"] for r in fc["extra"].get("attacked_monsters", ()) if r["player"] == o}
+            facts += [("notYetAttackedBy", card_ind(o, "monster_zones", j), me)
+                      for j, t in enumerate(state["players"][o]["monster_zones"]) if t is not None and j not in attacked]
+    return tuple(facts)
+
+
+ATTACKS_EVERY_MONSTER = "attacksEveryMonster"  # the KeywordAbility individual attack_count_facts reads
 
 
 def _zone_facts(add, state: dict, side: dict, p: str, me: str, locked: frozenset) -> None:

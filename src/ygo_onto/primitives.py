@@ -32,7 +32,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opNegateEffects", "opSetReplayRight", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opNegateEffects", "opSetReplayRight", "opSetSecondAttack", "opMarkAttacked", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase", "opLockZones", "opReleaseZones",
          "opEquipTo",
          # players
@@ -147,6 +147,7 @@ class Step:
         self.marks = {key: {self._ind(r): r["area"] for r in state.get("extra", {}).get(key, ())} for key in CARD_MARKS}
         names += [n for marked in self.marks.values() for n in marked]
         attacks = []  # (attacker, its target's individual)
+        attacked = []  # (a monster that attacks every monster, a monster it attacked this turn: its individual)
         # Equip Spells and their monsters as objects: an Equip Spell equips a card, not a zone (rulebook
         # p. 17), so it follows its monster to another zone (control) and loses it when it leaves the field
         self.equips = {}  # equip id -> (equip field card, monster field card or None)
@@ -163,6 +164,9 @@ class Step:
                         target = self._ind(attack["target"])
                         attacks.append((fc, target))
                         names.append(target)
+                    for r in fc["extra"].get("attacked_monsters", ()):  # (attacksEveryMonster: opMarkAttacked)
+                        attacked.append((fc, self._ind(r)))
+                        names.append(self._ind(r))
             for fc in side["spell_trap_zones"]:
                 if fc is not None and fc["equipped_to"] is not None:
                     eq = fc["equipped_to"]
@@ -196,6 +200,11 @@ class Step:
         self.pending_refs = None if chosen is None else [self._chosen(name) for name in chosen]
         # attack targets as objects, so they are found again after moves: attacker id -> (attacker, target)
         self.attack_targets = {id(fc): (fc, self.objects.get(target)) for fc, target in attacks}
+        # the monsters each monster that attacks every monster attacked this turn, as objects (extra.attacked_monsters):
+        # attacker id -> (attacker, [monsters])
+        self.attacked = {}
+        for fc, target in attacked:
+            self.attacked.setdefault(id(fc), (fc, []))[1].append(self.objects.get(target))
 
     def field_monsters(self):
         for p in PLAYERS:
@@ -282,6 +291,14 @@ class Step:
             else:  # the target left the field before damage: a replay (rulebook p. 28)
                 attack["target"] = None
                 attack["target_lost"] = True
+        for fc, monsters in self.attacked.values():  # the attacked monsters still in a Monster Zone, where they are
+            side = self.locate(fc)["player"] if self.on_field(fc) else None
+            places = [self.locate(m) for m in monsters if m is not None and self.on_field(m)]
+            places = [r for r in places if r["area"] == "monster_zones" and r["player"] != side]  # (the opponent's)
+            if places and side is not None:
+                fc["extra"]["attacked_monsters"] = places
+            else:
+                fc["extra"].pop("attacked_monsters", None)
         for equip, monster in self.equips.values():
             if not self.on_field(equip):
                 if monster is not None and monster["extra"].get("control_by_equip") and self.on_field(monster) \
@@ -739,6 +756,17 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
             step.objects[subject]["extra"]["replay"] = True
         else:
             step.objects[subject]["extra"].pop("replay", None)
+    elif op == "opSetSecondAttack":  # a SecondAttackEffect's right: kept until an attack is declared or the turn ends
+        if isinstance(step.objects[subject], Token):
+            return
+        if value:
+            step.objects[subject]["extra"]["second_attack"] = True
+        else:
+            step.objects[subject]["extra"].pop("second_attack", None)
+    elif op == "opMarkAttacked":  # attacksEveryMonster: Step.finish writes where the attacked monster is then
+        attacker = step.objects[subject]
+        if not isinstance(attacker, Token):
+            step.attacked.setdefault(id(attacker), (attacker, []))[1].append(step.objects[value])
     elif op == "opDeclareAttack":
         step.objects[value]["extra"]["attack"] = {"target": None, "damage_step": False}
         step.attacker = step.objects[value]
@@ -1489,4 +1517,7 @@ def start_turn(step: Step, op: str, _duel: str, _value) -> None:
             for key in counters:
                 fc["counters"].pop(key, None)
             fc["extra"].pop("replay", None)  # a replay's right to attack again lasts this turn only (rulebook p. 28)
+            fc["extra"].pop("second_attack", None)  # so does a second attack's (second-attack.swrl)
+    for _fc, monsters in step.attacked.values():  # and the monsters each attacked (extra.attacked_monsters, dropped
+        monsters.clear()                          # by Step.finish: attack-every-monster.swrl)
     step.transient["turn_started"] = True

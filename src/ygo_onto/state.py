@@ -371,6 +371,7 @@ def normalize(raw: Any, source: str = "") -> dict:
             if card_name_at(state, r) is None:
                 ck.fail(f"extra.{key}[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     _check_destroyed_by_battle(ck, state)
+    _check_attacked_monsters(ck, state)
     check_invariants(ck, cat, state)
     return state
 
@@ -388,6 +389,26 @@ def _check_destroyed_by_battle(ck: _Checker, state: dict) -> None:
                         ck.fail(f"players.{p}.{area}[{i}].extra.destroyed_by_battle",
                                 "false or absent (true only for a monster in a Monster Zone during goat's Damage Step "
                                 "after damage calculation, extra.damage_step_end)", True)
+
+
+def _check_attacked_monsters(ck: _Checker, state: dict) -> None:
+    """The monsters a monster attacked this turn (a field card's `extra.attacked_monsters`): only a monster in a Monster
+    Zone marks them, each a distinct monster in a Monster Zone of its opponent's (rules/common/effects/attack-every-monster.swrl)."""
+    for p in PLAYERS:
+        side = state["players"][p]
+        for area in ("monster_zones", "spell_trap_zones"):
+            for i, fc in enumerate(side[area]):
+                if fc is None or "attacked_monsters" not in fc["extra"]:
+                    continue
+                where = f"players.{p}.{area}[{i}].extra.attacked_monsters"
+                if area != "monster_zones":
+                    ck.fail(where, "absent (only a monster in a Monster Zone attacks)", fc["extra"]["attacked_monsters"])
+                seen = set()
+                for j, r in enumerate(fc["extra"]["attacked_monsters"]):
+                    if r["player"] != opponent(p) or card_name_at(state, r) is None or r["index"] in seen:
+                        ck.fail(f"{where}[{j}]", f"a reference to a monster of {opponent(p)}'s, in a Monster Zone, "
+                                "named once", r)
+                    seen.add(r["index"])
 
 
 def _check_attack_targets(ck: _Checker, state: dict) -> None:
@@ -1022,7 +1043,7 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
 def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
     """A field card's `extra`: free, but the keys the engine itself writes (primitives.py) must have their shape."""
     for key in ("effect_declined", "control_until_end", "control_by_equip", "control_equip_gone", "control_equip_negated",
-                "flipped", "replay", "banish_at_end_phase", "destroyed_by_battle"):
+                "flipped", "replay", "banish_at_end_phase", "destroyed_by_battle", "second_attack"):
         if key in extra:
             ck.bool_(extra[key], f"{where}.{key}")
     if "just_summoned" in extra:
@@ -1033,6 +1054,10 @@ def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
             ck.int_(i, f"{where}.locked_zones[{j}]", 0, 4)
         if len(set(extra["locked_zones"])) != len(extra["locked_zones"]):
             ck.fail(f"{where}.locked_zones", "distinct zone indexes", extra["locked_zones"])
+    if "attacked_monsters" in extra:  # the monsters a monster that attacks every monster attacked this turn
+        ck.list_(extra["attacked_monsters"], f"{where}.attacked_monsters", "card references", 5)
+        for j, r in enumerate(extra["attacked_monsters"]):
+            ck.ref(r, f"{where}.attacked_monsters[{j}]", areas=("monster_zones",))
     if "attempt" in extra:  # a Summon being attempted (state-format.md, the field card's `extra`)
         ck.choice(extra["attempt"], f"{where}.attempt", SUMMON_METHODS)
     if "summon_position" in extra:
