@@ -40,8 +40,8 @@ EXPORTS = {
 STATE_CARDS = {
     "A_hand_0_card": "RedEyesBlackDragon",
     "A_hand_1_card": "MysticalSpaceTyphoon",
-    "A_deck_0_card": "DarkMagician",
-    "A_deck_1_card": "PotOfGreed",
+    "A_deck_1_card": "DarkMagician",  # (a Deck's individuals are numbered from its bottom card: abox.card_ind)
+    "A_deck_0_card": "PotOfGreed",
     "B_deck_0_card": "BlueEyesWhiteDragon",
 }
 

@@ -134,6 +134,9 @@ class Step:
         self.move_index = {}  # card individual -> its MoveEvent in moved (_record_move)
         self.discarded_at_random = []  # (player, card name) of this step's random discards (damage_per_level_of_discarded)
         players = state["players"]
+        # the Decks' lengths at the step's start: the individuals of the step's facts number a Deck's cards from its
+        # bottom in the state the reasoner saw (abox.card_ind), so they are read by these lengths all the step long
+        self.deck_sizes = {p: len(players[p]["deck"]) for p in PLAYERS}
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
         # these are found (at the step's start, before any operation moves a card)
@@ -167,10 +170,10 @@ class Step:
         places = []
         self.wrapped = wrapped = set()
         for name in names:
-            head, _, index = name[:-5].rpartition("_")
-            where = _IND_HEADS.get(head)
-            if where is not None:
-                places.append((name, where, int(index)))
+            place = self.place_of(name)
+            if place is not None:
+                where = place[:2]
+                places.append((name, where, place[2]))
                 if where[1] in LIST_AREAS and where not in wrapped:
                     wrapped.add(where)
                     side = players[where[0]]
@@ -212,9 +215,25 @@ class Step:
         obj = self.objects.get(name)
         return obj if obj is not None or "_monster_zones_" not in name else ChosenZone(name)
 
-    @staticmethod
-    def _ind(ref: dict) -> str:
-        return f"{ref['player']}_{ref['area']}_{ref['index']}_card"
+    def _ind(self, ref: dict) -> str:
+        """The individual of the card at a place (abox.card_ind, a Deck's by its length at the step's start)."""
+        index = ref["index"]
+        if ref["area"] == "deck":
+            index = self.deck_sizes[ref["player"]] - 1 - index
+        return f"{ref['player']}_{ref['area']}_{index}_card"
+
+    def place_of(self, name: str) -> tuple | None:
+        """(player, area, index) of the place a card's individual names (a Deck's index from its top, by its length
+        at the step's start: _ind), or None for another name (a card an operation names by what it does:
+        A_deck_milled0_card)."""
+        head, _, index = name[:-5].rpartition("_")
+        where = _IND_HEADS.get(head)
+        if where is None or not index.isdigit():
+            return None
+        index = int(index)
+        if where[1] == "deck":
+            index = self.deck_sizes[where[0]] - 1 - index
+        return (*where, index)
 
     def locate(self, obj) -> dict:
         # a field card (a dict) is in a zone, a Token in a list: only those areas are searched (a card is in one
@@ -877,9 +896,9 @@ def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
     found = []
     for f in named(step.facts, ("candidateOf",)):
         if f[2] == card_ind and f[1].endswith("_card"):
-            head, _, index = f[1][:-5].rpartition("_")
-            if _IND_HEADS.get(head, (None, None))[1] == "deck":
-                found.append((_IND_HEADS[head][0], int(index)))
+            where = step.place_of(f[1])
+            if where is not None and where[1] == "deck":
+                found.append((where[0], where[2]))
     picked = []
     for p, index in sorted(found)[: max(0, int(count))]:
         side = step.state["players"][p]
@@ -902,13 +921,13 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     side = step.state["players"][p]
     step.wrap(p, "deck", "hand", "graveyard")
     head = f"{p}_deck_"
-    matches = [int(f[1][len(head):-5]) for f in named(step.facts, ("candidateOf",))
+    matches = [step.place_of(f[1])[2] for f in named(step.facts, ("candidateOf",))
                if f[2] == card_ind and f[1].startswith(head) and f[1].endswith("_card")]
     if not matches:
         shuffle_deck(step, "opShuffleDeck", player_ind, True)
         return
     found = min(matches)
-    ind = f"{head}{found}_card"
+    ind = step._ind({"player": p, "area": "deck", "index": found})
     if ("declaredLevelMatch", ind, card_ind) in step.facts:  # of the Level the opponent declared: to the Graveyard
         op = "opExcavateToGraveyard"
     if op == "opExcavateToMonsterZone" and ("neverSpecialSummoned", ind, True) in step.facts:
@@ -961,10 +980,9 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
     found = {}
     for f in named(step.facts, ("summonCandidate",)):
         if f[2] == card_ind and f[1].endswith("_card"):
-            head, _, index = f[1][:-5].rpartition("_")
-            where = _IND_HEADS.get(head)
+            where = step.place_of(f[1])
             if where is not None and where[1] in LIST_AREAS:
-                found.setdefault(where[0], []).append((where[1], int(index), f[1]))
+                found.setdefault(where[0], []).append((where[1], where[2], f[1]))
     effects = _effects_of(step, card_ind)
     banish_at_end = any(f[1] in effects and f[2] is True for f in named(step.facts, ("endPhaseBanish",)))
     first = _player(player_ind)
@@ -1005,8 +1023,8 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         step.objects[ind] = tok
         # a monster that can never be Special Summoned (the catalog's neverSpecialSummoned: the GOAT Spirit monsters)
         # is added to the hand with the cards the filter does not match
-        picked.append((f"{p}_deck_{i}_card" in matches
-                       and ("neverSpecialSummoned", f"{p}_deck_{i}_card", True) not in step.facts, ind))
+        here = step._ind({"player": p, "area": "deck", "index": i})
+        picked.append((here in matches and ("neverSpecialSummoned", here, True) not in step.facts, ind))
     for matched, ind in picked:
         if not matched:
             move(step, "opToHand", ind, f"player{p}")
@@ -1202,7 +1220,7 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         pending = step.state["pending"]
         started = pending["action"] if pending is not None else step.previous["action"]
         action = {k: v for k, v in started.items() if k != "id"}
-        moved = step.objects.get(Step._ind(action["from"])) if "from" in action else None
+        moved = step.objects.get(step._ind(action["from"])) if "from" in action else None
         if moved is not None and step._findable(moved):  # a cost paid as it was activated moved the card (tributeThisCard)
             action["from"] = step.locate(moved)
         step.state["pending"] = {"action": action, "purpose": value[: -len("Purpose")], "needed": 1, "chosen": []}
