@@ -694,8 +694,8 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     counted_keys = memo.counted_keys
     battle = False
     held_lists = memo.held
-    areas = _LEAN_AREAS if lean else LIST_AREAS
-    decks = visible_decks(state, transient, cat) if lean else ()
+    areas = _LEAN_AREAS  # (the Deck's cards come first when shown: numbered from the bottom, card_ind)
+    decks = visible_decks(state, transient, cat) if lean else PLAYERS
     for p in PLAYERS:
         side = state["players"][p]
         if p in decks:  # (a shown Deck: its cards come first, each a part of its own, by its individual: card_ind)
@@ -706,7 +706,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
                                                                (p, "deck", i) in chosen, False, i if i < reach else None)
         hand, grave = tuple(side["hand"]), tuple(side["graveyard"])
         ps = properly.get(p, ())
-        key = (p, *(tuple(side[area]) for area in areas))  # (a key of another length with the deck)
+        key = (p, *(tuple(side[area]) for area in areas))
         got = None if chosen or ps else _get(held_lists, key)  # (the cards of all the player's lists at once)
         if got is None:
             got = []
