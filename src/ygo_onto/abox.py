@@ -58,31 +58,69 @@ def zone_ind(p: str, area: str, index: int = 0) -> str:
     return f"{p}_{area}"
 
 
+# The areas whose cards are named by their card and which copy of it they are (list_names), not by their place: cards
+# join and leave them all the time (a draw, a card played from the hand), and a name by place would rename every card
+# after the one that left, so that its facts and all the rules derived from them would go and come.
+KEYED_AREAS = ("deck", "hand")
+
+
 def card_ind(p: str, area: str, index: int, state: dict | None = None) -> str:
-    """The individual of the card at a place (`index` as the state counts it: a Deck's from its top).  A Deck's
-    individuals are numbered from its bottom card (A_deck_0_card), so a draw, which takes the top card, renames no
-    other card of the Deck: their facts and what the rules derived from them stay from one state to the next (the
-    fast backend works on what changed).  `state`: the state the place is in, needed for a Deck's card."""
-    if area == "deck":
-        index = len(state["players"][p]["deck"]) - 1 - index
+    """The individual of the card at a place (`index` as the state counts it: a Deck's from its top).  A card on the
+    field, in a Graveyard, banished or in an Extra Deck is named by its place (A_graveyard_2_card); a card in a Deck
+    or a hand by its card and its copy (A_hand_PotOfGreed_0_card: list_names).  `state`: the state the place is in,
+    needed for a Deck's or a hand's card."""
+    if area in KEYED_AREAS:
+        cards = state["players"][p][area]
+        return list_names(p, area, cards, _catalog(state["ruleset"]))[index] if 0 <= index < len(cards) \
+            else f"{p}_{area}_{index}_card"  # (no card there: a name that names none)
     return f"{p}_{area}_{index}_card"
+
+
+def list_names(p: str, area: str, cards, cat) -> tuple:
+    """The individuals of the cards of a Deck or a hand (`cards`, in the state's order), memoized per catalog: each
+    its card's class and its number among the copies of that card in the list (from 0), counted from the Deck's
+    bottom card (a draw takes the top one) and from the hand's first card (a card joins the hand at its end).  A card
+    that joins or leaves renames none of the others but its own later copies, whose facts are the same but their
+    cardIndex.  Deterministic: Pellet and the fast backend see the same individuals."""
+    memo = cat.__dict__.setdefault("_list_names", {})
+    key = (p, area, cards if type(cards) is tuple else tuple(cards))
+    got = memo.get(key)
+    if got is None:
+        if len(memo) > 50_000:
+            memo.clear()
+        seen: dict = {}
+        out = [""] * len(cards)
+        for i in range(len(cards) - 1, -1, -1) if area == "deck" else range(len(cards)):
+            cls = cat.get(cards[i]).class_name
+            out[i] = f"{p}_{area}_{cls}_{seen.get(cls, 0)}_card"
+            seen[cls] = seen.get(cls, 0) + 1
+        got = memo[key] = tuple(out)
+    return got
 
 
 def parse_card_ind(name: str, state: dict | None = None) -> dict:
     """'A_monster_zones_2_card' -> {'player': 'A', 'area': 'monster_zones', 'index': 2}, the place card_ind names in
-    `state` (needed for a Deck's card); a Monster or Spell & Trap Zone's own individual ('A_monster_zones_2',
-    zone_ind) names the same place (a `select` of an empty zone)."""
-    player, area, index = _place(name)
-    if area == "deck":
-        index = len(state["players"][player]["deck"]) - 1 - index
+    `state` (needed for a Deck's or a hand's card: one it does not hold gets an index past the list's end); a Monster
+    or Spell & Trap Zone's own individual ('A_monster_zones_2', zone_ind) names the same place (a `select` of an
+    empty zone)."""
+    player, area, index, keyed = _place(name)
+    if keyed:
+        cards = state["players"][player][area]
+        names = list_names(player, area, cards, _catalog(state["ruleset"]))
+        index = names.index(name) if name in names else len(cards)
     return {"player": player, "area": area, "index": index}
 
 
 def _place(name: str) -> tuple:
-    """(player, area, number) of a card's individual, its number as card_ind wrote it (a Deck's from the bottom)."""
+    """(player, area, number, keyed) of a card's individual as card_ind wrote it: `number` is a copy's number in a
+    Deck or a hand (`keyed` true: list_names), else the place's index.  Raises ValueError for another name."""
     player, rest = name.split("_", 1)
-    area, index = rest.removesuffix("_card").rsplit("_", 1)
-    return player, area, int(index)
+    head, number = rest.removesuffix("_card").rsplit("_", 1)
+    area, _, cls = head.partition("_") if head.startswith(_KEYED_HEADS) else (head, "", "")
+    return player, area, int(number), bool(cls)
+
+
+_KEYED_HEADS = tuple(f"{area}_" for area in KEYED_AREAS)
 
 
 _ZONE_PARTS: dict = {}  # the part ("zones", p) by the player, the ruleset and which of its zones are free
@@ -415,11 +453,11 @@ def _list_card_parts(cat) -> dict:
     return list_parts
 
 
-def _list_card_part(list_parts: dict, cat, name: str, p: str, area: str, i: int, chosen: bool, properly: bool,
+def _list_card_part(list_parts: dict, cat, name: str, p: str, area: str, i, chosen: bool, properly: bool,
                     top: int | None = None) -> tuple:
-    """The part of a card in a list area (hand, Graveyard, ...): its facts depend on these alone (memoized).  A
-    Deck's card: `i` is its individual's number (card_ind), `top` its index from the top if it is one of the top
-    cards whose cardIndex the rules read (deck_reach), else None."""
+    """The part of a card in a list area (hand, Graveyard, ...): its facts depend on these alone (memoized).  A card
+    of a Deck or a hand: `i` is its individual (list_names), `top` its cardIndex (a Deck's: from its top, None past
+    the top cards the rules read, deck_reach)."""
     key = (name, p, area, i, chosen, properly, top)
     got = list_parts.get(key)
     if got is None:
@@ -698,12 +736,11 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     decks = visible_decks(state, transient, cat) if lean else PLAYERS
     for p in PLAYERS:
         side = state["players"][p]
-        if p in decks:  # (a shown Deck: its cards come first, each a part of its own, by its individual: card_ind)
-            last = len(side["deck"]) - 1
-            reach = deck_reach(ruleset)
-            for i, name in enumerate(side["deck"]):
-                parts[(p, "deck", last - i)] = _list_card_part(list_parts, cat, name, p, "deck", last - i,
-                                                               (p, "deck", i) in chosen, False, i if i < reach else None)
+        if p in decks:  # (a shown Deck: its cards come first, each a part of its own, under its individual)
+            reach = deck_reach(ruleset) if lean else len(side["deck"])  # (the full ABox: every card's cardIndex)
+            for i, (name, ind) in enumerate(zip(side["deck"], list_names(p, "deck", side["deck"], cat))):
+                parts[(p, "deck", ind)] = _list_card_part(list_parts, cat, name, p, "deck", ind, (p, "deck", i) in chosen,
+                                                          False, i if i < reach else None)
         hand, grave = tuple(side["hand"]), tuple(side["graveyard"])
         ps = properly.get(p, ())
         key = (p, *(tuple(side[area]) for area in areas))
@@ -717,6 +754,11 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
                 area_key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
                             tuple(name in area_ps for name in names) if area_ps else ())
                 in_area = _get(lists, area_key)
+                if in_area is None and area in KEYED_AREAS:  # (the hand: each card under its individual)
+                    in_area = _remember(lists, area_key, tuple(
+                        ((p, area, ind), _list_card_part(list_parts, cat, name, p, area, ind, (p, area, i) in chosen,
+                                                         False, i))
+                        for i, (name, ind) in enumerate(zip(names, list_names(p, area, names, cat)))))
                 if in_area is None:  # ((slot, part) for each card: the slots shared by every list of that length)
                     in_area = _remember(lists, area_key, tuple(zip(_slots(p, area, len(names)), [
                         _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
@@ -1378,20 +1420,21 @@ def link_ind(number: int) -> str:
     return f"chainLink{number}"
 
 
-def placed_card_facts(cat, name: str, p: str, area: str, i: int, owner: str) -> tuple:
+def placed_card_facts(cat, name: str, p: str, area: str, i, owner: str) -> tuple:
     """(card, individual, facts) of a card where it lies: its class, zone, index, owner and what the
-    catalog says of it.  Memoized per catalog (the states of a duel repeat them: 44 cards a state).  A Deck's card
-    (`i`: its individual's number, counted from the bottom: card_ind) has no cardIndex here: _list_card_part tells
-    it for the top cards alone (deck_reach)."""
+    catalog says of it.  Memoized per catalog (the states of a duel repeat them: 44 cards a state).  A card of a Deck
+    or a hand (KEYED_AREAS) is given by its individual (`i`: list_names), and has no cardIndex here: _list_card_part
+    tells it (a Deck's for its top cards alone: deck_reach)."""
     memo = cat.__dict__.setdefault("_placed_facts", {})
     key = (name, p, area, i, owner)
     got = memo.get(key)
     if got is None:
         if len(memo) > 50_000:
             memo.clear()
-        card, c = cat.get(name), f"{p}_{area}_{i}_card"  # (card_ind's name: `i` is a Deck card's own number)
-        placed = ((card.class_name, c), ("placedIn", c, zone_ind(p, area, i)),
-                  *((("cardIndex", c, i),) if area != "deck" else ()),
+        keyed = type(i) is str
+        card, c = cat.get(name), i if keyed else card_ind(p, area, i)
+        placed = ((card.class_name, c), ("placedIn", c, zone_ind(p, area)) if keyed else
+                  ("placedIn", c, zone_ind(p, area, i)), *(() if keyed else (("cardIndex", c, i),)),
                   ("ownerPlayer", c, player_ind(owner)), *catalog_facts(card, c, cat.ruleset),
                   *(("namePart", c, part) for part in name_parts(cat).get(card.name, ())))
         got = memo[key] = (card, c, placed)
@@ -1642,11 +1685,11 @@ def facts_to_state(facts: list[tuple] | set[tuple], vocabulary: Vocabulary, rule
         names = [card_classes[c].name for c in cls_set if c in card_classes]
         if not names:
             continue
-        player, area, index = _place(ind)
+        player, area, index, _ = _place(ind)
         ref = {"player": player, "area": area, "index": index}
         side = players[player]
-        if area in LIST_AREAS:  # (a Deck's numbers count from its bottom card: card_ind)
-            positioned[(player, area, -index if area == "deck" else index)] = names[0]
+        if area in LIST_AREAS:  # (in its list's place, its cardIndex: a Deck's or a hand's name tells no place)
+            positioned[(player, area, one(ind, "cardIndex"))] = names[0]
             continue
         card = card_classes[[c for c in cls_set if c in card_classes][0]]
         owner = one(ind, "ownerPlayer")

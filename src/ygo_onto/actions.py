@@ -11,7 +11,7 @@ import operator
 from dataclasses import dataclass
 from functools import cached_property
 
-from .abox import DUEL, PHASE_NAMES, card_ind, parse_card_ind, player_ind
+from .abox import DUEL, KEYED_AREAS, PHASE_NAMES, card_ind, parse_card_ind, player_ind
 from .cards import catalog
 from .knowledge import Vocabulary
 from .reasoning import named
@@ -292,13 +292,14 @@ _ORDER = operator.itemgetter(0, 1)
 # (fact, its actionType, the player holding priority, its card's name, its target's, a select's purpose)
 # -> (_sort_key, id, Action): see allowed_from_facts
 _ALLOWED: dict = {}
-_CARD_REFS: dict = {}  # (an individual's name, its Deck's length or None) -> parse_card_ind of it (read only)
+_CARD_REFS: dict = {}  # (an individual's name, its Deck or hand, or None) -> parse_card_ind of it (read only)
 _SPECS: dict = {}  # an actionType annotation ("change_position to=attack") -> (its type, its fixed keys: read only)
 
 
 def _card_ref(ind: str, state: dict) -> dict:
     """The place the card's individual names in the state (abox.parse_card_ind), memoized."""
-    key = (ind, len(state["players"][ind[0]]["deck"]) if "_deck_" in ind else None)
+    area = ind[2:6]  # ("A_hand_PotOfGreed_0_card": a card of a Deck or a hand is named in its list, abox.list_names)
+    key = (ind, tuple(state["players"][ind[0]][area]) if area in KEYED_AREAS and ind[6:7] == "_" else None)
     ref = _CARD_REFS.get(key)
     if ref is None:
         if len(_CARD_REFS) > 50_000:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .abox import PHASE_NAMES, POSITION_NAMES, parse_card_ind
+from .abox import KEYED_AREAS, PHASE_NAMES, POSITION_NAMES, parse_card_ind
+from .abox import card_ind as individual_at
 from .actions import short_of_targets
 from .cards import TYPE_NAMES, cards_naming, catalog
 from .errors import YgoError
@@ -134,9 +135,10 @@ class Step:
         self.move_index = {}  # card individual -> its MoveEvent in moved (_record_move)
         self.discarded_at_random = []  # (player, card name) of this step's random discards (damage_per_level_of_discarded)
         players = state["players"]
-        # the Decks' lengths at the step's start: the individuals of the step's facts number a Deck's cards from its
-        # bottom in the state the reasoner saw (abox.card_ind), so they are read by these lengths all the step long
-        self.deck_sizes = {p: len(players[p]["deck"]) for p in PLAYERS}
+        # the Decks and hands at the step's start: the individuals of the step's facts name a card of those by its
+        # card and copy in the state the reasoner saw (abox.list_names), so they are read in these lists all the step
+        self.start = {"ruleset": state["ruleset"],
+                      "players": {p: {a: tuple(players[p][a]) for a in KEYED_AREAS} for p in PLAYERS}}
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
         # these are found (at the step's start, before any operation moves a card)
@@ -216,24 +218,18 @@ class Step:
         return obj if obj is not None or "_monster_zones_" not in name else ChosenZone(name)
 
     def _ind(self, ref: dict) -> str:
-        """The individual of the card at a place (abox.card_ind, a Deck's by its length at the step's start)."""
-        index = ref["index"]
-        if ref["area"] == "deck":
-            index = self.deck_sizes[ref["player"]] - 1 - index
-        return f"{ref['player']}_{ref['area']}_{index}_card"
+        """The individual of the card at a place (abox.card_ind; a Deck's or a hand's in its list at the step's
+        start)."""
+        return individual_at(ref["player"], ref["area"], ref["index"], self.start)
 
     def place_of(self, name: str) -> tuple | None:
-        """(player, area, index) of the place a card's individual names (a Deck's index from its top, by its length
-        at the step's start: _ind), or None for another name (a card an operation names by what it does:
-        A_deck_milled0_card)."""
+        """(player, area, index) of the place a card's individual names (a Deck's or a hand's in its list at the step's
+        start: _ind), or None for another name (a card an operation names by what it does: A_deck_milled0_card)."""
         head, _, index = name[:-5].rpartition("_")
-        where = _IND_HEADS.get(head)
-        if where is None or not index.isdigit():
+        if not index.isdigit() or (head not in _IND_HEADS and head.rpartition("_")[0] not in _IND_HEADS):
             return None
-        index = int(index)
-        if where[1] == "deck":
-            index = self.deck_sizes[where[0]] - 1 - index
-        return (*where, index)
+        ref = parse_card_ind(name, self.start)
+        return ref["player"], ref["area"], ref["index"]
 
     def locate(self, obj) -> dict:
         # a field card (a dict) is in a zone, a Token in a list: only those areas are searched (a card is in one
