@@ -222,6 +222,16 @@ class Step:
         start)."""
         return individual_at(ref["player"], ref["area"], ref["index"], self.start)
 
+    def place_name(self, value) -> str:
+        """A value of an operation or a fact as the apply loop orders it: a card of a Deck or a hand by its place's
+        name (A_hand_2_card; a Deck's index from its top), the order of the state's lists, not of its individual's
+        name (abox.list_names); any other value as its string."""
+        if type(value) is str and value[2:6] in KEYED_AREAS and value[6:7] == "_" and value.endswith("_card"):
+            place = self.place_of(value)
+            if place is not None:
+                return f"{place[0]}_{place[1]}_{place[2]}_card"
+        return str(value)
+
     def place_of(self, name: str) -> tuple | None:
         """(player, area, index) of the place a card's individual names (a Deck's or a hand's in its list at the step's
         start: _ind), or None for another name (a card an operation names by what it does: A_deck_milled0_card)."""
@@ -352,7 +362,7 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
     step = Step(state, transient, vocabulary, rng, ops)
     step.facts = facts
     if len(ops) > 1:
-        ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2])))
+        ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), step.place_name(o[1]), step.place_name(o[2])))
     annotations = vocabulary.annotations
     # (not a player's action: the link it makes is an activation of theirs, no trigger's)
     if step.state["pending"] is None and "action" not in transient and named(facts, ("opTriggerEffect",)):
@@ -846,7 +856,8 @@ def destroy_highest_def(step: Step, op: str, card_ind: str, effect_card: str) ->
     (the individuals' order: one side's zones 0 to 4) is destroyed; the player's choice among them is not played
     (docs/decisions.md)."""
     lower = {f[1] for f in named(step.facts, ("lowerDefThanCandidate",)) if f[2] == effect_card}
-    highest = sorted(f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == effect_card and f[1] not in lower)
+    highest = sorted((f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == effect_card and f[1] not in lower),
+                     key=step.place_name)
     if not highest or highest[0] != card_ind:
         return
     owner = next(f[2] for f in named(step.facts, ("ownerPlayer",)) if f[1] == card_ind)
@@ -1398,7 +1409,7 @@ def _trigger_keys(step: Step) -> tuple:
     for f in named(step.facts, ("triggerEventIndex",)):
         events[f[1]] = max(events.get(f[1], 0), int(f[2]))
     return waiting, ranks, events, lambda c: (waiting.index(c) if c in waiting else len(waiting),
-                                              events.get(c, AFTER_EVENTS), ranks.get(c, 0), c)
+                                              events.get(c, AFTER_EVENTS), ranks.get(c, 0), step.place_name(c))
 
 
 AFTER_EVENTS = 1 << 30  # the event place of a trigger with no event in the step (_trigger_keys)
