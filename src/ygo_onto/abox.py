@@ -732,7 +732,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     counted_keys = memo.counted_keys
     battle = False
     held_lists = memo.held
-    areas = _LEAN_AREAS  # (the Deck's cards come first when shown: numbered from the bottom, card_ind)
+    areas = _LEAN_AREAS  # (a Deck's cards come first when shown, each under its individual: list_names)
     decks = visible_decks(state, transient, cat) if lean else PLAYERS
     for p in PLAYERS:
         side = state["players"][p]

@@ -229,7 +229,7 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         # the activate of one of a card's effects (effectActivationAllowed: its Effect individual): its place in the
         # card's effects (ygo:cardEffect, by name) is the action's `effect`
         effect = catalog(state["ruleset"]).get(name).effects.index(f[2]) if len(f) == 3 and spec == "activate" else 0
-        # (a Deck card's individual names another place as the Deck's length changes: the key has the place)
+        # (a Deck's or a hand's card's individual names another place as its list changes: the key has the places)
         key = (f, spec, player, name, target, purpose, effect, ref and ref["index"], target_ref and target_ref["index"])
         made = _ALLOWED.get(key)
         if made is None:
@@ -289,8 +289,8 @@ def withheld_by(facts, vocabulary: Vocabulary, action, state: dict) -> tuple | N
 
 # the stable order: _sort_key, then the id where two actions tie (the facts come in no promised order: named)
 _ORDER = operator.itemgetter(0, 1)
-# (fact, its actionType, the player holding priority, its card's name, its target's, a select's purpose)
-# -> (_sort_key, id, Action): see allowed_from_facts
+# (fact, its actionType, the player holding priority, its card's name, its target's, a select's purpose, the
+# effect, the indexes of its card's and its target's places) -> (_sort_key, id, Action): see allowed_from_facts
 _ALLOWED: dict = {}
 _CARD_REFS: dict = {}  # (an individual's name, its Deck or hand, or None) -> parse_card_ind of it (read only)
 _SPECS: dict = {}  # an actionType annotation ("change_position to=attack") -> (its type, its fixed keys: read only)
