@@ -11,7 +11,7 @@ from ygo_onto.duel import new_duel, play_duel
 from ygo_onto.state import PLAYERS
 
 _MODULE_MEMOS = ("_ZONE_PARTS", "_INTERNED", "_SEEN_FACTS", "_SEEN_TYPES", "_SLOTS")
-_CATALOG_MEMOS = ("_abox_memo", "_list_card_parts", "_placed_facts")
+_CATALOG_MEMOS = ("_abox_memo", "_list_card_parts", "_placed_facts", "_list_names")
 
 
 def _cold(state: dict, transient: dict | None = None) -> tuple[list, dict]:
