@@ -11,7 +11,7 @@ from ygo_onto.duel import new_duel, play_duel
 from ygo_onto.state import PLAYERS
 
 _MODULE_MEMOS = ("_ZONE_PARTS", "_INTERNED", "_SEEN_FACTS", "_SEEN_TYPES", "_SLOTS")
-_CATALOG_MEMOS = ("_abox_memo", "_list_card_parts", "_placed_facts")
+_CATALOG_MEMOS = ("_abox_memo", "_list_card_parts", "_placed_facts", "_list_names")
 
 
 def _cold(state: dict, transient: dict | None = None) -> tuple[list, dict]:
@@ -131,11 +131,11 @@ def test_with_action_gives_the_abox_of_the_state_with_the_action():
         base = abox.state_abox(state)
         if built:
             len(base)
-        _same_as_cold(abox.with_action(base, action), state, {"action": action})
+        _same_as_cold(abox.with_action(base, action, state), state, {"action": action})
     changed = abox.state_abox(state)
     changed.append(("Duel", "another"))  # (a changed list drops its parts: with_action reads the list)
-    got = abox.with_action(changed, action)
-    assert list(got) == list(changed) + abox.action_facts(action)
+    got = abox.with_action(changed, action, state)
+    assert list(got) == list(changed) + abox.action_facts(action, state)
 
 
 def test_an_abox_built_when_first_used_is_its_list_for_every_reader():

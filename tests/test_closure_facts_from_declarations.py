@@ -59,7 +59,7 @@ def test_the_highest_atk_looks_in_the_areas_its_declaration_names(monkeypatch):
                         lambda ruleset: (("strongestInGraveyards", "monster", ("hand",)),))
     state = _state("simplified", ["Blue-Eyes White Dragon"], [], hand_a=("Mage Power", "Dark Magician"))
     assert abox.highest_atk_facts(state, catalog("simplified")) == (
-        ("strongestInGraveyards", abox.DUEL, abox.card_ind("A", "hand", 1)),)
+        ("strongestInGraveyards", abox.DUEL, abox.card_ind("A", "hand", 1, state)),)
 
 
 def test_a_count_leaves_out_the_cards_carrying_its_except_counter():

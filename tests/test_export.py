@@ -38,11 +38,12 @@ EXPORTS = {
 
 # The cards of examples/main1-tribute.json, as (individual, card class) of the official catalog.
 STATE_CARDS = {
-    "A_hand_0_card": "RedEyesBlackDragon",
-    "A_hand_1_card": "MysticalSpaceTyphoon",
-    "A_deck_0_card": "DarkMagician",
-    "A_deck_1_card": "PotOfGreed",
-    "B_deck_0_card": "BlueEyesWhiteDragon",
+    # (a card of a Deck or a hand is named by its card and its copy: abox.list_names)
+    "A_hand_RedEyesBlackDragon_0_card": "RedEyesBlackDragon",
+    "A_hand_MysticalSpaceTyphoon_0_card": "MysticalSpaceTyphoon",
+    "A_deck_DarkMagician_0_card": "DarkMagician",
+    "A_deck_PotOfGreed_0_card": "PotOfGreed",
+    "B_deck_BlueEyesWhiteDragon_0_card": "BlueEyesWhiteDragon",
 }
 
 
@@ -123,9 +124,9 @@ def test_export_with_state_has_the_state_individuals_deck_included(exports, grap
     for ind, card_class in STATE_CARDS.items():
         assert (ABOX[ind], RDF.type, cards[card_class]) in g, f"{ind} is not a {card_class}"
         assert (ABOX[ind], RDF.type, OWL.NamedIndividual) in g
-    assert (ABOX.A_deck_0_card, YGO.placedIn, ABOX.A_deck) in g
-    assert (ABOX.B_deck_0_card, YGO.placedIn, ABOX.B_deck) in g
-    assert (ABOX.A_hand_0_card, YGO.placedIn, ABOX.A_hand) in g
+    assert (ABOX.A_deck_DarkMagician_0_card, YGO.placedIn, ABOX.A_deck) in g
+    assert (ABOX.B_deck_BlueEyesWhiteDragon_0_card, YGO.placedIn, ABOX.B_deck) in g
+    assert (ABOX.A_hand_RedEyesBlackDragon_0_card, YGO.placedIn, ABOX.A_hand) in g
 
 
 def test_export_with_state_has_every_fact_of_the_state(exports, graphs):

@@ -232,7 +232,7 @@ def test_an_actions_facts_follow_the_states_own(ruleset):
     state = new_duel(ruleset, 3)
     for action in state.allowed_actions():
         a = action.to_dict()
-        assert state_facts(state.data, True, {"action": a}) == state_facts(state.data, True) + action_facts(a)
+        assert state_facts(state.data, True, {"action": a}) == state_facts(state.data, True) + action_facts(a, state.data)
 
 
 def _containers(value, found: dict) -> dict:

@@ -58,16 +58,69 @@ def zone_ind(p: str, area: str, index: int = 0) -> str:
     return f"{p}_{area}"
 
 
-def card_ind(p: str, area: str, index: int) -> str:
+# The areas whose cards are named by their card and which copy of it they are (list_names), not by their place: cards
+# join and leave them all the time (a draw, a card played from the hand), and a name by place would rename every card
+# after the one that left, so that its facts and all the rules derived from them would go and come.
+KEYED_AREAS = ("deck", "hand")
+
+
+def card_ind(p: str, area: str, index: int, state: dict | None = None) -> str:
+    """The individual of the card at a place (`index` as the state counts it: a Deck's from its top).  A card on the
+    field, in a Graveyard, banished or in an Extra Deck is named by its place (A_graveyard_2_card); a card in a Deck
+    or a hand by its card and its copy (A_hand_PotOfGreed_0_card: list_names).  `state`: the state the place is in,
+    needed for a Deck's or a hand's card."""
+    if area in KEYED_AREAS:
+        cards = state["players"][p][area]
+        return list_names(p, area, cards, _catalog(state["ruleset"]))[index] if 0 <= index < len(cards) \
+            else f"{p}_{area}_{index}_card"  # (no card there: a name that names none)
     return f"{p}_{area}_{index}_card"
 
 
-def parse_card_ind(name: str) -> dict:
-    """'A_monster_zones_2_card' -> {'player': 'A', 'area': 'monster_zones', 'index': 2}; a Monster or Spell & Trap
-    Zone's own individual ('A_monster_zones_2', zone_ind) names the same place (a `select` of an empty zone)."""
+def list_names(p: str, area: str, cards, cat) -> tuple:
+    """The individuals of the cards of a Deck or a hand (`cards`, in the state's order), memoized per catalog: each
+    its card's class and its number among the copies of that card in the list (from 0), counted from the Deck's
+    bottom card (a draw takes the top one) and from the hand's first card (a card joins the hand at its end).  A card
+    that joins or leaves renames none of the others but its own later copies, whose facts are the same but their
+    cardIndex.  Deterministic: Pellet and the fast backend see the same individuals."""
+    memo = cat.__dict__.setdefault("_list_names", {})
+    key = (p, area, cards if type(cards) is tuple else tuple(cards))
+    got = memo.get(key)
+    if got is None:
+        if len(memo) > 50_000:
+            memo.clear()
+        seen: dict = {}
+        out = [""] * len(cards)
+        for i in range(len(cards) - 1, -1, -1) if area == "deck" else range(len(cards)):
+            cls = cat.get(cards[i]).class_name
+            out[i] = f"{p}_{area}_{cls}_{seen.get(cls, 0)}_card"
+            seen[cls] = seen.get(cls, 0) + 1
+        got = memo[key] = tuple(out)
+    return got
+
+
+def parse_card_ind(name: str, state: dict | None = None) -> dict:
+    """'A_monster_zones_2_card' -> {'player': 'A', 'area': 'monster_zones', 'index': 2}, the place card_ind names in
+    `state` (needed for a Deck's or a hand's card: one it does not hold gets an index past the list's end); a Monster
+    or Spell & Trap Zone's own individual ('A_monster_zones_2', zone_ind) names the same place (a `select` of an
+    empty zone)."""
+    player, area, index, keyed = _place(name)
+    if keyed:
+        cards = state["players"][player][area]
+        names = list_names(player, area, cards, _catalog(state["ruleset"]))
+        index = names.index(name) if name in names else len(cards)
+    return {"player": player, "area": area, "index": index}
+
+
+def _place(name: str) -> tuple:
+    """(player, area, number, keyed) of a card's individual as card_ind wrote it: `number` is a copy's number in a
+    Deck or a hand (`keyed` true: list_names), else the place's index.  Raises ValueError for another name."""
     player, rest = name.split("_", 1)
-    area, index = rest.removesuffix("_card").rsplit("_", 1)
-    return {"player": player, "area": area, "index": int(index)}
+    head, number = rest.removesuffix("_card").rsplit("_", 1)
+    area, _, cls = head.partition("_") if head.startswith(_KEYED_HEADS) else (head, "", "")
+    return player, area, int(number), bool(cls)
+
+
+_KEYED_HEADS = tuple(f"{area}_" for area in KEYED_AREAS)
 
 
 _ZONE_PARTS: dict = {}  # the part ("zones", p) by the player, the ruleset and which of its zones are free
@@ -184,10 +237,10 @@ def state_abox(state: dict, transient: dict | None = None) -> ABox:
     return _lazy_abox(_parts(state, transient or {}, True))
 
 
-def with_action(abox: list, action: dict) -> list:
-    """A state's ABox (state_abox without transient facts) with an action's facts after it: what
+def with_action(abox: list, action: dict, state: dict) -> list:
+    """A state's ABox (state_abox(state) without transient facts) with an action's facts after it: what
     state_abox(state, {"action": action}) gives, parts included (the action is the part "action")."""
-    facts = action_facts(action)
+    facts = action_facts(action, state)
     parts = getattr(abox, "parts", None)
     if parts is not None and "action" not in parts and hasattr(abox, "_unbuilt"):  # (an ABox _lazy_abox made: its
         # list is its parts' facts, so the list of these parts is abox's and the action's)
@@ -208,7 +261,7 @@ def state_facts(state: dict, lean: bool = True, transient: dict | None = None) -
 
 # -- the facts of each part (_parts, on a memo's miss)
 
-def event_facts(events) -> list[tuple]:
+def event_facts(events, state: dict) -> list[tuple]:
     """The part "events": the game events of the last step (primitives.Step.finish), each a MoveEvent
     (player, area, index of the card now, the area it left, the area it entered, why or None), a BattleEvent
     (the monster's player, area and index, None, None, then the player, area and index of the monster it battled
@@ -221,16 +274,17 @@ def event_facts(events) -> list[tuple]:
         me = f"event{n}"
         out.append(("eventOrder", me, order))  # its time in the step: 1 the first (primitives.Step.finish)
         if came_from is None and isinstance(reason, (tuple, list)):  # a BattleEvent: the monster battled
-            out += [("BattleEvent", me), ("eventCard", me, card_ind(p, area, i)), ("eventOpponent", me, card_ind(*reason))]
+            out += [("BattleEvent", me), ("eventCard", me, card_ind(p, area, i, state)),
+                    ("eventOpponent", me, card_ind(*reason, state))]
             continue
         if came_from is None:
-            out += [(reason, me), ("eventCard", me, card_ind(p, area, i))]
+            out += [(reason, me), ("eventCard", me, card_ind(p, area, i, state))]
             continue
-        out += [("MoveEvent", me), ("eventCard", me, card_ind(p, area, i)),
+        out += [("MoveEvent", me), ("eventCard", me, card_ind(p, area, i, state)),
                 ("movedFrom", me, AREA_INDIVIDUALS[came_from]), ("movedTo", me, AREA_INDIVIDUALS[went_to])]
         if reason:
             out.append(("moveReason", me, reason))
-        out += [(prop, me, card_ind(*other)) for prop, other in bonds]
+        out += [(prop, me, card_ind(*other, state)) for prop, other in bonds]
     return out
 
 
@@ -340,7 +394,7 @@ def _duel_facts(add, state: dict, transient: dict) -> None:
         add(("endOfDamageStep", DUEL, end["sub_step"]))
 
 
-def _board_facts(add, transient: dict, highest: tuple, counts: list, battle: list) -> None:
+def _board_facts(add, state: dict, transient: dict, highest: tuple, counts: list, battle: list) -> None:
     """The part "board", the duel's facts read off the cards (highest_atk_facts, card_counts, battle_facts
     given) and a die roll: a part of its own, as these change in few states (the part "duel" in most)."""
     for fact in highest:
@@ -348,13 +402,13 @@ def _board_facts(add, transient: dict, highest: tuple, counts: list, battle: lis
     die = transient.get("die")
     if die:
         add(("dieResult", DUEL, die["result"]))
-        add(("dieRolledFor", DUEL, card_ind(*die["card"])))
+        add(("dieRolledFor", DUEL, card_ind(*die["card"], state)))
     coins = transient.get("coins")
     if coins:  # coins just tossed (primitives.toss_coins): a TossCoinsEffect's rules read the heads
         add(("coinHeads", DUEL, coins["heads"]))
         if coins["needed"] is not None:  # (a TossCoinsEffect with destroysPerHeads needs no number of heads)
             add(("coinHeadsNeeded", DUEL, coins["needed"]))
-        add(("coinsTossedFor", DUEL, card_ind(*coins["card"])))
+        add(("coinsTossedFor", DUEL, card_ind(*coins["card"], state)))
     for fact in counts:
         add(fact)
     for fact in battle:
@@ -401,13 +455,16 @@ def _list_card_parts(cat) -> dict:
     return list_parts
 
 
-def _list_card_part(list_parts: dict, cat, name: str, p: str, area: str, i: int, chosen: bool, properly: bool) -> tuple:
-    """The part of a card in a list area (hand, Graveyard, ...): its facts depend on these alone (memoized)."""
-    key = (name, p, area, i, chosen, properly)
+def _list_card_part(list_parts: dict, cat, name: str, p: str, area: str, i, chosen: bool, properly: bool,
+                    top: int | None = None) -> tuple:
+    """The part of a card in a list area (hand, Graveyard, ...): its facts depend on these alone (memoized).  A card
+    of a Deck or a hand: `i` is its individual (list_names), `top` its cardIndex (a Deck's: from its top, None past
+    the top cards the rules read, deck_reach)."""
+    key = (name, p, area, i, chosen, properly, top)
     got = list_parts.get(key)
     if got is None:
         card, c, placed = placed_card_facts(cat, name, p, area, i, p)
-        part = (*placed, ("chosenForPending", c, chosen))
+        part = (*placed, ("chosenForPending", c, chosen), *((("cardIndex", c, top),) if top is not None else ()))
         if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
             part += (("properlySummoned", c, properly),)
         got = list_parts[key] = kept_part(part)
@@ -503,7 +560,7 @@ def _pending_facts(add, state: dict, pending: dict, cat) -> None:
     add(("pendingKind", PENDING, KIND_INDIVIDUALS[action["type"]]))
     if "from" in action:
         ref = action["from"]
-        add(("pendingActor", PENDING, card_ind(ref["player"], ref["area"], ref["index"])))
+        add(("pendingActor", PENDING, card_ind(ref["player"], ref["area"], ref["index"], state)))
     add(("pendingPlayer", PENDING, player_ind(action.get("player", state["turn_player"]))))
     add(("purpose", PENDING, pending["purpose"] + "Purpose"))
     if action["type"] in SUMMONING_TYPES:
@@ -512,14 +569,14 @@ def _pending_facts(add, state: dict, pending: dict, cat) -> None:
         add(("costLevel", PENDING, pending["extra"]["cost_level"]))
     if "event" in pending.get("extra", {}) and "from" in action:  # the trigger's event (rules/goat/simultaneous-triggers.swrl)
         ref = action["from"]
-        add(("triggerEventIndex", card_ind(ref["player"], ref["area"], ref["index"]), pending["extra"]["event"]))
+        add(("triggerEventIndex", card_ind(ref["player"], ref["area"], ref["index"], state), pending["extra"]["event"]))
     add(("selectionsNeeded", PENDING, pending["needed"]))
     add(("selectionsMade", PENDING, len(pending["chosen"])))
     chosen_names = [n for n in (card_name_at(state, r) for r in pending["chosen"]) if n]
     add(("selectedLevelTotal", PENDING, sum(cat.get(n).level or 0 for n in chosen_names)))
     if chosen_names:  # the selection order counts (a Ritual Spell's first choice is its Ritual Monster), as a link's targets do
         first = pending["chosen"][0]
-        add(("pendingFirstChosen", PENDING, card_ind(first["player"], first["area"], first["index"])))
+        add(("pendingFirstChosen", PENDING, card_ind(first["player"], first["area"], first["index"], state)))
     if pending["purpose"] in ZONE_PURPOSES:  # a selection of empty zones: which are selected (chosenForPending names cards)
         chosen = {(r["player"], r["index"]) for r in pending["chosen"]}
         for p in PLAYERS:
@@ -675,16 +732,18 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     counted_keys = memo.counted_keys
     battle = False
     held_lists = memo.held
-    areas = _LEAN_AREAS if lean else LIST_AREAS
-    decks = visible_decks(state, transient, cat) if lean else ()
+    areas = _LEAN_AREAS  # (a Deck's cards come first when shown, each under its individual: list_names)
+    decks = visible_decks(state, transient, cat) if lean else PLAYERS
     for p in PLAYERS:
         side = state["players"][p]
-        if p in decks:  # (a shown Deck: its cards come first, each a part of its own)
-            for i, name in enumerate(side["deck"]):
-                parts[(p, "deck", i)] = _list_card_part(list_parts, cat, name, p, "deck", i, (p, "deck", i) in chosen, False)
+        if p in decks:  # (a shown Deck: its cards come first, each a part of its own, under its individual)
+            reach = deck_reach(ruleset) if lean else len(side["deck"])  # (the full ABox: every card's cardIndex)
+            for i, (name, ind) in enumerate(zip(side["deck"], list_names(p, "deck", side["deck"], cat))):
+                parts[(p, "deck", ind)] = _list_card_part(list_parts, cat, name, p, "deck", ind, (p, "deck", i) in chosen,
+                                                          False, i if i < reach else None)
         hand, grave = tuple(side["hand"]), tuple(side["graveyard"])
         ps = properly.get(p, ())
-        key = (p, *(tuple(side[area]) for area in areas))  # (a key of another length with the deck)
+        key = (p, *(tuple(side[area]) for area in areas))
         got = None if chosen or ps else _get(held_lists, key)  # (the cards of all the player's lists at once)
         if got is None:
             got = []
@@ -695,6 +754,11 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
                 area_key = (p, area, names, tuple((p, area, i) in chosen for i in range(len(names))) if chosen else (),
                             tuple(name in area_ps for name in names) if area_ps else ())
                 in_area = _get(lists, area_key)
+                if in_area is None and area in KEYED_AREAS:  # (the hand: each card under its individual)
+                    in_area = _remember(lists, area_key, tuple(
+                        ((p, area, ind), _list_card_part(list_parts, cat, name, p, area, ind, (p, area, i) in chosen,
+                                                         False, i))
+                        for i, (name, ind) in enumerate(zip(names, list_names(p, area, names, cat)))))
                 if in_area is None:  # ((slot, part) for each card: the slots shared by every list of that length)
                     in_area = _remember(lists, area_key, tuple(zip(_slots(p, area, len(names)), [
                         _list_card_part(list_parts, cat, name, p, area, i, (p, area, i) in chosen,
@@ -762,7 +826,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     board = None if tossed else _get(memo.boards, key)  # (a die result or coins: rare, built each time)
     if board is None:
         part = []
-        _board_facts(part.append, transient, *key)
+        _board_facts(part.append, state, transient, *key)
         board = kept_part(tuple(part))
         if not tossed:
             _remember(memo.boards, key, board)
@@ -807,24 +871,24 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     for i, link in enumerate(state["chain"], 1):
         parts[("link", i)] = _interned(typed_part(tuple(link_facts(state, i, link, transient))))
     if transient.get("events"):
-        parts["events"] = _interned(typed_part(tuple(event_facts(transient["events"]))))
+        parts["events"] = _interned(typed_part(tuple(event_facts(transient["events"], state))))
     waiting = state.get("extra", {}).get("simultaneous_triggers")
     if waiting:  # triggers of one moment waiting for their chain links (primitives.trigger; docs/decisions.md)
-        facts = [("simultaneousTrigger", card_ind(r["player"], r["area"], r["index"]), True) for r in waiting]
-        facts += [("triggerEventIndex", card_ind(r["player"], r["area"], r["index"]), r["event"]) for r in waiting
+        facts = [("simultaneousTrigger", card_ind(r["player"], r["area"], r["index"], state), True) for r in waiting]
+        facts += [("triggerEventIndex", card_ind(r["player"], r["area"], r["index"], state), r["event"]) for r in waiting
                   if "event" in r]  # its event's time in its step (goat: rules/goat/simultaneous-triggers.swrl)
         parts["waiting"] = _interned(typed_part(tuple(facts)))
     # cards marked by a card reference (state.CARD_MARKS): each told its mark's property
     for key, mark in CARD_MARKS.items():
         if extra.get(key):
-            parts[key] = _interned(typed_part(tuple((mark.prop, card_ind(r["player"], r["area"], r["index"]), True)
+            parts[key] = _interned(typed_part(tuple((mark.prop, card_ind(r["player"], r["area"], r["index"], state), True)
                                                     for r in extra[key])))
     attacks = attack_count_facts(state, cat)
     if attacks:  # a second attack's right, the monsters a monster that attacks every monster has not attacked
         parts["attacks"] = _interned(typed_part(attacks))
     action = transient.get("action")
     if action:
-        parts["action"] = _interned(typed_part(tuple(action_facts(action))))
+        parts["action"] = _interned(typed_part(tuple(action_facts(action, state))))
     return parts
 
 
@@ -962,7 +1026,7 @@ def highest_atk_facts(state: dict, cat) -> tuple:
                     if card.card_type == kind and (best is None or card.atk > best[0]):
                         best = (card.atk, (p, area, i))
         if best is not None:
-            out.append((prop, DUEL, card_ind(*best[1])))
+            out.append((prop, DUEL, card_ind(*best[1], state)))
     return tuple(out)
 
 
@@ -1382,7 +1446,7 @@ def battle_facts(state: dict) -> list[tuple]:
             out.append(("attackingMonster", DUEL, card_ind(p, "monster_zones", i)))
             target = attack.get("target")
             if target:
-                out.append(("attackTarget", DUEL, card_ind(target["player"], target["area"], target["index"])))
+                out.append(("attackTarget", DUEL, card_ind(target["player"], target["area"], target["index"], state)))
             lost = bool(attack.get("target_lost"))
             out.append(("directAttackInProgress", DUEL, target is None and not lost))
             out.append(("damageStep", DUEL, bool(attack.get("damage_step"))))
@@ -1445,21 +1509,40 @@ def link_ind(number: int) -> str:
     return f"chainLink{number}"
 
 
-def placed_card_facts(cat, name: str, p: str, area: str, i: int, owner: str) -> tuple:
+def placed_card_facts(cat, name: str, p: str, area: str, i, owner: str) -> tuple:
     """(card, individual, facts) of a card where it lies: its class, zone, index, owner and what the
-    catalog says of it.  Memoized per catalog (the states of a duel repeat them: 44 cards a state)."""
+    catalog says of it.  Memoized per catalog (the states of a duel repeat them: 44 cards a state).  A card of a Deck
+    or a hand (KEYED_AREAS) is given by its individual (`i`: list_names), and has no cardIndex here: _list_card_part
+    tells it (a Deck's for its top cards alone: deck_reach)."""
     memo = cat.__dict__.setdefault("_placed_facts", {})
     key = (name, p, area, i, owner)
     got = memo.get(key)
     if got is None:
         if len(memo) > 50_000:
             memo.clear()
-        card, c = cat.get(name), card_ind(p, area, i)
-        placed = ((card.class_name, c), ("placedIn", c, zone_ind(p, area, i)), ("cardIndex", c, i),
+        keyed = type(i) is str
+        card, c = cat.get(name), i if keyed else card_ind(p, area, i)
+        placed = ((card.class_name, c), ("placedIn", c, zone_ind(p, area)) if keyed else
+                  ("placedIn", c, zone_ind(p, area, i)), *(() if keyed else (("cardIndex", c, i),)),
                   ("ownerPlayer", c, player_ind(owner)), *catalog_facts(card, c, cat.ruleset),
                   *(("namePart", c, part) for part in name_parts(cat).get(card.name, ())))
         got = memo[key] = (card, c, placed)
     return got
+
+
+def deck_reach(ruleset: str) -> int:
+    """How many of a Deck's top cards have a cardIndex (from the top, 0): the most a rule reads, the largest
+    ygo:pickUpCount of the vocabulary (rules/common/effects/pick-up.swrl: the top pickUpCount cards), 0 if none.
+    The other Deck cards have none, so a draw changes the cardIndex of these few cards only (card_ind)."""
+    vocabulary = knowledge(ruleset).vocabulary
+    got = _REACH.get(ruleset)
+    if got is None or got[0] is not vocabulary:
+        got = _REACH[ruleset] = (vocabulary, max((int(o) for p, _s, o in vocabulary.tbox_facts if p == "pickUpCount"),
+                                                 default=0))
+    return got[1]
+
+
+_REACH: dict = {}
 
 
 def name_parts(cat) -> dict:
@@ -1558,7 +1641,7 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
     entry = card_at(state, {"player": link["player"], **zone}) if zone else None
     card = catalog(state["ruleset"]).get(link["card"])
     if entry is not None and (entry["card"] if isinstance(entry, dict) else entry) == link["card"]:
-        linked = card_ind(link["player"], zone["area"], zone["index"])
+        linked = card_ind(link["player"], zone["area"], zone["index"], state)
         out.append(("linkCard", me, linked))
         if zone["area"] not in _FIELD_AREAS:  # (a field card's own are card_counts')
             out += off_field_card_counts(state, catalog(state["ruleset"]), link["card"], linked, False)
@@ -1588,7 +1671,7 @@ def link_facts(state: dict, number: int, link: dict, transient: dict) -> list[tu
         out.append(("costLevel", me, cost_level))
     targets = link.get("targets", [])
     for i, t in enumerate(targets):
-        target = card_ind(t["player"], t["area"], t["index"])
+        target = card_ind(t["player"], t["area"], t["index"], state)
         out.append(("linkTarget", me, target))
         # the targets keep the order they were selected in (state-format "Chain link"): the rules tell the
         # first one (the monster a Ritual Spell or a Fusion spell Summons) from the later ones (its tributes, materials)
@@ -1623,17 +1706,17 @@ def link_target_counts(state: dict, me: str, card, targets: list) -> list[tuple]
     return out
 
 
-def action_facts(action: dict) -> list[tuple]:
-    """theAction: the declared action, for the rules that infer its operations."""
+def action_facts(action: dict, state: dict) -> list[tuple]:
+    """theAction: the declared action (in `state`), for the rules that infer its operations."""
     out = [("Action", ACTION), ("actionKind", ACTION, KIND_INDIVIDUALS[action["type"]])]
     out.append(("actingPlayer", ACTION, player_ind(action["player"])))
     if "from" in action:
         r = action["from"]
-        out.append(("actor", ACTION, card_ind(r["player"], r["area"], r["index"])))
+        out.append(("actor", ACTION, card_ind(r["player"], r["area"], r["index"], state)))
     for key in ("target_ref", "ref"):
         if key in action:
             r = action[key]
-            out.append(("actionTarget", ACTION, card_ind(r["player"], r["area"], r["index"])))
+            out.append(("actionTarget", ACTION, card_ind(r["player"], r["area"], r["index"], state)))
     if action["type"] == "next_phase":
         out.append(("actionToPhase", ACTION, PHASE_INDIVIDUALS[action["to"]]))
     if action["type"] == "activate":  # which of the card's effects (rules/common/effects/choose-effect.swrl)
@@ -1691,10 +1774,11 @@ def facts_to_state(facts: list[tuple] | set[tuple], vocabulary: Vocabulary, rule
         names = [card_classes[c].name for c in cls_set if c in card_classes]
         if not names:
             continue
-        ref = parse_card_ind(ind)
-        side = players[ref["player"]]
-        if ref["area"] in LIST_AREAS:
-            positioned[(ref["player"], ref["area"], ref["index"])] = names[0]
+        player, area, index, _ = _place(ind)
+        ref = {"player": player, "area": area, "index": index}
+        side = players[player]
+        if area in LIST_AREAS:  # (in its list's place, its cardIndex: a Deck's or a hand's name tells no place)
+            positioned[(player, area, one(ind, "cardIndex"))] = names[0]
             continue
         card = card_classes[[c for c in cls_set if c in card_classes][0]]
         owner = one(ind, "ownerPlayer")

@@ -11,7 +11,7 @@ import operator
 from dataclasses import dataclass
 from functools import cached_property
 
-from .abox import DUEL, PHASE_NAMES, card_ind, parse_card_ind, player_ind
+from .abox import DUEL, KEYED_AREAS, PHASE_NAMES, card_ind, parse_card_ind, player_ind
 from .cards import catalog
 from .knowledge import Vocabulary
 from .reasoning import named
@@ -215,22 +215,25 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
         # the action of a fact is the same wherever its cards have the same names (and the holder, the
         # purpose): made once (the apply loop asks for the allowed actions of most reasoner runs)
         spec, subject = annotated[f[0]], f[1]
-        name = target = purpose = None
+        name = target = purpose = ref = target_ref = None
         if subject != DUEL:
             if selected_for is None:
                 # a select's purpose is the pending's, unless the rules infer another for that card (selectedFor)
                 selected_for = {g[1]: g[2][: -len("Purpose")] for g in named(facts, ("selectedFor",))}
-            name = card_name_at(state, _card_ref(subject))
+            ref = _card_ref(subject, state)
+            name = card_name_at(state, ref)
             purpose = selected_for.get(subject, pending_purpose)
             if len(f) == 3 and (spec == "attack" or spec.startswith("attack ")):
-                target = card_name_at(state, _card_ref(f[2]))
+                target_ref = _card_ref(f[2], state)
+                target = card_name_at(state, target_ref)
         # the activate of one of a card's effects (effectActivationAllowed: its Effect individual): its place in the
         # card's effects (ygo:cardEffect, by name) is the action's `effect`
         effect = catalog(state["ruleset"]).get(name).effects.index(f[2]) if len(f) == 3 and spec == "activate" else 0
-        key = (f, spec, player, name, target, purpose, effect)
+        # (a Deck's or a hand's card's individual names another place as its list changes: the key has the places)
+        key = (f, spec, player, name, target, purpose, effect, ref and ref["index"], target_ref and target_ref["index"])
         made = _ALLOWED.get(key)
         if made is None:
-            made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose, effect)
+            made = _ALLOWED[key] = _allowed_action(f, spec, player, name, target, purpose, effect, ref, target_ref)
         out[made[1]] = made
     # SWRL cannot say "unless": a class annotated ygo:withholdsActions takes the action types it names off the list
     # while a member of it is inferred: an action of no card (MustAttackReady: next_phase, end_turn while a monster
@@ -239,11 +242,12 @@ def allowed_from_facts(facts: set[tuple], vocabulary: Vocabulary, state: dict) -
     withholding = vocabulary.annotated("withholdsActions", shared=True)
     if named(facts, ("targetProtectedFrom",)):  # an activation with too few targets its player may choose is no offer
         out = {i: made for i, made in out.items() if made[2]["type"] != "activate" or not short_of_targets(
-            facts, card_ind(made[2]["from"]["player"], made[2]["from"]["area"], made[2]["from"]["index"]),
+            facts, card_ind(made[2]["from"]["player"], made[2]["from"]["area"], made[2]["from"]["index"], state),
             player_ind(player))}
     if not named(facts, withholding):
         return [made[2] for made in sorted(out.values(), key=_ORDER)]
-    return [made[2] for made in sorted(out.values(), key=_ORDER) if withheld_by(facts, vocabulary, made[2]) is None]
+    return [made[2] for made in sorted(out.values(), key=_ORDER)
+            if withheld_by(facts, vocabulary, made[2], state) is None]
 
 
 def short_of_targets(facts, card: str, player: str, needed: int | None = None) -> bool:
@@ -271,38 +275,43 @@ def short_of_targets(facts, card: str, player: str, needed: int | None = None) -
     return valid < int(needed)
 
 
-def withheld_by(facts, vocabulary: Vocabulary, action) -> tuple | None:
-    """The inferred fact that takes the action (an Action or an action object) off the allowed actions, or None: a
-    member of a class annotated ygo:withholdsActions naming the action's type, which reaches any action that names
-    no card, and the member's own (the card it acts `from`, or a `select`'s card, its `ref`)."""
+def withheld_by(facts, vocabulary: Vocabulary, action, state: dict) -> tuple | None:
+    """The inferred fact that takes the action (an Action or an action object, in `state`) off the allowed actions,
+    or None: a member of a class annotated ygo:withholdsActions naming the action's type, which reaches any action
+    that names no card, and the member's own (the card it acts `from`, or a `select`'s card, its `ref`)."""
     withholding = vocabulary.annotated("withholdsActions", shared=True)
     card = "from" if "from" in action else "ref" if "ref" in action else None
     for f in named(facts, withholding):
-        if action["type"] in withholding[f[0]].split() and (card is None or action[card] == _card_ref(f[1])):
+        if action["type"] in withholding[f[0]].split() and (card is None or action[card] == _card_ref(f[1], state)):
             return f
     return None
 
 
 # the stable order: _sort_key, then the id where two actions tie (the facts come in no promised order: named)
 _ORDER = operator.itemgetter(0, 1)
-# (fact, its actionType, the player holding priority, its card's name, its target's, a select's purpose)
-# -> (_sort_key, id, Action): see allowed_from_facts
+# (fact, its actionType, the player holding priority, its card's name, its target's, a select's purpose, the
+# effect, the indexes of its card's and its target's places) -> (_sort_key, id, Action): see allowed_from_facts
 _ALLOWED: dict = {}
-_CARD_REFS: dict = {}  # an individual's name -> parse_card_ind of it (never changed: read only)
+_CARD_REFS: dict = {}  # (an individual's name, its Deck or hand, or None) -> parse_card_ind of it (read only)
 _SPECS: dict = {}  # an actionType annotation ("change_position to=attack") -> (its type, its fixed keys: read only)
 
 
-def _card_ref(ind: str) -> dict:
-    ref = _CARD_REFS.get(ind)
+def _card_ref(ind: str, state: dict) -> dict:
+    """The place the card's individual names in the state (abox.parse_card_ind), memoized."""
+    area = ind[2:6]  # ("A_hand_PotOfGreed_0_card": a card of a Deck or a hand is named in its list, abox.list_names)
+    key = (ind, tuple(state["players"][ind[0]][area]) if area in KEYED_AREAS and ind[6:7] == "_" else None)
+    ref = _CARD_REFS.get(key)
     if ref is None:
         if len(_CARD_REFS) > 50_000:
             _CARD_REFS.clear()
-        ref = _CARD_REFS[ind] = parse_card_ind(ind)
+        ref = _CARD_REFS[key] = parse_card_ind(ind, state)
     return ref
 
 
-def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose, effect: int = 0) -> tuple:
-    """(_sort_key, id, Action) of the action that the fact `f` of a term annotated `spec` allows."""
+def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose, effect: int = 0, ref=None,
+                    target_ref=None) -> tuple:
+    """(_sort_key, id, Action) of the action that the fact `f` of a term annotated `spec` allows (`ref`, `target_ref`:
+    the places its subject and value name, _card_ref)."""
     parsed = _SPECS.get(spec)
     if parsed is None:
         kind, *pairs = spec.split()
@@ -311,7 +320,7 @@ def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose, eff
     action = {"type": kind, "player": player, **extra}
     subject = f[1]
     if subject != DUEL:
-        ref = parse_card_ind(subject)
+        ref = dict(ref)
         if kind == "select":  # (an empty Monster Zone selected by its place names no card: a lockZone selection)
             action.update(**({"card": name} if name is not None else {}), ref=ref, purpose=purpose)
         else:
@@ -320,7 +329,7 @@ def _allowed_action(f: tuple, spec: str, player: str, name, target, purpose, eff
             action["effect"] = effect
     if len(f) == 3:
         if kind == "attack":
-            action.update(target=target, target_ref=parse_card_ind(f[2]))
+            action.update(target=target, target_ref=dict(target_ref))
         elif kind == "next_phase":
             action["to"] = PHASE_NAMES[f[2]]
         elif kind == "declare":  # a Level the player may declare (declareAnyLevel)

@@ -225,14 +225,14 @@ def _target_fact(state, action: dict) -> tuple:
         ref = action.get("ref") if kind == "select" else action.get("from")
         if not isinstance(ref, dict):
             raise StateError(f"action: expected a card reference ('from' or 'ref'), got {action}")
-        subject = card_ind(ref["player"], ref["area"], ref["index"])
+        subject = card_ind(ref["player"], ref["area"], ref["index"], state.data)
         if kind == "select" and ref["area"] == "monster_zones" and card_name_at(state.data, ref) is None:
             subject = zone_ind(ref["player"], ref["area"], ref["index"])  # an empty zone selected by its place (lockZone)
         if kind == "attack":
             t = action.get("target_ref")
             if not isinstance(t, dict):
                 raise StateError(f"action.target_ref: expected a card reference, got {t!r}")
-            return (term, subject, card_ind(t["player"], t["area"], t["index"]))
+            return (term, subject, card_ind(t["player"], t["area"], t["index"], state.data))
         # an activate that chooses one of its card's effects (chooseEffect) is allowed by a fact naming that effect
         choosing = (state.data.get("pending") or {}).get("purpose") == "chooseEffect"
         if kind == "activate" and v.is_object_property(term):
@@ -425,13 +425,13 @@ def _judge(state, action: dict, reasoner: str) -> Explanation:
     from .abox import card_ind, player_ind
     from .actions import short_of_targets, withheld_by
 
-    withheld = withheld_by(facts, k.vocabulary, action)
+    withheld = withheld_by(facts, k.vocabulary, action, state.data)
     if withheld is not None and result.allowed:  # (actions.allowed_from_facts leaves it out)
         result.allowed = False
         result.mismatch = (f"but {withheld[1]} is inferred {withheld[0]}, whose annotation ygo:withholdsActions "
                            f"takes this action off the allowed actions")
     elif result.allowed and action["type"] == "activate" and "from" in action and short_of_targets(
-            facts, card_ind(action["from"]["player"], action["from"]["area"], action["from"]["index"]),
+            facts, card_ind(action["from"]["player"], action["from"]["area"], action["from"]["index"], state.data),
             player_ind(action.get("player", holder))):
         result.allowed = False  # (actions.allowed_from_facts leaves it out too)
         result.mismatch = ("but fewer of its targets than it selects are cards its player may target (the others are "

@@ -291,7 +291,7 @@ def run_reasoner(data: dict, reasoner: str, transient: dict | None = None, base:
     k = knowledge(data["ruleset"])
     backend = reasoning.get(reasoner)
     if base is not None and transient is not None and len(transient) == 1 and "action" in transient:
-        abox = with_action(base.abox, transient["action"])
+        abox = with_action(base.abox, transient["action"], data)
     else:
         abox = state_abox(data, transient)
     start = time.perf_counter()

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .abox import PHASE_NAMES, POSITION_NAMES, parse_card_ind
+from .abox import KEYED_AREAS, PHASE_NAMES, POSITION_NAMES, parse_card_ind
+from .abox import card_ind as individual_at
 from .actions import short_of_targets
 from .cards import TYPE_NAMES, cards_naming, catalog
 from .errors import YgoError
@@ -135,6 +136,10 @@ class Step:
         self.moved_from = {}  # id of a moved card's object now -> its individual at the step's start (_record_move)
         self.discarded_at_random = []  # (player, card name) of this step's random discards (damage_per_level_of_discarded)
         players = state["players"]
+        # the Decks and hands at the step's start: the individuals of the step's facts name a card of those by its
+        # card and copy in the state the reasoner saw (abox.list_names), so they are read in these lists all the step
+        self.start = {"ruleset": state["ruleset"],
+                      "players": {p: {a: tuple(players[p][a]) for a in KEYED_AREAS} for p in PLAYERS}}
         # the cards named by an individual (A_hand_3_card): those of the operations' arguments, the pending
         # selection's chosen cards and the attacks' targets; no other card is looked up by its place, so only
         # these are found (at the step's start, before any operation moves a card)
@@ -179,10 +184,10 @@ class Step:
         places = []
         self.wrapped = wrapped = set()
         for name in names:
-            head, _, index = name[:-5].rpartition("_")
-            where = _IND_HEADS.get(head)
-            if where is not None:
-                places.append((name, where, int(index)))
+            place = self.place_of(name)
+            if place is not None:
+                where = place[:2]
+                places.append((name, where, place[2]))
                 if where[1] in LIST_AREAS and where not in wrapped:
                     wrapped.add(where)
                     side = players[where[0]]
@@ -235,9 +240,29 @@ class Step:
         obj = self.objects.get(name)
         return obj if obj is not None or "_monster_zones_" not in name else ChosenZone(name)
 
-    @staticmethod
-    def _ind(ref: dict) -> str:
-        return f"{ref['player']}_{ref['area']}_{ref['index']}_card"
+    def _ind(self, ref: dict) -> str:
+        """The individual of the card at a place (abox.card_ind; a Deck's or a hand's in its list at the step's
+        start)."""
+        return individual_at(ref["player"], ref["area"], ref["index"], self.start)
+
+    def place_name(self, value) -> str:
+        """A value of an operation or a fact as the apply loop orders it: a card of a Deck or a hand by its place's
+        name (A_hand_2_card; a Deck's index from its top), the order of the state's lists, not of its individual's
+        name (abox.list_names); any other value as its string."""
+        if type(value) is str and value[2:6] in KEYED_AREAS and value[6:7] == "_" and value.endswith("_card"):
+            place = self.place_of(value)
+            if place is not None:
+                return f"{place[0]}_{place[1]}_{place[2]}_card"
+        return str(value)
+
+    def place_of(self, name: str) -> tuple | None:
+        """(player, area, index) of the place a card's individual names (a Deck's or a hand's in its list at the step's
+        start: _ind), or None for another name (a card an operation names by what it does: A_deck_milled0_card)."""
+        head, _, index = name[:-5].rpartition("_")
+        if not index.isdigit() or (head not in _IND_HEADS and head.rpartition("_")[0] not in _IND_HEADS):
+            return None
+        ref = parse_card_ind(name, self.start)
+        return ref["player"], ref["area"], ref["index"]
 
     def locate(self, obj) -> dict:
         # a field card (a dict) is in a zone, a Token in a list: only those areas are searched (a card is in one
@@ -368,7 +393,7 @@ def apply_operations(state: dict, ops: list[tuple], transient: dict, vocabulary,
     step = Step(state, transient, vocabulary, rng, ops)
     step.facts = facts
     if len(ops) > 1:
-        ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), str(o[1]), str(o[2])))
+        ops = sorted(ops, key=lambda o: (*step_place(o[0], vocabulary), step.place_name(o[1]), step.place_name(o[2])))
     annotations = vocabulary.annotations
     # (not a player's action: the link it makes is an activation of theirs, no trigger's)
     if step.state["pending"] is None and "action" not in transient and named(facts, ("opTriggerEffect",)):
@@ -878,7 +903,8 @@ def destroy_highest_def(step: Step, op: str, card_ind: str, effect_card: str) ->
     (the individuals' order: one side's zones 0 to 4) is destroyed; the player's choice among them is not played
     (docs/decisions.md)."""
     lower = {f[1] for f in named(step.facts, ("lowerDefThanCandidate",)) if f[2] == effect_card}
-    highest = sorted(f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == effect_card and f[1] not in lower)
+    highest = sorted((f[1] for f in named(step.facts, ("candidateOf",)) if f[2] == effect_card and f[1] not in lower),
+                     key=step.place_name)
     if not highest or highest[0] != card_ind:
         return
     owner = next(f[2] for f in named(step.facts, ("ownerPlayer",)) if f[1] == card_ind)
@@ -924,9 +950,9 @@ def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
     found = []
     for f in named(step.facts, ("candidateOf",)):
         if f[2] == card_ind and f[1].endswith("_card"):
-            head, _, index = f[1][:-5].rpartition("_")
-            if _IND_HEADS.get(head, (None, None))[1] == "deck":
-                found.append((_IND_HEADS[head][0], int(index)))
+            where = step.place_of(f[1])
+            if where is not None and where[1] == "deck":
+                found.append((where[0], where[2]))
     picked = []
     for p, index in sorted(found)[: max(0, int(count))]:
         side = step.state["players"][p]
@@ -949,13 +975,13 @@ def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     side = step.state["players"][p]
     step.wrap(p, "deck", "hand", "graveyard")
     head = f"{p}_deck_"
-    matches = [int(f[1][len(head):-5]) for f in named(step.facts, ("candidateOf",))
+    matches = [step.place_of(f[1])[2] for f in named(step.facts, ("candidateOf",))
                if f[2] == card_ind and f[1].startswith(head) and f[1].endswith("_card")]
     if not matches:
         shuffle_deck(step, "opShuffleDeck", player_ind, True)
         return
     found = min(matches)
-    ind = f"{head}{found}_card"
+    ind = step._ind({"player": p, "area": "deck", "index": found})
     if ("declaredLevelMatch", ind, card_ind) in step.facts:  # of the Level the opponent declared: to the Graveyard
         op = "opExcavateToGraveyard"
     if op == "opExcavateToMonsterZone" and ("neverSpecialSummoned", ind, True) in step.facts:
@@ -1008,10 +1034,9 @@ def special_summon_all(step: Step, op: str, card_ind: str, player_ind: str) -> N
     found = {}
     for f in named(step.facts, ("summonCandidate",)):
         if f[2] == card_ind and f[1].endswith("_card"):
-            head, _, index = f[1][:-5].rpartition("_")
-            where = _IND_HEADS.get(head)
+            where = step.place_of(f[1])
             if where is not None and where[1] in LIST_AREAS:
-                found.setdefault(where[0], []).append((where[1], int(index), f[1]))
+                found.setdefault(where[0], []).append((where[1], where[2], f[1]))
     effects = _effects_of(step, card_ind)
     banish_at_end = any(f[1] in effects and f[2] is True for f in named(step.facts, ("endPhaseBanish",)))
     first = _player(player_ind)
@@ -1052,8 +1077,8 @@ def pick_up(step: Step, op: str, card_ind: str, player_ind: str) -> None:
         step.objects[ind] = tok
         # a monster that can never be Special Summoned (the catalog's neverSpecialSummoned: the GOAT Spirit monsters)
         # is added to the hand with the cards the filter does not match
-        picked.append((f"{p}_deck_{i}_card" in matches
-                       and ("neverSpecialSummoned", f"{p}_deck_{i}_card", True) not in step.facts, ind))
+        here = step._ind({"player": p, "area": "deck", "index": i})
+        picked.append((here in matches and ("neverSpecialSummoned", here, True) not in step.facts, ind))
     for matched, ind in picked:
         if not matched:
             move(step, "opToHand", ind, f"player{p}")
@@ -1249,7 +1274,7 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         pending = step.state["pending"]
         started = pending["action"] if pending is not None else step.previous["action"]
         action = {k: v for k, v in started.items() if k != "id"}
-        moved = step.objects.get(Step._ind(action["from"])) if "from" in action else None
+        moved = step.objects.get(step._ind(action["from"])) if "from" in action else None
         if moved is not None and step._findable(moved):  # a cost paid as it was activated moved the card (tributeThisCard)
             action["from"] = step.locate(moved)
         step.state["pending"] = {"action": action, "purpose": value[: -len("Purpose")], "needed": 1, "chosen": []}
@@ -1442,7 +1467,7 @@ def _trigger_keys(step: Step) -> tuple:
     for f in named(step.facts, ("triggerEventIndex",)):
         events[f[1]] = max(events.get(f[1], 0), int(f[2]))
     return waiting, ranks, events, lambda c: (waiting.index(c) if c in waiting else len(waiting),
-                                              events.get(c, AFTER_EVENTS), ranks.get(c, 0), c)
+                                              events.get(c, AFTER_EVENTS), ranks.get(c, 0), step.place_name(c))
 
 
 AFTER_EVENTS = 1 << 30  # the event place of a trigger with no event in the step (_trigger_keys)

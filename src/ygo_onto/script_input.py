@@ -77,7 +77,7 @@ def choice_made_by_engine(state, action, reasoner: str):
         return None
     facts = state.infer(reasoner).facts
     origin = pending["action"].get("from") or {}
-    actor = card_ind(origin.get("player"), origin.get("area"), origin.get("index"))
+    actor = card_ind(origin.get("player"), origin.get("area"), origin.get("index"), state.data)
     requirements = {f[2] for f in named(facts, ("hasRequirement",)) if f[1] == actor}
     purposes = {f[2] for f in named(facts, ("firstSelectsFor",)) if f[1] in requirements}
     if not any(("chosenByTheEngineWhenAlike", why, True) in facts for why in purposes):

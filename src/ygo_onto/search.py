@@ -319,7 +319,7 @@ def battle_bound(state: GameState, me: str, reasoner: str) -> float:
     atk = {}
     for f in state.infer(reasoner).facts:
         if f[0] == "currentAtk" and len(f) == 3:
-            ref = parse_card_ind(f[1])
+            ref = parse_card_ind(f[1], state.data)
             if ref["player"] == me and ref["area"] == "monster_zones":
                 atk[ref["index"]] = f[2]
     total = 0
