@@ -54,6 +54,6 @@ def test_each_card_mark_is_told_by_its_property():
         state = GameState.from_dict({"format": "ygo-onto.state/1", "ruleset": ruleset, "turn": 3, "players": {
             "A": side, "B": {}}, "extra": {key: [{"player": "A", "area": area, "index": 0}]}}).to_dict()
         facts = state_facts(state)
-        told = {f for f in facts if len(f) == 3 and f[1] == card_ind("A", area, 0) and f[2] is True
+        told = {f for f in facts if len(f) == 3 and f[1] == card_ind("A", area, 0, state) and f[2] is True
                 and f[0] in {m.prop for m in CARD_MARKS.values()}}
-        assert told == {(CARD_MARKS[key].prop, card_ind("A", area, 0), True)}, key
+        assert told == {(CARD_MARKS[key].prop, card_ind("A", area, 0, state), True)}, key
