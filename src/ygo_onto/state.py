@@ -1013,7 +1013,7 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
 def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
     """A field card's `extra`: free, but the keys the engine itself writes (primitives.py) must have their shape."""
     for key in ("effect_declined", "control_until_end", "control_by_equip", "control_equip_gone", "flipped", "replay",
-                "banish_at_end_phase", "destroyed_by_battle"):
+                "banish_at_end_phase", "destroyed_by_battle", "effect_summoned", "summon_timing_missed"):
         if key in extra:
             ck.bool_(extra[key], f"{where}.{key}")
     if "just_summoned" in extra:
