@@ -510,6 +510,10 @@ def _field_card_facts(add, state: dict, cat, counters: tuple, p: str, area: str,
             add(("zonesChosen", c, "locked_zones" in fc["extra"]))
         if fc["extra"].get("just_summoned"):
             add(("justSummonedBy", c, fc["extra"]["just_summoned"] + "Summon"))
+        if fc["extra"].get("effect_summoned"):  # Special Summoned by a resolving link in the last step (effect-summons.swrl)
+            add(("effectSummoned", c, True))
+        if fc["extra"].get("summon_timing_missed"):  # an effect's Summon that opened no window (effect-summons.swrl)
+            add(("summonTimingMissed", c, True))
     else:
         add(("setThisTurn", c, fc["set_this_turn"]))
         eq = fc["equipped_to"]
@@ -654,7 +658,7 @@ def _slots(p: str, area: str, n: int) -> tuple:
 
 _EMPTY = typed_part(())
 _NO_BATTLE = (("battleInProgress", DUEL, False), ("summonInProgress", DUEL, False), ("attemptInProgress", DUEL, False))
-_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False, False)  # _field_key of an empty `extra`
+_NO_EXTRA = (False, False, False, False, False, None, False, False, False, False, False, False, False, False)  # _field_key of an empty `extra`
 _LEAN_AREAS = tuple(a for a in LIST_AREAS if a != "deck")
 
 
@@ -672,7 +676,8 @@ def _field_key(state: dict, p: str, area: str, i: int, fc: dict, chosen: bool) -
             (bool(x.get("flipped")), bool(x.get("effect_declined")), bool(x.get("replay")),
              bool(x.get("control_until_end")), "control_until_end" in x, x.get("just_summoned") or None,
              "control_by_equip" in x, bool(x.get("control_equip_gone")),
-             bool(x.get("control_equip_negated")), bool(x.get("banish_at_end_phase")), "locked_zones" in x, bool(x.get("destroyed_by_battle")))
+             bool(x.get("control_equip_negated")), bool(x.get("banish_at_end_phase")), "locked_zones" in x, bool(x.get("destroyed_by_battle")),
+             bool(x.get("effect_summoned")), bool(x.get("summon_timing_missed")))
             if x else _NO_EXTRA,
             None if eq is None else (eq["player"], eq["zone"], type(eq["zone"])))
 

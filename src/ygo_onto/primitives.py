@@ -23,7 +23,7 @@ PRIMITIVES: dict[str, Callable] = {}
 # The order in which operations of one step are carried out: leaving zones before entering them
 # (a tribute frees the zone its summon takes; what a card destroys reaches the Graveyard before the
 # card itself), cards before players, the duel last.
-ORDER = ["opSetChosen", "opNegateLink",
+ORDER = ["opMarkEffectSummons", "opSetChosen", "opNegateLink",
          # leaving zones, then entering them
          "opDestroy", "opDestroyHighestDef", "opDiscard", "opDiscardAtRandom",
          # (an excavation is the effect: its cards reach the Graveyard before the resolved Spell does, rulebook p. 35)
@@ -33,7 +33,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opToFieldZone",
          # the cards' own values
          "opSetPosition", "opFlipWithoutEffect", "opSetSummonedAs", "opSetSummonedThisTurn", "opSetSetThisTurn", "opSetPositionChanged",
-         "opSetAttacksDeclared", "opSetJustSummoned", "opAttemptSummon", "opDeclineEffect", "opNegateEffects", "opSetReplayRight", "opSetSecondAttack", "opMarkAttacked", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
+         "opSetAttacksDeclared", "opSetJustSummoned", "opOpenSummonWindow", "opAttemptSummon", "opDeclineEffect", "opNegateEffects", "opSetReplayRight", "opSetSecondAttack", "opMarkAttacked", "opSetSummonPosition", "opSetDeclaredType", "opSetLinkEffect", "opSetLinkCounters", "opSetAtkModifier",
          "opSetDefModifier", "opSetTurnsLeft", "opSetAtkUntilEndPhase", "opLockZones", "opReleaseZones",
          "opEquipTo",
          # players
@@ -44,7 +44,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetEndOfDamageStep", "opEndDamageStep",
          "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opAskLockZones", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
-         "opTriggerEffect", "opChooseForTrigger", "opWaitForChainEnd", "opStopWaitingForChainEnd", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
+         "opTriggerEffect", "opChooseForTrigger", "opWaitForChainEnd", "opStopWaitingForChainEnd", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opMissSummonTiming", "opEndMissedSummons", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
 
 
@@ -118,6 +118,7 @@ class Step:
         self.rolled = None  # (card object, result): a die rolled in this step, seen in the next
         self.tossed = {}  # coins tossed in this step, seen in the next: "card" (object), "heads", "needed"
         self.flipped = []  # monsters with a FLIP effect turned face-up in this step: their effects wait from the next on
+        self.effect_summons = False  # a chain link resolves in this step: its Special Summons are an effect's (opMarkEffectSummons)
         self.triggered = None  # the card whose triggered effect opened its selections in this step
         self.waiting_triggers = None  # the triggers of one moment left waiting by it (_simultaneous_triggers), as objects
         self.deferred = ()  # the triggers whose links wait behind the one that opens (_defer_immediate_triggers)
@@ -709,6 +710,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
                 and card["card"] in flip_watchers(step.state["ruleset"], step.vocabulary):
             step.flipped.append(card)  # rulebook p. 11: a FLIP effect starts when the card is turned face-up
         card[key] = convert(value)
+        if op == "opSetSummonedAs" and value == "specialSummon" and step.effect_summons:
+            card["extra"]["effect_summoned"] = True  # a resolving link's Special Summon: its window is decided next step
     elif op == "opSetTurnsLeft":
         step.objects[subject]["counters"]["turns"] = int(value)
     elif op == "opEquipTo":  # Step.finish writes where the monster is then
@@ -752,6 +755,21 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         step.state.setdefault("extra", {})["phase_end"] = PHASE_NAMES[value] if op == "opAskPhaseEnd" else "turn"
     elif op == "opSetJustSummoned":
         step.objects[subject]["extra"]["just_summoned"] = value[: -len("Summon")]
+    elif op == "opMarkEffectSummons":  # before the step's moves (ORDER): the Summons they make are the link's effect's
+        step.effect_summons = bool(value)
+    elif op in ("opOpenSummonWindow", "opMissSummonTiming"):  # an effect's Summon of the last step: window or not
+        extra = step.objects[subject]["extra"]
+        extra.pop("effect_summoned", None)
+        if op == "opOpenSummonWindow":
+            extra["just_summoned"] = value[: -len("Summon")]
+        else:  # after opFinishLink (ORDER): the chain's end in this step (close_window) keeps this mark
+            extra["summon_timing_missed"] = True
+    elif op == "opEndMissedSummons":
+        # SWRL cannot say "unless a trigger answered them": a link made in this step (ORDER: after opAddChainLink) is
+        # a mandatory trigger on those Summons, which needs them as its link resolves; its chain's end drops them
+        if not step.state["chain"]:
+            for fc in step.field_monsters():
+                fc["extra"].pop("summon_timing_missed", None)
     elif op == "opAttemptSummon":  # after opSetJustSummoned (ORDER): the window waits until the Summon succeeds
         extra = step.objects[subject]["extra"]
         extra.pop("just_summoned", None)
@@ -833,7 +851,8 @@ def summon_tokens(step: Step, op: str, player_ind: str, effect: str) -> None:
         free = usable_monster_zones(step.state, p)
         if not free:
             raise YgoError(f"internal: no free monster_zones for {name}: a rule allowed what the board cannot hold")
-        zones[free[0]] = new_field_card(name, p, position, summoned_this_turn=True, summoned_by="special")
+        zones[free[0]] = new_field_card(name, p, position, summoned_this_turn=True, summoned_by="special",
+                                        extra={"effect_summoned": True} if step.effect_summons else {})
 
 
 @primitive("ask_lock_zones")
@@ -1160,6 +1179,7 @@ def close_window(step: Step, op: str, _duel: str, _value) -> None:
     drop_extra(step.state, "phase_end", "damage_step_chain", "summon_chain", "simultaneous_triggers")
     for fc in step.field_monsters():
         fc["extra"].pop("just_summoned", None)
+        fc["extra"].pop("summon_timing_missed", None)  # (a mandatory trigger's chain on it is over: it starts once)
         fc["extra"].pop("effect_declined", None)
         if "attack" in fc["extra"]:
             fc["extra"]["attack"]["damage_step"] = True

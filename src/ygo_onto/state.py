@@ -1043,7 +1043,8 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
 def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
     """A field card's `extra`: free, but the keys the engine itself writes (primitives.py) must have their shape."""
     for key in ("effect_declined", "control_until_end", "control_by_equip", "control_equip_gone", "control_equip_negated",
-                "flipped", "replay", "banish_at_end_phase", "destroyed_by_battle", "second_attack"):
+                "flipped", "replay", "banish_at_end_phase", "destroyed_by_battle", "second_attack", "effect_summoned",
+                "summon_timing_missed"):
         if key in extra:
             ck.bool_(extra[key], f"{where}.{key}")
     if "just_summoned" in extra:
