@@ -41,7 +41,7 @@ ORDER = ["opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          # (goat's Damage Step sub-steps: a step's opDestroyByBattle reads its opSetEndOfDamageStep from the facts)
          "opSetEndOfDamageStep", "opEndDamageStep",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opAskLockZones", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskReturnToDeck", "opAskSummonPosition", "opAskLockZones", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
          "opTriggerEffect", "opChooseForTrigger", "opWaitForChainEnd", "opStopWaitingForChainEnd", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -1216,7 +1216,7 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
 # it names, opTriggerEffect one of its card's triggerPurpose (else target): see purposes_opened.
 OPENED_PURPOSES = {"opAskDiscard": "discard", "opAskSwap": "swap", "opAskPerHeadsDestroy": "perHeadsDestroy",
                    "opAskDeclaredLevel": "declare", "opAskSummonPosition": "chooseSummonPosition",
-                   "opAskLockZones": "lockZone"}
+                   "opAskLockZones": "lockZone", "opAskReturnToDeck": "returnToDeck"}
 
 
 def purposes_opened(op: str, values_of: Callable) -> set | None:
@@ -1284,6 +1284,15 @@ def ask_declared_level(step: Step, op: str, card_ind: str, player_ind: str) -> N
                              "purpose": OPENED_PURPOSES[op], "needed": 1, "chosen": []}
     step.pending_refs = []
     step.state["priority"] = player
+
+
+@primitive("ask_from_card")
+def ask_from_card(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """A resolving effect asks the player to choose a card (a ReturnToDeckEffect with chosenOnResolution: the card it
+    returns, rules/common/effects/return-to-deck.swrl): a pending pass with the operation's purpose whose `from` is the
+    effect's card where its resolution left it, as ask_declared_level's, so that the rules find the effect and its
+    filter again; the player holds priority and selects."""
+    ask_declared_level(step, op, card_ind, player_ind)
 
 
 @primitive("ask_summon_position")
