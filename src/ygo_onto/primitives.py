@@ -1208,7 +1208,20 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         step.state["pending"] = {"action": action, "purpose": value[: -len("Purpose")], "needed": 1, "chosen": []}
         step.pending_refs = []
     else:
-        step.state["pending"]["needed"] = int(value)
+        pending = step.state["pending"]
+        ref = pending["action"].get("from")
+        finding_nothing = pending["purpose"] == "target" and ref is not None \
+            and finds_nothing(step.facts, Step._ind(ref))
+        pending["needed"] = 0 if finding_nothing else int(value)
+
+
+def finds_nothing(facts, card: str) -> bool:
+    """Whether the card's effect may find nothing (ygo:mayFindNothing: a GOAT search that looks through the Deck) and
+    no card is selectable for it now: its target selection then needs no card, and rules/common/effects/
+    find-nothing.swrl completes its activation at once (SWRL cannot say "no card is selectable")."""
+    effects = {f[2] for f in named(facts, ("hasEffect",)) if f[1] == card}
+    return any(f[1] in effects and f[2] is True for f in named(facts, ("mayFindNothing",))) \
+        and not any(f[1] == card for f in named(facts, ("selectable",)))
 
 
 # The purpose of the selection each operation that names none opens (state-format.md "A pending action"): the
@@ -1351,7 +1364,7 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     why = fact("triggerPurpose")
     needed = fact("triggerSelections") if why is not None else fact("activationSelections")
     purpose = why[: -len("Purpose")] if why is not None else "target"
-    needed = max(1, needed or 1)
+    needed = 0 if purpose == "target" and finds_nothing(step.facts, card_ind) else max(1, needed or 1)
     if purpose == "target" and isinstance(obj, dict) and short_of_targets(step.facts, card_ind, player_ind, needed):
         # rulebook p. 42 "Targeting": a trigger with no valid target (protectsFromOpponentTargeting: target-protection.swrl)
         # is not activated; it is spent for its window as a declined one is (opDeclineEffect)
