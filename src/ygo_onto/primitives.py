@@ -1365,6 +1365,10 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     needed = fact("triggerSelections") if why is not None else fact("activationSelections")
     purpose = why[: -len("Purpose")] if why is not None else "target"
     needed = 0 if purpose == "target" and finds_nothing(step.facts, card_ind) else max(1, needed or 1)
+    if purpose == "effectTarget" and not any(f[2] == card_ind for f in named(step.facts, ("effectTargetOf",))):
+        # rulebook p. 42 "Targeting": a trigger that waited for the chain's end (rules/goat/chain-end-triggers.swrl)
+        # with no target of its own filter left is not activated
+        return
     if purpose == "target" and isinstance(obj, dict) and short_of_targets(step.facts, card_ind, player_ind, needed):
         # rulebook p. 42 "Targeting": a trigger with no valid target (protectsFromOpponentTargeting: target-protection.swrl)
         # is not activated; it is spent for its window as a declined one is (opDeclineEffect)
