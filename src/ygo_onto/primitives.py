@@ -1348,8 +1348,10 @@ def swap_control(step: Step, op: str, card_ind: str, other_ind: str) -> None:
 @primitive("trigger")
 def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A triggered effect (FLIP, "when Normal Summoned"): its player selects its targets now, or the
-    effect's own cost (triggerPurpose, triggerSelections: an effectCost such as tributeOneMonster); the
-    activation then goes on as any other (the pending action is an `activate` of the card)."""
+    effect's own cost or the targets of its own filter (triggerPurpose, triggerSelections: an effectCost such as
+    tributeOneMonster, an effectTargetFilter's effectTarget); the activation then goes on as any other (the pending
+    action is an `activate` of the card). A target selection of an effect that may find nothing, with nothing to
+    select, needs no card (finds_nothing)."""
     if step.triggered:  # one activation is built at a time: the others wait (below)
         return
     card_ind = _simultaneous_triggers(step, card_ind)
