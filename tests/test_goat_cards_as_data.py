@@ -33,7 +33,7 @@ DATA_ALONE = ("Heavy Storm", "Magician of Faith", "Sinister Serpent", "Gravekeep
               "Fiend Skull Dragon", "Gatling Dragon", "King Dragun",
               "Berserk Gorilla", "Soul Exchange", "Xing Zhen Hu",
               "Stealth Bird", "Don Zaloog", "Wave-Motion Cannon", "Chain Energy", "Ojama King",
-              "Mystic Swordsman LV2")
+              "Mystic Swordsman LV2", "Night Assailant", "Sangan")
 
 
 def test_the_goat_cards_with_effects_have_no_rule_of_their_own():

@@ -42,7 +42,7 @@ ORDER = ["opMarkEffectSummons", "opSetChosen", "opNegateLink",
          "opSetPhase", "opDeclareAttack", "opSetAttackTarget", "opDeclareDirectAttack", "opEndBattle",
          # (goat's Damage Step sub-steps: a step's opDestroyByBattle reads its opSetEndOfDamageStep from the facts)
          "opSetEndOfDamageStep", "opEndDamageStep",
-         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskSummonPosition", "opAskLockZones", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
+         "opAddChainLink", "opDiscardAsCost", "opOpenSelection", "opSetCostLevel", "opAskDiscard", "opAskSwap", "opAskPerHeadsDestroy", "opAskDeclaredLevel", "opAskReturnToDeck", "opAskSummonPosition", "opAskLockZones", "opSelectionsNeeded", "opClosePending", "opSetPriority", "opMarkAttackAnswered",
          "opAskPhaseEnd", "opAskTurnEnd", "opHoldEndPhase",
          "opTriggerEffect", "opChooseForTrigger", "opWaitForChainEnd", "opStopWaitingForChainEnd", "opMarkDamageStepChain", "opMarkSummonChain", "opLockSummonsThisTurn", "opLockBattlePhaseThisTurn", "opCloseWindow", "opAttemptSucceeds", "opFinishLink", "opMissSummonTiming", "opEndMissedSummons", "opResolveChain", "opLoseDuel",
          "opStartNextTurn"]
@@ -1300,7 +1300,20 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         step.state["pending"] = {"action": action, "purpose": value[: -len("Purpose")], "needed": 1, "chosen": []}
         step.pending_refs = []
     else:
-        step.state["pending"]["needed"] = int(value)
+        pending = step.state["pending"]
+        ref = pending["action"].get("from")
+        finding_nothing = pending["purpose"] == "target" and ref is not None \
+            and finds_nothing(step.facts, Step._ind(ref))
+        pending["needed"] = 0 if finding_nothing else int(value)
+
+
+def finds_nothing(facts, card: str) -> bool:
+    """Whether the card's effect may find nothing (ygo:mayFindNothing: a GOAT search that looks through the Deck) and
+    no card is selectable for it now: its target selection then needs no card, and rules/common/effects/
+    find-nothing.swrl completes its activation at once (SWRL cannot say "no card is selectable")."""
+    effects = {f[2] for f in named(facts, ("hasEffect",)) if f[1] == card}
+    return any(f[1] in effects and f[2] is True for f in named(facts, ("mayFindNothing",))) \
+        and not any(f[1] == card for f in named(facts, ("selectable",)))
 
 
 # The purpose of the selection each operation that names none opens (state-format.md "A pending action"): the
@@ -1308,7 +1321,7 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
 # it names, opTriggerEffect one of its card's triggerPurpose (else target): see purposes_opened.
 OPENED_PURPOSES = {"opAskDiscard": "discard", "opAskSwap": "swap", "opAskPerHeadsDestroy": "perHeadsDestroy",
                    "opAskDeclaredLevel": "declare", "opAskSummonPosition": "chooseSummonPosition",
-                   "opAskLockZones": "lockZone"}
+                   "opAskLockZones": "lockZone", "opAskReturnToDeck": "returnToDeck"}
 
 
 def purposes_opened(op: str, values_of: Callable) -> set | None:
@@ -1378,6 +1391,15 @@ def ask_declared_level(step: Step, op: str, card_ind: str, player_ind: str) -> N
     step.state["priority"] = player
 
 
+@primitive("ask_from_card")
+def ask_from_card(step: Step, op: str, card_ind: str, player_ind: str) -> None:
+    """A resolving effect asks the player to choose a card (a ReturnToDeckEffect with chosenOnResolution: the card it
+    returns, rules/common/effects/return-to-deck.swrl): a pending pass with the operation's purpose whose `from` is the
+    effect's card where its resolution left it, as ask_declared_level's, so that the rules find the effect and its
+    filter again; the player holds priority and selects."""
+    ask_declared_level(step, op, card_ind, player_ind)
+
+
 @primitive("ask_summon_position")
 def ask_summon_position(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A resolving PickUpAndSummonEffect asks the player which of the monsters it Summons for them go face-down
@@ -1418,8 +1440,10 @@ def swap_control(step: Step, op: str, card_ind: str, other_ind: str) -> None:
 @primitive("trigger")
 def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """A triggered effect (FLIP, "when Normal Summoned"): its player selects its targets now, or the
-    effect's own cost (triggerPurpose, triggerSelections: an effectCost such as tributeOneMonster); the
-    activation then goes on as any other (the pending action is an `activate` of the card)."""
+    effect's own cost or the targets of its own filter (triggerPurpose, triggerSelections: an effectCost such as
+    tributeOneMonster, an effectTargetFilter's effectTarget); the activation then goes on as any other (the pending
+    action is an `activate` of the card). A target selection of an effect that may find nothing, with nothing to
+    select, needs no card (finds_nothing)."""
     if step.triggered:  # one activation is built at a time: the others wait (below)
         return
     card_ind = _simultaneous_triggers(step, card_ind)
@@ -1440,7 +1464,11 @@ def trigger(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     why = fact("triggerPurpose")
     needed = fact("triggerSelections") if why is not None else fact("activationSelections")
     purpose = why[: -len("Purpose")] if why is not None else "target"
-    needed = max(1, needed or 1)
+    needed = 0 if purpose == "target" and finds_nothing(step.facts, card_ind) else max(1, needed or 1)
+    if purpose == "effectTarget" and not any(f[2] == card_ind for f in named(step.facts, ("effectTargetOf",))):
+        # rulebook p. 42 "Targeting": a trigger that waited for the chain's end (rules/goat/chain-end-triggers.swrl)
+        # with no target of its own filter left is not activated
+        return
     if purpose == "target" and short_of_targets(step.facts, card_ind, player_ind, needed):
         # rulebook p. 42 "Targeting": a trigger with no valid target (protectsFromOpponentTargeting: target-protection.swrl)
         # is not activated; it is spent for its window as a declined one is (opDeclineEffect), and a card off the

@@ -29,7 +29,7 @@ MONSTER_POSITIONS = ("attack", "defense", "face_down_defense")
 SPELL_POSITIONS = ("face_up", "face_down")
 SUMMON_METHODS = ("normal", "tribute", "set", "flip", "special", "fusion", "ritual", "synchro")
 PURPOSES = ("tribute", "target", "material", "cost", "discard", "declare", "swap", "chooseEffect", "perHeadsDestroy",
-            "chooseSummonPosition", "lockZone")
+            "chooseSummonPosition", "lockZone", "effectTarget", "returnToDeck")
 ZONE_PURPOSES = ("lockZone",)  # the purposes whose selections are empty Monster Zones, by their places (not cards)
 SELECT_PURPOSES = PURPOSES + ("summon",)  # a select action's purpose: "summon" for the monster a Ritual or Fusion Spell Summons
 # the state's extra keys of locks that last the turn they were activated in, each the players locked: their Summons
@@ -733,7 +733,8 @@ def _selection_purposes(ruleset: str, card) -> set[str]:
     """The purposes the selections of a card's activation are for (the ontology's selectsFor of its
     SelectionRequirements: a Ritual Spell's tributes, a target, a discard cost), of its effects' own costs
     (effectCost: a Tribute paid for a Graveyard card's trigger, rules/common/effects/costs.swrl), of its effects'
-    targets selected up to a count (selectsUpTo) and, for a card that asks chooseEffect, the choice of its effect."""
+    targets selected up to a count (selectsUpTo) or of their own filter (effectTargetFilter) and, for a card that asks
+    chooseEffect, the choice of its effect."""
     from .knowledge import knowledge
 
     facts = knowledge(ruleset).vocabulary.tbox_facts
@@ -742,6 +743,8 @@ def _selection_purposes(ruleset: str, card) -> set[str]:
     out = {table[req] for req in (*card.activation, *costs) if req in table}
     if any(prop == "selectsUpTo" and effect in card.effects for prop, effect, _n in facts):
         out.add("target")  # a trigger that targets up to N cards (rules/common/effects/tribute-summon.swrl)
+    if any(prop == "effectTargetFilter" and effect in card.effects for prop, effect, _f in facts):
+        out.add("effectTarget")  # a trigger's target of its own filter (rules/common/effects/hand-to-graveyard.swrl)
     if "cost" in out:  # state-format.md: a cost paid by discarding may be called a discard
         out.add("discard")
     if "chooseEffect" in card.activation:  # the choice of one of its effects (rules/common/effects/choose-effect.swrl)
@@ -796,6 +799,12 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
                 return ("pending", "a Level to declare: pending.action.from the effect's card, needed 1, nothing chosen",
                         f"needed {pending['needed']} with {len(pending['chosen'])} chosen")
             return None
+        if purpose == "returnToDeck":  # the card a ReturnToDeckEffect returns, chosen on resolution (rules/common/
+            # effects/return-to-deck.swrl) by its link's player, from the effect's card, named by `from`
+            if "from" not in action or pending["needed"] != 1 or pending["chosen"]:
+                return ("pending", "a card to return: pending.action.from the effect's card, needed 1, nothing chosen",
+                        f"needed {pending['needed']} with {len(pending['chosen'])} chosen")
+            return None
         if purpose == "chooseSummonPosition":  # the monsters a PickUpAndSummonEffect Summons face-down (rules/common/
             # effects/pick-up.swrl): chosen by each player in turn, from the effect's card, named by `from`
             if "from" not in action:
@@ -821,7 +830,7 @@ def _inv_pending_the_rules_open(state: dict, cat: Catalog):
         if purpose != "discard":  # a pass waits for nothing else: the type is what a selection of that purpose lacks
             return ("pending.action.type", f"an action that selects cards for the purpose {purpose} (a pending pass "
                     "selects only the discards, the swap, the monsters destroyed per heads, the positions of a "
-                    "pick-up's Summons or the Level a resolving effect asks for)", show(kind))
+                    "pick-up's Summons, the card to return or the Level a resolving effect asks for)", show(kind))
         if len(state["players"][player]["hand"]) < pending["needed"]:
             return (f"players.{player}.hand", f"at least {pending['needed']} cards (the discards asked for)",
                     f"{len(state['players'][player]['hand'])} cards")
