@@ -1303,7 +1303,7 @@ def open_choice(step: Step, op: str, _duel: str, value) -> None:
         pending = step.state["pending"]
         ref = pending["action"].get("from")
         finding_nothing = pending["purpose"] == "target" and ref is not None \
-            and finds_nothing(step.facts, Step._ind(ref))
+            and finds_nothing(step.facts, step._ind(ref))
         pending["needed"] = 0 if finding_nothing else int(value)
 
 
