@@ -201,6 +201,15 @@ class _Checker:
             self.fail(where, f"at most {limit} {what}", f"{len(value):,} of them", described=True)
         return value
 
+    def distinct(self, refs: list, where: str, what: str) -> None:
+        """Each entry of a list of card references (or players) is named once: a second one is bad input."""
+        seen = set()
+        for j, r in enumerate(refs):
+            key = (r["player"], r["area"], r["index"]) if isinstance(r, dict) else r
+            if key in seen:
+                self.fail(f"{where}[{j}]", f"{what} not named before in {where}", r)
+            seen.add(key)
+
     def ref(self, value: Any, where: str, areas=AREAS, keys=REF_KEYS) -> dict:
         """A card reference {"player", "area", "index"} (a chain link's `zone`: {"area", "index"})."""
         self.keys(value, where, keys, keys)
@@ -280,6 +289,7 @@ def normalize(raw: Any, source: str = "") -> dict:
                        f"extra.simultaneous_triggers[{j}]")
                 if "event" in r:
                     ck.int_(r["event"], f"extra.simultaneous_triggers[{j}].event", 1, MAX_EVENT_ORDER)
+            ck.distinct(waiting, "extra.simultaneous_triggers", "a card")  # one trigger per card waits
         if "damage_step_end" in state["extra"]:  # goat's Damage Step after damage calculation, until its End
             end = ck.keys(state["extra"]["damage_step_end"], "extra.damage_step_end", {"sub_step"}, {"sub_step"})
             ck.choice(end["sub_step"], "extra.damage_step_end.sub_step", (1, 2))
@@ -287,11 +297,13 @@ def normalize(raw: Any, source: str = "") -> dict:
             if key in state["extra"]:
                 for j, r in enumerate(ck.list_(state["extra"][key], f"extra.{key}", "card references", 10)):
                     ck.ref(r, f"extra.{key}[{j}]", areas=areas)
+                ck.distinct(state["extra"][key], f"extra.{key}", "a card")
         for lock in TURN_LOCKS:  # the players locked out of it this turn
             if lock in state["extra"]:
                 locked = ck.list_(state["extra"][lock], f"extra.{lock}", "players", 2)
                 for i, p in enumerate(locked):
                     ck.choice(p, f"extra.{lock}[{i}]", PLAYERS)
+                ck.distinct(locked, f"extra.{lock}", "a player")
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
