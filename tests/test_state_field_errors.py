@@ -164,6 +164,7 @@ FIELD_CARD = [
     (f"{MZ}.counters", [], "monster_zones[0].counters"), (f"{MZ}.counters", {"turns": -1}, "counters.turns"),
     (f"{MZ}.counters", {"turns": "2"}, "counters.turns"), (f"{MZ}.counters", {"turns": 1.5}, "counters.turns"),
     (f"{MZ}.counters", {"turns": None}, "counters.turns"),
+    (f"{MZ}.counters", {"bogus": 1}, "monster_zones[0].counters.bogus"),  # a counter no ontology term declares
     (f"{MZ}.extra", [], "monster_zones[0].extra"), (f"{MZ}.extra", "x", "monster_zones[0].extra"),
     (f"{MZ}.nickname", "Curse", "monster_zones[0].nickname"),
 ]
@@ -183,6 +184,10 @@ FIELD_EXTRA = [(f"{MZ}.extra.{key}", value, f"monster_zones[0].extra.{key}")
     (f"{MZ}.extra.attack", {"target": {"player": "B", "area": "monster_zones", "index": 9}}, "extra.attack.target.index"),
     # an attack in Main Phase 1 (the invariant of one attack at a time, in the Battle Phase)
     (f"{MZ}.extra.attack", {"target": None}, "monster_zones[0].extra.attack"),
+    # a monster's marks on a Set Trap
+    *[(f"players.B.spell_trap_zones.0.extra.{key}", value, f"players.B.spell_trap_zones[0].extra.{key}")
+      for key, value in (("attack", {"target": None}), ("just_summoned", "normal"), ("locked_zones", [0]),
+                         ("second_attack", True), ("control_until_end", True), ("flipped", True))],
     # destroyed by battle outside goat's Damage Step after damage calculation
     (f"{MZ}.extra.destroyed_by_battle", True, "monster_zones[0].extra.destroyed_by_battle"),
 ]
@@ -207,6 +212,9 @@ GOAT_FIELD_EXTRA = [
     (f"{GOAT_MZ}.extra.just_summoned", "special ", "extra.just_summoned"),
     ("players.B.monster_zones.1.extra.summon_timing_missed", "true", "players.B.monster_zones[1].extra.summon_timing_missed"),
     ("players.A.graveyard", ["Sheep Token"], "players.A.graveyard[0]"),  # a token is no card
+    # a FLIP due in the hand, an effect negated in the Graveyard: of monsters, not of Heavy Storm
+    ("extra.flipped_hidden", [{"player": "A", "area": "hand", "index": 0}], "extra.flipped_hidden[0]"),
+    ("extra.effects_negated", [{"player": "B", "area": "graveyard", "index": 0}], "extra.effects_negated[0]"),
     ("players.A.extra_deck", ["Sangan"], "players.A.extra_deck[0]"),
 ]
 

@@ -58,6 +58,7 @@ CARD_MARKS = {
     # (opWaitForChainEnd: rules/goat/chain-end-triggers.swrl), while its card stays in the Graveyard
     "chain_end_triggers": CardMark("waitsForChainEnd", frozenset({("graveyard", "graveyard")})),
 }
+MONSTER_CARD_MARKS = ("effects_negated", "flipped_hidden")  # the marks only a monster gets (its effects, its FLIP)
 # the areas a marked card may be in (the places its mark lasts in)
 CARD_MARK_AREAS = {key: tuple(a for a in AREAS if any(now == a for _, now in mark.keeps)) for key, mark in CARD_MARKS.items()}
 
@@ -380,8 +381,11 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.fail(f"extra.simultaneous_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     for key in CARD_MARK_AREAS:
         for j, r in enumerate(state.get("extra", {}).get(key, ())):
-            if card_name_at(state, r) is None:
+            name = card_name_at(state, r)
+            if name is None:
                 ck.fail(f"extra.{key}[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
+            if key in MONSTER_CARD_MARKS and not cat.get(name).is_monster:
+                ck.fail(f"extra.{key}[{j}]", f"a reference to a monster ({_place(r)} holds {name})", r)
     _check_destroyed_by_battle(ck, state)
     _check_attacked_monsters(ck, state)
     check_invariants(ck, cat, state)
@@ -1041,7 +1045,11 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
         if not isinstance(out[key], dict):
             ck.fail(f"{where}.{key}", "an object", out[key])
     unset = None
+    known = counter_keys(cat.ruleset) if out["counters"] else ()
     for key, value in out["counters"].items():  # counters count: each is a whole number
+        if key not in known:
+            ck.fail(f"{where}.counters.{key[:60]}", "a counter the ontology declares (" + ", ".join(sorted(known)) + ")",
+                    key)
         ck.int_(value, f"{where}.counters.{key}", 0, MAX_COUNT)
         if value:  # (a counter the ontology declares and no card of the ruleset sets: its rules are not run)
             unset = made_in_duels(cat.ruleset)[1] if unset is None else unset
@@ -1049,7 +1057,30 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
                 ck.fail(f"{where}.counters.{key}", f"none (no card of the {cat.ruleset} catalog sets this counter)",
                         value)
     _field_card_extra(ck, out["extra"], f"{where}.extra")
+    if not card.is_monster:  # a Spell or a Trap is never Summoned, never attacks, never changes control
+        for key in MONSTER_EXTRA_KEYS:
+            if key in out["extra"]:
+                ck.fail(f"{where}.extra.{key}", f"absent (a mark of a monster; {card.name} is a Spell or Trap)",
+                        out["extra"][key])
     return out
+
+
+# a field card's `extra` keys that only a monster has (state-format.md "Bookkeeping")
+MONSTER_EXTRA_KEYS = ("attack", "replay", "second_attack", "attacked_monsters", "just_summoned", "effect_summoned",
+                      "summon_timing_missed", "attempt", "control_until_end", "control_by_equip", "control_equip_gone",
+                      "control_equip_negated", "banish_at_end_phase", "locked_zones", "flipped", "destroyed_by_battle")
+
+
+def counter_keys(ruleset: str) -> frozenset:
+    """The counters a field card may hold: `turns` (Swords of Revealing Light's, primitives.py) and every key the
+    ontology in use declares (ygo:counterKey)."""
+    from .knowledge import knowledge
+
+    k = knowledge(ruleset)
+    got = k.__dict__.get("_counter_keys")
+    if got is None:
+        got = k.__dict__["_counter_keys"] = frozenset({"turns", *k.vocabulary.annotated("counterKey").values()})
+    return got
 
 
 def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
