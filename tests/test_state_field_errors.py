@@ -211,6 +211,9 @@ GOAT_FIELD_EXTRA = [
     (f"{GOAT_MZ}.extra.locked_zones", [0, 1, 2, 3, 4, 0], "extra.locked_zones"),
     (f"{GOAT_MZ}.extra.just_summoned", "special ", "extra.just_summoned"),
     ("players.B.monster_zones.1.extra.summon_timing_missed", "true", "players.B.monster_zones[1].extra.summon_timing_missed"),
+    (f"{GOAT_MZ}.counters", {"damage_sub_step": 3}, "counters.damage_sub_step"),  # 1 or 2
+    ("players.A.spell_trap_zones.0", {"card": "Heavy Storm", "position": "face_down", "counters": {"activation_locked_by": 11}},
+     "players.A.spell_trap_zones[0].counters.activation_locked_by"),  # a Spell & Trap Zone: 1 to 10
     ("players.A.graveyard", ["Sheep Token"], "players.A.graveyard[0]"),  # a token is no card
     # a FLIP due in the hand, an effect negated in the Graveyard: of monsters, not of Heavy Storm
     ("extra.flipped_hidden", [{"player": "A", "area": "hand", "index": 0}], "extra.flipped_hidden[0]"),

@@ -85,6 +85,9 @@ REF_KEYS = {"player", "area", "index"}
 MAX_LIFE_POINTS = 1_000_000  # LP: 0..this
 MAX_MODIFIER = 1_000_000  # |atk_modifier|, |def_modifier|
 MAX_COUNT = 1_000_000  # turn, attacks_declared, counters
+# counters whose values name a step or a place (state-format.md, `counters`): the damage calculation window's sub-step
+# (1, then 2 once a chain was built), and a Spell & Trap Zone (1-5 on the card's side, 6-10 on the other)
+COUNTER_BOUNDS = {"damage_sub_step": 2, "activation_locked_by": 10}
 MAX_RNG_SEED = 2**63 - 1  # rng_seed: a signed 64-bit integer
 # cards per area of one player: a Main Deck of at most 60 cards and an Extra Deck of at most 15 (the
 # official deck limits; rulebook v6.0 p. 2 sets only the minimum, 40); a hand can hold at most the Main
@@ -1050,7 +1053,7 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
         if key not in known:
             ck.fail(f"{where}.counters.{key[:60]}", "a counter the ontology declares (" + ", ".join(sorted(known)) + ")",
                     key)
-        ck.int_(value, f"{where}.counters.{key}", 0, MAX_COUNT)
+        ck.int_(value, f"{where}.counters.{key}", 0, COUNTER_BOUNDS.get(key, MAX_COUNT))
         if value:  # (a counter the ontology declares and no card of the ruleset sets: its rules are not run)
             unset = made_in_duels(cat.ruleset)[1] if unset is None else unset
             if key in unset:
