@@ -84,6 +84,7 @@ def _run(tmp_path: Path, state, command=("allowed",)) -> tuple[int, str]:
 MZ = "players.A.monster_zones.0"  # A's first monster (Curse of Dragon in the official state, Asura Priest in goat)
 REF_B_MZ0 = {"player": "B", "area": "monster_zones", "index": 0}
 REF_EMPTY = {"player": "B", "area": "monster_zones", "index": 4}
+REF_A_MZ0 = {"player": "A", "area": "monster_zones", "index": 0}
 
 # (path changed, value, the field path the message names)
 TOP = [
@@ -164,7 +165,7 @@ FIELD_CARD = [
     (f"{MZ}.counters", [], "monster_zones[0].counters"), (f"{MZ}.counters", {"turns": -1}, "counters.turns"),
     (f"{MZ}.counters", {"turns": "2"}, "counters.turns"), (f"{MZ}.counters", {"turns": 1.5}, "counters.turns"),
     (f"{MZ}.counters", {"turns": None}, "counters.turns"),
-    (f"{MZ}.counters", {"bogus": 1}, "monster_zones[0].counters.bogus"),  # a counter no ontology term declares
+    (f"{MZ}.counters", {"bogus": -1}, "monster_zones[0].counters.bogus"),  # any counter counts from 0
     (f"{MZ}.extra", [], "monster_zones[0].extra"), (f"{MZ}.extra", "x", "monster_zones[0].extra"),
     (f"{MZ}.nickname", "Curse", "monster_zones[0].nickname"),
 ]
@@ -249,6 +250,7 @@ CHAIN = [
     ("chain", _chain(targets="A.mz0"), "chain[0].targets"), ("chain", _chain(targets=[1]), "chain[0].targets[0]"),
     ("chain", _chain(targets=[{"player": "A", "area": "attic", "index": 0}]), "chain[0].targets[0].area"),
     ("chain", _chain(targets=[{"player": "A", "area": "hand", "index": -1}]), "chain[0].targets[0].index"),
+    ("chain", _chain(targets=[REF_A_MZ0, REF_A_MZ0]), "chain[0].targets[1]"),  # one card targeted twice
     ("chain", _chain(speed=4), "chain[0].speed"), ("chain", _chain(speed="3"), "chain[0].speed"),
     ("chain", _chain(extra="x"), "chain[0].extra"),
     ("chain", _chain(extra={"summon_position": "up"}), "chain[0].extra.summon_position"),
@@ -265,7 +267,6 @@ CHAIN = [
 TRIBUTE = {"action": {"type": "tribute_summon", "player": "A", "card": "Red-Eyes Black Dragon",
                       "from": {"player": "A", "area": "hand", "index": 0}},
            "purpose": "tribute", "needed": 1, "chosen": []}
-REF_A_MZ0 = {"player": "A", "area": "monster_zones", "index": 0}
 
 
 def _pending(**changes):

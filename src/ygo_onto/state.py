@@ -336,6 +336,7 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.list_(link["targets"], f"{where}.targets", "card references", MAX_CHAIN)
         for j, t in enumerate(link["targets"]):
             ck.ref(t, f"{where}.targets[{j}]")
+        ck.distinct(link["targets"], f"{where}.targets", "a card")  # (a card is targeted once: selections name it once)
         ck.choice(link["speed"], f"{where}.speed", (1, 2, 3))
         if "extra" in link:  # engine bookkeeping (docs/decisions.md), written only when not empty
             ck.keys(link["extra"], f"{where}.extra", set(link["extra"]) if isinstance(link["extra"], dict) else set())
@@ -1048,11 +1049,7 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
         if not isinstance(out[key], dict):
             ck.fail(f"{where}.{key}", "an object", out[key])
     unset = None
-    known = counter_keys(cat.ruleset) if out["counters"] else ()
     for key, value in out["counters"].items():  # counters count: each is a whole number
-        if key not in known:
-            ck.fail(f"{where}.counters.{key[:60]}", "a counter the ontology declares (" + ", ".join(sorted(known)) + ")",
-                    key)
         ck.int_(value, f"{where}.counters.{key}", 0, COUNTER_BOUNDS.get(key, MAX_COUNT))
         if value:  # (a counter the ontology declares and no card of the ruleset sets: its rules are not run)
             unset = made_in_duels(cat.ruleset)[1] if unset is None else unset
@@ -1073,17 +1070,6 @@ MONSTER_EXTRA_KEYS = ("attack", "replay", "second_attack", "attacked_monsters", 
                       "summon_timing_missed", "attempt", "control_until_end", "control_by_equip", "control_equip_gone",
                       "control_equip_negated", "banish_at_end_phase", "locked_zones", "flipped", "destroyed_by_battle")
 
-
-def counter_keys(ruleset: str) -> frozenset:
-    """The counters a field card may hold: `turns` (Swords of Revealing Light's, primitives.py) and every key the
-    ontology in use declares (ygo:counterKey)."""
-    from .knowledge import knowledge
-
-    k = knowledge(ruleset)
-    got = k.__dict__.get("_counter_keys")
-    if got is None:
-        got = k.__dict__["_counter_keys"] = frozenset({"turns", *k.vocabulary.annotated("counterKey").values()})
-    return got
 
 
 def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
