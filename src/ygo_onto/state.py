@@ -392,6 +392,7 @@ def normalize(raw: Any, source: str = "") -> dict:
                 ck.fail(f"extra.{key}[{j}]", f"a reference to a monster ({_place(r)} holds {name})", r)
     _check_destroyed_by_battle(ck, state)
     _check_attacked_monsters(ck, state)
+    _check_locked_zones(ck, cat, state)
     check_invariants(ck, cat, state)
     return state
 
@@ -429,6 +430,18 @@ def _check_attacked_monsters(ck: _Checker, state: dict) -> None:
                         ck.fail(f"{where}[{j}]", f"a reference to a monster of {opponent(p)}'s, in a Monster Zone, "
                                 "named once", r)
                     seen.add(r["index"])
+
+
+def _check_locked_zones(ck: _Checker, cat: Catalog, state: dict) -> None:
+    """The zones a monster's `extra.locked_zones` locks: only a card with a ZoneLockEffect chooses them (the pending
+    purpose lockZone; rules/common/effects/zone-lock.swrl)."""
+    from .abox import zone_lock_cards  # (the cards with a ZoneLockEffect: the catalog's data)
+
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            if fc is not None and "locked_zones" in fc["extra"] and fc["card"] not in zone_lock_cards(cat):
+                ck.fail(f"players.{p}.monster_zones[{i}].extra.locked_zones", f"absent ({fc['card']} has no "
+                        "ZoneLockEffect: it locks no zones)", fc["extra"]["locked_zones"])
 
 
 def _check_attack_targets(ck: _Checker, state: dict) -> None:
