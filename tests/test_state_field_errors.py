@@ -212,6 +212,8 @@ GOAT_FIELD_EXTRA = [
     (f"{GOAT_MZ}.extra.locked_zones", [0, 1, 2, 3, 4, 0], "extra.locked_zones"),
     (f"{GOAT_MZ}.extra.just_summoned", "special ", "extra.just_summoned"),
     (f"{GOAT_MZ}.extra.locked_zones", [0], f"monster_zones[0].extra.locked_zones"),  # Asura Priest locks no zones
+    ("players.B.monster_zones.0.extra.attacked_monsters", [{"player": "A", "area": "monster_zones", "index": 0}],
+     "players.B.monster_zones[0].extra.attacked_monsters"),  # Sangan does not attack every monster
     ("players.B.monster_zones.1.extra.summon_timing_missed", "true", "players.B.monster_zones[1].extra.summon_timing_missed"),
     (f"{GOAT_MZ}.counters", {"damage_sub_step": 3}, "counters.damage_sub_step"),  # 1 or 2
     ("players.A.spell_trap_zones.0", {"card": "Heavy Storm", "position": "face_down", "counters": {"activation_locked_by": 11}},

@@ -391,7 +391,7 @@ def normalize(raw: Any, source: str = "") -> dict:
             if key in MONSTER_CARD_MARKS and not cat.get(name).is_monster:
                 ck.fail(f"extra.{key}[{j}]", f"a reference to a monster ({_place(r)} holds {name})", r)
     _check_destroyed_by_battle(ck, state)
-    _check_attacked_monsters(ck, state)
+    _check_attacked_monsters(ck, cat, state)
     _check_locked_zones(ck, cat, state)
     check_invariants(ck, cat, state)
     return state
@@ -412,9 +412,11 @@ def _check_destroyed_by_battle(ck: _Checker, state: dict) -> None:
                                 "after damage calculation, extra.damage_step_end)", True)
 
 
-def _check_attacked_monsters(ck: _Checker, state: dict) -> None:
+def _check_attacked_monsters(ck: _Checker, cat: Catalog, state: dict) -> None:
     """The monsters a monster attacked this turn (a field card's `extra.attacked_monsters`): only a monster in a Monster
-    Zone marks them, each a distinct monster in a Monster Zone of its opponent's (rules/common/effects/attack-every-monster.swrl)."""
+    Zone with the keyword ability attacksEveryMonster marks them, each a distinct monster in a Monster Zone of its opponent's (rules/common/effects/attack-every-monster.swrl)."""
+    from .abox import ATTACKS_EVERY_MONSTER
+
     for p in PLAYERS:
         side = state["players"][p]
         for area in ("monster_zones", "spell_trap_zones"):
@@ -424,6 +426,9 @@ def _check_attacked_monsters(ck: _Checker, state: dict) -> None:
                 where = f"players.{p}.{area}[{i}].extra.attacked_monsters"
                 if area != "monster_zones":
                     ck.fail(where, "absent (only a monster in a Monster Zone attacks)", fc["extra"]["attacked_monsters"])
+                if ATTACKS_EVERY_MONSTER not in cat.get(fc["card"]).abilities:
+                    ck.fail(where, f"absent ({fc['card']} has not the keyword ability {ATTACKS_EVERY_MONSTER}: the "
+                            "monsters it attacked are not kept)", fc["extra"]["attacked_monsters"])
                 seen = set()
                 for j, r in enumerate(fc["extra"]["attacked_monsters"]):
                     if r["player"] != opponent(p) or card_name_at(state, r) is None or r["index"] in seen:
