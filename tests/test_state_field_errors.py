@@ -189,6 +189,9 @@ FIELD_EXTRA = [(f"{MZ}.extra.{key}", value, f"monster_zones[0].extra.{key}")
     *[(f"players.B.spell_trap_zones.0.extra.{key}", value, f"players.B.spell_trap_zones[0].extra.{key}")
       for key, value in (("attack", {"target": None}), ("just_summoned", "normal"), ("locked_zones", [0]),
                          ("second_attack", True), ("control_until_end", True), ("flipped", True))],
+    # references that disagree with the board: an Equip Spell equipped to an empty Monster Zone
+    ("players.B.spell_trap_zones.1", {"card": "Axe of Despair", "equipped_to": {"player": "A", "zone": 3}},
+     "players.B.spell_trap_zones[1].equipped_to"),
     # destroyed by battle outside goat's Damage Step after damage calculation
     (f"{MZ}.extra.destroyed_by_battle", True, "monster_zones[0].extra.destroyed_by_battle"),
 ]
@@ -346,6 +349,27 @@ def test_an_official_state_field_with_a_bad_value_is_exit_2_naming_it(tmp_path, 
     assert named in text, text
 
 
+def _battle(state: dict) -> dict:
+    """The official state in A's Battle Phase, Curse of Dragon having declared an attack."""
+    return _set(_set(state, "phase", "battle"), f"{MZ}.attacks_declared", 1)
+
+
+BATTLE = [  # an attack whose target is not a monster of the opponent's
+    (f"{MZ}.extra.attack", {"target": {"player": "A", "area": "monster_zones", "index": 1}}, "extra.attack.target"),
+    (f"{MZ}.extra.attack", {"target": REF_EMPTY}, "extra.attack.target"),
+    (f"{MZ}.extra.attack", {"target": {"player": "B", "area": "spell_trap_zones", "index": 0}}, "extra.attack.target.area"),
+    (f"{MZ}.extra.attack", {"target": None, "damage_step": True}, "extra.attack.damage_step"),  # no chain there
+]
+
+
+@pytest.mark.parametrize("case", BATTLE, ids=_case_id)
+def test_an_attack_that_disagrees_with_the_board_is_exit_2_naming_it(tmp_path, case):
+    path, value, named = case
+    code, text = _run(tmp_path, _set(_battle(_official()), path, value))
+    assert code == 2, text
+    assert named in text, text
+
+
 @pytest.mark.parametrize("case", CHAIN, ids=_case_id)
 def test_a_chain_link_with_a_bad_value_is_exit_2_naming_it(tmp_path, case):
     path, value, named = case
@@ -365,7 +389,7 @@ def test_a_goat_field_card_mark_with_a_bad_value_is_exit_2_naming_it(tmp_path, c
 
 def test_the_base_states_load(tmp_path):
     """The cases change one field of states that load: what makes them fail is that field."""
-    for state in (_official(), _flip_jammer(_official()), _goat()):
+    for state in (_official(), _flip_jammer(_official()), _goat(), _battle(_official())):
         code, text = _run(tmp_path, state)
         assert code == 0, text
     linked = _set(_flip_jammer(_official()), "chain", _chain())
