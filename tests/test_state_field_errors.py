@@ -237,9 +237,8 @@ def _chain(**changes):
 
 
 def _flip_jammer(state: dict) -> dict:
-    """The official state with Magic Jammer face-up and activated (chain link 1), B holding it."""
-    state = _set(state, "players.B.spell_trap_zones.0.position", "face_up")
-    return state
+    """The official state with B's Magic Jammer face-up, as a card on the chain is (its link is the case's)."""
+    return _set(state, "players.B.spell_trap_zones.0.position", "face_up")
 
 
 CHAIN = [
