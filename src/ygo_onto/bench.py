@@ -630,6 +630,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.rounds < 1:
         ap.error(f"--rounds: expected at least 1, got {args.rounds}")
+    for option, value in (("--repeats", args.repeats), ("--pellet-repeats", args.pellet_repeats)):
+        if value is not None and value < 2:  # (a latency's percentiles need two samples)
+            ap.error(f"{option}: expected at least 2 samples, got {value}")
+    if args.max_actions < 0:
+        ap.error(f"--max-actions: expected an integer >= 0, got {args.max_actions}")
+    if not any(r.strip() for r in args.reasoners.split(",")):
+        ap.error(f"--reasoners: expected one or more backends separated by commas, got {args.reasoners!r}")
     repeats = dict(DEFAULT_REPEATS)
     if args.repeats:
         repeats["fast"] = args.repeats

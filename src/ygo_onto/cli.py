@@ -582,9 +582,9 @@ def bench(reasoners: str = typer.Option("fast,pellet", help="comma-separated bac
     except YgoError as exc:
         _fail(exc)
     argv = ["--reasoners", reasoners, "--rounds", str(rounds)]
-    if repeats:
+    if repeats is not None:
         argv += ["--repeats", str(repeats)]
-    if pellet_repeats:
+    if pellet_repeats is not None:
         argv += ["--pellet-repeats", str(pellet_repeats)]
     if with_pellet_duel:
         argv.append("--with-pellet-duel")

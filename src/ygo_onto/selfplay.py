@@ -255,6 +255,8 @@ def run_batch(games: int, agents: tuple[str, str], ruleset: str = "official", wo
         raise StateError(f"--games: expected an int >= 1, got {games}")
     if workers < 1:
         raise StateError(f"--workers: expected an int >= 1, got {workers}")
+    if max_actions < 0:  # (as `duel --max-actions`)
+        raise StateError(f"--max-actions: expected an integer >= 0, got {max_actions}")
     if len(agents) != 2 or any(a not in AGENTS for a in agents):
         raise StateError(f"--agents: expected two of {', '.join(AGENTS)} separated by a comma, got {','.join(agents)!r}")
     if ruleset not in RULESETS:

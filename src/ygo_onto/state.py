@@ -58,6 +58,7 @@ CARD_MARKS = {
     # (opWaitForChainEnd: rules/goat/chain-end-triggers.swrl), while its card stays in the Graveyard
     "chain_end_triggers": CardMark("waitsForChainEnd", frozenset({("graveyard", "graveyard")})),
 }
+MONSTER_CARD_MARKS = ("effects_negated", "flipped_hidden")  # the marks only a monster gets (its effects, its FLIP)
 # the areas a marked card may be in (the places its mark lasts in)
 CARD_MARK_AREAS = {key: tuple(a for a in AREAS if any(now == a for _, now in mark.keeps)) for key, mark in CARD_MARKS.items()}
 
@@ -84,6 +85,9 @@ REF_KEYS = {"player", "area", "index"}
 MAX_LIFE_POINTS = 1_000_000  # LP: 0..this
 MAX_MODIFIER = 1_000_000  # |atk_modifier|, |def_modifier|
 MAX_COUNT = 1_000_000  # turn, attacks_declared, counters
+# counters whose values name a step or a place (state-format.md, `counters`): the damage calculation window's sub-step
+# (1, then 2 once a chain was built), and a Spell & Trap Zone (1-5 on the card's side, 6-10 on the other)
+COUNTER_BOUNDS = {"damage_sub_step": 2, "activation_locked_by": 10}
 MAX_RNG_SEED = 2**63 - 1  # rng_seed: a signed 64-bit integer
 # cards per area of one player: a Main Deck of at most 60 cards and an Extra Deck of at most 15 (the
 # official deck limits; rulebook v6.0 p. 2 sets only the minimum, 40); a hand can hold at most the Main
@@ -201,6 +205,15 @@ class _Checker:
             self.fail(where, f"at most {limit} {what}", f"{len(value):,} of them", described=True)
         return value
 
+    def distinct(self, refs: list, where: str, what: str) -> None:
+        """Each entry of a list of card references (or players) is named once: a second one is bad input."""
+        seen = set()
+        for j, r in enumerate(refs):
+            key = (r["player"], r["area"], r["index"]) if isinstance(r, dict) else r
+            if key in seen:
+                self.fail(f"{where}[{j}]", f"{what} not named before in {where}", r)
+            seen.add(key)
+
     def ref(self, value: Any, where: str, areas=AREAS, keys=REF_KEYS) -> dict:
         """A card reference {"player", "area", "index"} (a chain link's `zone`: {"area", "index"})."""
         self.keys(value, where, keys, keys)
@@ -280,6 +293,7 @@ def normalize(raw: Any, source: str = "") -> dict:
                        f"extra.simultaneous_triggers[{j}]")
                 if "event" in r:
                     ck.int_(r["event"], f"extra.simultaneous_triggers[{j}].event", 1, MAX_EVENT_ORDER)
+            ck.distinct(waiting, "extra.simultaneous_triggers", "a card")  # one trigger per card waits
         if "damage_step_end" in state["extra"]:  # goat's Damage Step after damage calculation, until its End
             end = ck.keys(state["extra"]["damage_step_end"], "extra.damage_step_end", {"sub_step"}, {"sub_step"})
             ck.choice(end["sub_step"], "extra.damage_step_end.sub_step", (1, 2))
@@ -287,11 +301,13 @@ def normalize(raw: Any, source: str = "") -> dict:
             if key in state["extra"]:
                 for j, r in enumerate(ck.list_(state["extra"][key], f"extra.{key}", "card references", 10)):
                     ck.ref(r, f"extra.{key}[{j}]", areas=areas)
+                ck.distinct(state["extra"][key], f"extra.{key}", "a card")
         for lock in TURN_LOCKS:  # the players locked out of it this turn
             if lock in state["extra"]:
                 locked = ck.list_(state["extra"][lock], f"extra.{lock}", "players", 2)
                 for i, p in enumerate(locked):
                     ck.choice(p, f"extra.{lock}[{i}]", PLAYERS)
+                ck.distinct(locked, f"extra.{lock}", "a player")
 
     players = ck.keys(raw["players"], "players", set(PLAYERS), set(PLAYERS))
     state["players"] = {p: _player(ck, cat, players[p], f"players.{p}", p, state["ruleset"]) for p in PLAYERS}
@@ -320,6 +336,7 @@ def normalize(raw: Any, source: str = "") -> dict:
         ck.list_(link["targets"], f"{where}.targets", "card references", MAX_CHAIN)
         for j, t in enumerate(link["targets"]):
             ck.ref(t, f"{where}.targets[{j}]")
+        ck.distinct(link["targets"], f"{where}.targets", "a card")  # (a card is targeted once: selections name it once)
         ck.choice(link["speed"], f"{where}.speed", (1, 2, 3))
         if "extra" in link:  # engine bookkeeping (docs/decisions.md), written only when not empty
             ck.keys(link["extra"], f"{where}.extra", set(link["extra"]) if isinstance(link["extra"], dict) else set())
@@ -368,10 +385,14 @@ def normalize(raw: Any, source: str = "") -> dict:
             ck.fail(f"extra.simultaneous_triggers[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
     for key in CARD_MARK_AREAS:
         for j, r in enumerate(state.get("extra", {}).get(key, ())):
-            if card_name_at(state, r) is None:
+            name = card_name_at(state, r)
+            if name is None:
                 ck.fail(f"extra.{key}[{j}]", f"a reference to a card ({_place(r)} is empty)", r)
+            if key in MONSTER_CARD_MARKS and not cat.get(name).is_monster:
+                ck.fail(f"extra.{key}[{j}]", f"a reference to a monster ({_place(r)} holds {name})", r)
     _check_destroyed_by_battle(ck, state)
-    _check_attacked_monsters(ck, state)
+    _check_attacked_monsters(ck, cat, state)
+    _check_locked_zones(ck, cat, state)
     check_invariants(ck, cat, state)
     return state
 
@@ -391,9 +412,11 @@ def _check_destroyed_by_battle(ck: _Checker, state: dict) -> None:
                                 "after damage calculation, extra.damage_step_end)", True)
 
 
-def _check_attacked_monsters(ck: _Checker, state: dict) -> None:
+def _check_attacked_monsters(ck: _Checker, cat: Catalog, state: dict) -> None:
     """The monsters a monster attacked this turn (a field card's `extra.attacked_monsters`): only a monster in a Monster
-    Zone marks them, each a distinct monster in a Monster Zone of its opponent's (rules/common/effects/attack-every-monster.swrl)."""
+    Zone with the keyword ability attacksEveryMonster marks them, each a distinct monster in a Monster Zone of its opponent's (rules/common/effects/attack-every-monster.swrl)."""
+    from .abox import ATTACKS_EVERY_MONSTER
+
     for p in PLAYERS:
         side = state["players"][p]
         for area in ("monster_zones", "spell_trap_zones"):
@@ -403,12 +426,27 @@ def _check_attacked_monsters(ck: _Checker, state: dict) -> None:
                 where = f"players.{p}.{area}[{i}].extra.attacked_monsters"
                 if area != "monster_zones":
                     ck.fail(where, "absent (only a monster in a Monster Zone attacks)", fc["extra"]["attacked_monsters"])
+                if ATTACKS_EVERY_MONSTER not in cat.get(fc["card"]).abilities:
+                    ck.fail(where, f"absent ({fc['card']} has not the keyword ability {ATTACKS_EVERY_MONSTER}: the "
+                            "monsters it attacked are not kept)", fc["extra"]["attacked_monsters"])
                 seen = set()
                 for j, r in enumerate(fc["extra"]["attacked_monsters"]):
                     if r["player"] != opponent(p) or card_name_at(state, r) is None or r["index"] in seen:
                         ck.fail(f"{where}[{j}]", f"a reference to a monster of {opponent(p)}'s, in a Monster Zone, "
                                 "named once", r)
                     seen.add(r["index"])
+
+
+def _check_locked_zones(ck: _Checker, cat: Catalog, state: dict) -> None:
+    """The zones a monster's `extra.locked_zones` locks: only a card with a ZoneLockEffect chooses them (the pending
+    purpose lockZone; rules/common/effects/zone-lock.swrl)."""
+    from .abox import zone_lock_cards  # (the cards with a ZoneLockEffect: the catalog's data)
+
+    for p in PLAYERS:
+        for i, fc in enumerate(state["players"][p]["monster_zones"]):
+            if fc is not None and "locked_zones" in fc["extra"] and fc["card"] not in zone_lock_cards(cat):
+                ck.fail(f"players.{p}.monster_zones[{i}].extra.locked_zones", f"absent ({fc['card']} has no "
+                        "ZoneLockEffect: it locks no zones)", fc["extra"]["locked_zones"])
 
 
 def _check_attack_targets(ck: _Checker, state: dict) -> None:
@@ -1039,14 +1077,26 @@ def _field_card(ck: _Checker, cat: Catalog, raw: Any, where: str, player: str, a
             ck.fail(f"{where}.{key}", "an object", out[key])
     unset = None
     for key, value in out["counters"].items():  # counters count: each is a whole number
-        ck.int_(value, f"{where}.counters.{key}", 0, MAX_COUNT)
+        ck.int_(value, f"{where}.counters.{key}", 0, COUNTER_BOUNDS.get(key, MAX_COUNT))
         if value:  # (a counter the ontology declares and no card of the ruleset sets: its rules are not run)
             unset = made_in_duels(cat.ruleset)[1] if unset is None else unset
             if key in unset:
                 ck.fail(f"{where}.counters.{key}", f"none (no card of the {cat.ruleset} catalog sets this counter)",
                         value)
     _field_card_extra(ck, out["extra"], f"{where}.extra")
+    if not card.is_monster:  # a Spell or a Trap is never Summoned, never attacks, never changes control
+        for key in MONSTER_EXTRA_KEYS:
+            if key in out["extra"]:
+                ck.fail(f"{where}.extra.{key}", f"absent (a mark of a monster; {card.name} is a Spell or Trap)",
+                        out["extra"][key])
     return out
+
+
+# a field card's `extra` keys that only a monster has (state-format.md "Bookkeeping")
+MONSTER_EXTRA_KEYS = ("attack", "replay", "second_attack", "attacked_monsters", "just_summoned", "effect_summoned",
+                      "summon_timing_missed", "attempt", "control_until_end", "control_by_equip", "control_equip_gone",
+                      "control_equip_negated", "banish_at_end_phase", "locked_zones", "flipped", "destroyed_by_battle")
+
 
 
 def _field_card_extra(ck: _Checker, extra: dict, where: str) -> None:
