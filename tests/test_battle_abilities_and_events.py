@@ -26,7 +26,8 @@ def test_the_goat_catalog_reads_each_cards_keyword_abilities():
     assert cat.get("Zombyra the Dark").abilities == ("cannotAttackDirectly",)
     assert cat.get("Don Zaloog").abilities == ()
     assert cat.get("Dark Flare Knight").abilities == ("noBattleDamageToController",)
-    assert len(ABILITIES) == 8
+    assert cat.get("Asura Priest").abilities == ("attacksEveryMonster",)
+    assert len(ABILITIES) == 9
 
 
 def _ability_facts(state: dict) -> set:
