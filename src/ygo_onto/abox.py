@@ -9,8 +9,8 @@ booleans asserted false as well as true.  Counts of particular cards (a face-up 
 to a monster) are declared in the ontology (annotation ygo:countsCards) and counted by one
 generic function, card_counts: no card is named here; a count no card of the catalog makes is left out
 (idle_counts), as is a keyword ability no card has (idle_abilities).  Deck cards are left out of the reasoning ABox
-(`lean=True`): most rules look only at a Deck's count; a player's Deck is shown while an effect that looks there
-(a CardFilter with filterArea deckArea) is about to be used: visible_decks.  The game events of the last step
+(`lean=True`) where no card of the duel looks in a Deck (a CardFilter with filterArea deckArea): most rules look only at
+a Deck's count; in a duel with such a card both Decks are shown throughout: visible_decks.  The game events of the last step
 (primitives: a MoveEvent) are the part "events", for one step.
 """
 from __future__ import annotations
@@ -294,82 +294,29 @@ def deck_lookers(cat) -> frozenset:
     return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_deck_lookers", _deck_effects)
 
 
-def both_deck_lookers(cat) -> frozenset:
-    """Those of deck_lookers whose Deck filter has filterSide eitherSide: their chain link looks in both Decks
-    (a banish of the target's namesakes from both Decks), memoized as deck_lookers."""
-    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_both_deck_lookers",
-                        lambda v: _deck_effects(v, {s for p, s, o in v.tbox_facts if p == "filterSide" and o == "eitherSide"}))
-
-
 # the properties by which an effect names a filter: appliesTo, and a BanishEffect's filter of the target's namesakes
 FILTER_PROPERTIES = ("appliesTo", "banishesSameNameFrom")
 
 
-def _deck_effects(vocabulary, among=None) -> set:
+def _deck_effects(vocabulary) -> set:
     filters = {s for p, s, o in vocabulary.tbox_facts if p == "filterArea" and o == "deckArea"}
-    if among is not None:
-        filters &= among
     return {s for p, s, o in vocabulary.tbox_facts if p in FILTER_PROPERTIES and o in filters}
 
 
-def activation_lookers(cat) -> frozenset:
-    """The names of the catalog's cards whose activation itself looks in the Deck (an effect with filterArea
-    deckArea and the trigger onActivation: a search spell), memoized per catalog and vocabulary."""
-    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_activation_lookers", _activation_deck_effects)
-
-
-def _activation_deck_effects(vocabulary) -> set:
-    on_activation = {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o == "onActivation"}
-    return _deck_effects(vocabulary) & on_activation
-
-
-def visible_decks(state: dict, transient: dict, cat) -> tuple:
-    """The players whose Deck's cards the ABox shows: a player's Deck while an effect that looks there may be used,
-    that is while its card is in a game event of the last step (a trigger: its owner's Deck), is a monster just
-    flipped (a FLIP effect: its controller's), is the card of the pending activation (its player's; of a choice on
-    resolution, the card's side) or of a chain
-    link (the link player's; both players' for a filter of eitherSide), or is a search spell in its player's hand
-    or Spell & Trap Zones (activation_lookers). Else none: the Deck's count only."""
-    # a FLIP effect due in a Deck (extra.flipped_hidden): that Deck, whose card activates it
-    hidden = {r["player"] for r in state.get("extra", {}).get("flipped_hidden", ()) if r["area"] == "deck"}
+def visible_decks(state: dict, cat) -> tuple:
+    """The players whose Deck's cards the ABox shows: both Decks in a duel where a card looks in a Deck (deck_lookers,
+    wherever it lies: a card never leaves the duel, so its Decks are shown from the first state to the last); else
+    only a Deck where a FLIP effect is due (extra.flipped_hidden: its card activates it there), and the Deck's count
+    alone for the other.  A Deck shown only while such a card could look there came and went with its ~40 cards and
+    all the rules derived from them, which cost more model changes per run than the draws of a Deck always shown."""
     lookers = deck_lookers(cat)
-    if not lookers:
-        return tuple(sorted(hidden))
-    out = hidden
-    for p, area, i, *_ in transient.get("events", ()):
-        if card_name_at(state, {"player": p, "area": area, "index": i}) in lookers:
-            out.add(p)
-    # a trigger waiting for its chain link, or for the chain's end (goat): its owner's
-    for key in ("simultaneous_triggers", "chain_end_triggers"):
-        for r in state.get("extra", {}).get(key, ()):
-            if card_name_at(state, r) in lookers:
-                out.add(r["player"])
-    for p in PLAYERS:  # a FLIP effect that looks there (its justFlipped lasts until it is activated): its controller's Deck
-        for fc in state["players"][p]["monster_zones"]:
-            if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
-                out.add(p)
-    pending = state["pending"]
-    both = both_deck_lookers(cat)
-    if pending is not None and "from" in pending["action"] and card_name_at(state, pending["action"]["from"]) in lookers:
-        # a choice on resolution (a pending pass: a Level declared for an excavation) is the opponent's: the Deck the
-        # effect looks in is its card's owner's, or both for a filter of eitherSide (the monsters a pick-up Summons)
-        if pending["action"]["type"] == "pass" and card_name_at(state, pending["action"]["from"]) in both:
-            out.update(PLAYERS)
-        out.add(pending["action"]["from"]["player"] if pending["action"]["type"] == "pass"
-                else pending["action"].get("player", state["turn_player"]))
-    for link in state["chain"]:
-        if link["card"] in both:
-            out.update(PLAYERS)
-        elif link["card"] in lookers:
-            out.add(link["player"])
-    # a search spell its player may activate (in the hand or Set): whether its Deck holds a match is its condition
-    starters = activation_lookers(cat)
-    for p in PLAYERS:
-        side = state["players"][p]
-        if any(n in starters for n in side["hand"]) or any(
-                fc is not None and fc["card"] in starters for fc in side["spell_trap_zones"]):
-            out.add(p)
-    return tuple(sorted(out))
+    if lookers:
+        for side in state["players"].values():
+            if any(n in lookers for area in LIST_AREAS for n in side[area]) or any(
+                    fc is not None and fc["card"] in lookers
+                    for fc in (*side["monster_zones"], *side["spell_trap_zones"], side["field_zone"])):
+                return PLAYERS
+    return tuple(sorted({r["player"] for r in state.get("extra", {}).get("flipped_hidden", ()) if r["area"] == "deck"}))
 
 
 def _duel_facts(add, state: dict, transient: dict) -> None:
@@ -738,7 +685,7 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     battle = False
     held_lists = memo.held
     areas = _LEAN_AREAS  # (a Deck's cards come first when shown, each under its individual: list_names)
-    decks = visible_decks(state, transient, cat) if lean else PLAYERS
+    decks = visible_decks(state, cat) if lean else PLAYERS
     for p in PLAYERS:
         side = state["players"][p]
         if p in decks:  # (a shown Deck: its cards come first, each a part of its own, under its individual)
