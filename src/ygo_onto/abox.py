@@ -319,6 +319,26 @@ def visible_decks(state: dict, cat) -> tuple:
     return tuple(sorted({r["player"] for r in state.get("extra", {}).get("flipped_hidden", ()) if r["area"] == "deck"}))
 
 
+def deck_cards_in_use(state: dict, transient: dict) -> frozenset:
+    """The (player, index) of the Deck cards whose own effects the rules may use where they lie, which alone keep
+    their hasEffect facts in the reasoning ABox: a FLIP effect due there (extra.flipped_hidden), the card of a trigger
+    waiting for its chain link, of the pending activation or of a chain link, and a card of a game event of the last
+    step.  Every other Deck card is only looked at (a filter's match: its class, name, Level, Type, Attribute), so its
+    effects' facts, and every fact derived from them (the active filters, its candidates and selections), would come
+    and go with each card drawn or searched for nothing."""
+    extra = state.get("extra", {})
+    used = {(r["player"], r["index"]) for key in ("flipped_hidden", "simultaneous_triggers", "chain_end_triggers")
+            for r in extra.get(key, ()) if r["area"] == "deck"}
+    used.update((p, i) for p, area, i, *_ in transient.get("events", ()) if area == "deck")
+    pending = state["pending"]
+    own = pending["action"].get("from") if pending is not None else None
+    if own and own["area"] == "deck":
+        used.add((own["player"], own["index"]))
+    used.update((link["player"], link["zone"]["index"]) for link in state["chain"]
+                if link.get("zone") and link["zone"]["area"] == "deck")
+    return frozenset(used)
+
+
 def _duel_facts(add, state: dict, transient: dict) -> None:
     """The part "duel": the phase, the turn and the like (most states change one of them)."""
     add(("Duel", DUEL))
@@ -403,14 +423,17 @@ def _list_card_parts(cat) -> dict:
 
 
 def _list_card_part(list_parts: dict, cat, name: str, p: str, area: str, i, chosen: bool, properly: bool,
-                    top: int | None = None) -> tuple:
+                    top: int | None = None, effects: bool = True) -> tuple:
     """The part of a card in a list area (hand, Graveyard, ...): its facts depend on these alone (memoized).  A card
     of a Deck or a hand: `i` is its individual (list_names), `top` its cardIndex (a Deck's: from its top, None past
-    the top cards the rules read, deck_reach)."""
-    key = (name, p, area, i, chosen, properly, top)
+    the top cards the rules read, deck_reach); `effects`: whether it has its hasEffect facts (a Deck's card only
+    where its effect is used there, deck_cards_in_use)."""
+    key = (name, p, area, i, chosen, properly, top, effects)
     got = list_parts.get(key)
     if got is None:
         card, c, placed = placed_card_facts(cat, name, p, area, i, p)
+        if not effects:
+            placed = tuple(f for f in placed if f[0] != "hasEffect")
         part = (*placed, ("chosenForPending", c, chosen), *((("cardIndex", c, top),) if top is not None else ()))
         if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
             part += (("properlySummoned", c, properly),)
@@ -690,9 +713,10 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
         side = state["players"][p]
         if p in decks:  # (a shown Deck: its cards come first, each a part of its own, under its individual)
             reach = deck_reach(ruleset) if lean else len(side["deck"])  # (the full ABox: every card's cardIndex)
+            used = deck_cards_in_use(state, transient) if lean else None
             for i, (name, ind) in enumerate(zip(side["deck"], list_names(p, "deck", side["deck"], cat))):
                 parts[(p, "deck", ind)] = _list_card_part(list_parts, cat, name, p, "deck", ind, (p, "deck", i) in chosen,
-                                                          False, i if i < reach else None)
+                                                          False, i if i < reach else None, used is None or (p, i) in used)
         hand, grave = tuple(side["hand"]), tuple(side["graveyard"])
         ps = properly.get(p, ())
         key = (p, *(tuple(side[area]) for area in areas))
