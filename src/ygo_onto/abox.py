@@ -303,20 +303,34 @@ def _deck_effects(vocabulary) -> set:
     return {s for p, s, o in vocabulary.tbox_facts if p in FILTER_PROPERTIES and o in filters}
 
 
+def duel_holds(state: dict, names: frozenset) -> bool:
+    """Whether a card of these names is anywhere in the duel, in either player's lists or on the field (a card never
+    leaves the duel, so this holds from its first state to its last)."""
+    if names:
+        for side in state["players"].values():
+            if any(n in names for area in LIST_AREAS for n in side[area]) or any(
+                    fc is not None and fc["card"] in names
+                    for fc in (*side["monster_zones"], *side["spell_trap_zones"], side["field_zone"])):
+                return True
+    return False
+
+
 def visible_decks(state: dict, cat) -> tuple:
     """The players whose Deck's cards the ABox shows: both Decks in a duel where a card looks in a Deck (deck_lookers,
-    wherever it lies: a card never leaves the duel, so its Decks are shown from the first state to the last); else
-    only a Deck where a FLIP effect is due (extra.flipped_hidden: its card activates it there), and the Deck's count
-    alone for the other.  A Deck shown only while such a card could look there came and went with its ~40 cards and
-    all the rules derived from them, which cost more model changes per run than the draws of a Deck always shown."""
-    lookers = deck_lookers(cat)
-    if lookers:
-        for side in state["players"].values():
-            if any(n in lookers for area in LIST_AREAS for n in side[area]) or any(
-                    fc is not None and fc["card"] in lookers
-                    for fc in (*side["monster_zones"], *side["spell_trap_zones"], side["field_zone"])):
-                return PLAYERS
+    wherever it lies: duel_holds, so its Decks are shown from the first state to the last); else only a Deck where a
+    FLIP effect is due (extra.flipped_hidden: its card activates it there), and the Deck's count alone for the other.
+    A Deck shown only while such a card could look there came and went with its ~40 cards and all the rules derived
+    from them, which cost more model changes per run than the draws of a Deck always shown."""
+    if duel_holds(state, deck_lookers(cat)):
+        return PLAYERS
     return tuple(sorted({r["player"] for r in state.get("extra", {}).get("flipped_hidden", ()) if r["area"] == "deck"}))
+
+
+def pick_uppers(cat) -> frozenset:
+    """The names of the catalog's cards with an effect that reads a Deck's top cards (ygo:pickUpCount), memoized as
+    deck_lookers."""
+    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_pick_uppers",
+                        lambda v: {s for p, s, o in v.tbox_facts if p == "pickUpCount"})
 
 
 def deck_cards_in_use(state: dict, transient: dict) -> frozenset:
@@ -712,7 +726,8 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     for p in PLAYERS:
         side = state["players"][p]
         if p in decks:  # (a shown Deck: its cards come first, each a part of its own, under its individual)
-            reach = deck_reach(ruleset) if lean else len(side["deck"])  # (the full ABox: every card's cardIndex)
+            # (the full ABox: every card's cardIndex; the reasoning ABox: the top cards' in a duel with a card that reads them)
+            reach = (deck_reach(ruleset) if duel_holds(state, pick_uppers(cat)) else 0) if lean else len(side["deck"])
             used = deck_cards_in_use(state, transient) if lean else None
             for i, (name, ind) in enumerate(zip(side["deck"], list_names(p, "deck", side["deck"], cat))):
                 parts[(p, "deck", ind)] = _list_card_part(list_parts, cat, name, p, "deck", ind, (p, "deck", i) in chosen,
@@ -1508,8 +1523,9 @@ def placed_card_facts(cat, name: str, p: str, area: str, i, owner: str) -> tuple
 
 def deck_reach(ruleset: str) -> int:
     """How many of a Deck's top cards have a cardIndex (from the top, 0): the most a rule reads, the largest
-    ygo:pickUpCount of the vocabulary (rules/common/effects/pick-up.swrl: the top pickUpCount cards), 0 if none.
-    The other Deck cards have none, so a draw changes the cardIndex of these few cards only (card_ind)."""
+    ygo:pickUpCount of the vocabulary (rules/common/effects/pick-up.swrl: the top pickUpCount cards), 0 if none;
+    in a duel without a card that reads them (pick_uppers) none has.  The other Deck cards have none, so a draw
+    changes the cardIndex of these few cards only (card_ind)."""
     vocabulary = knowledge(ruleset).vocabulary
     got = _REACH.get(ruleset)
     if got is None or got[0] is not vocabulary:
