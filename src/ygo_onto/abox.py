@@ -723,12 +723,13 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     held_lists = memo.held
     areas = _LEAN_AREAS  # (a Deck's cards come first when shown, each under its individual: list_names)
     decks = visible_decks(state, cat) if lean else PLAYERS
+    if lean and decks:  # (the top cards' cardIndex in a duel with a card that reads them; hasEffect where used)
+        reach, used = deck_reach(ruleset) if duel_holds(state, pick_uppers(cat)) else 0, deck_cards_in_use(state, transient)
     for p in PLAYERS:
         side = state["players"][p]
         if p in decks:  # (a shown Deck: its cards come first, each a part of its own, under its individual)
-            # (the full ABox: every card's cardIndex; the reasoning ABox: the top cards' in a duel with a card that reads them)
-            reach = (deck_reach(ruleset) if duel_holds(state, pick_uppers(cat)) else 0) if lean else len(side["deck"])
-            used = deck_cards_in_use(state, transient) if lean else None
+            if not lean:  # (the full ABox: every card's cardIndex and effects)
+                reach, used = len(side["deck"]), None
             for i, (name, ind) in enumerate(zip(side["deck"], list_names(p, "deck", side["deck"], cat))):
                 parts[(p, "deck", ind)] = _list_card_part(list_parts, cat, name, p, "deck", ind, (p, "deck", i) in chosen,
                                                           False, i if i < reach else None, used is None or (p, i) in used)
