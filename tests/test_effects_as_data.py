@@ -1,6 +1,6 @@
 """Effects as data: a card names its effects (ygo:cardEffect), the rules of each effect kind are written once
-(rules/common/effects), game events are facts of one step, and a Deck is in the ABox only while an effect
-looks there.  The cards' behaviour is in their scenarios (tests/scenarios/official: sangan-*, witch-*, and
+(rules/common/effects), game events are facts of one step, and the Decks are in the ABox of a duel that holds a
+card whose effect looks there.  The cards' behaviour is in their scenarios (tests/scenarios/official: sangan-*, witch-*, and
 the scenarios of the cards converted to data); here: which cards are data alone, what the ABox holds, and
 fast = Pellet on every reasoner input of those scenarios (apply steps with their events included)."""
 from __future__ import annotations
@@ -77,15 +77,17 @@ def _deck_facts(facts):
     return [f for f in facts if f[0] == "placedIn" and "_deck" in f[2]]
 
 
-def test_the_deck_is_in_the_abox_only_while_a_search_looks_there():
+def test_the_decks_are_in_the_abox_throughout_a_duel_holding_a_card_that_searches():
+    """Sangan looks in its Deck: both Decks are in the ABox in every state of its duel, the searching one's with
+    every card (abox.visible_decks)."""
     sc = load(SCENARIOS / "sangan-destroyed-by-battle-searches-its-deck.json")
     state = GameState.from_dict(sc["state"])
-    assert not _deck_facts(state_facts(state.to_dict())), "a state with no search shows no Deck"
+    assert {f[2] for f in _deck_facts(state_facts(state.to_dict()))} == {"A_deck", "B_deck"}, "before the search"
     searching = state.apply(sc["steps"][0], "fast").to_dict()
     assert searching["pending"]["action"]["card"] == "Sangan"
     shown = _deck_facts(state_facts(searching))
-    assert {f[2] for f in shown} == {"B_deck"}, "the searching player's Deck only"
-    assert len(shown) == len(searching["players"]["B"]["deck"])
+    assert {f[2] for f in shown} == {"A_deck", "B_deck"}
+    assert len([f for f in shown if f[2] == "B_deck"]) == len(searching["players"]["B"]["deck"])
 
 
 def _recorded(steps_of):

@@ -72,12 +72,14 @@ def _decks(facts):
     return {f[2] for f in facts if f[0] == "placedIn" and "_deck" in f[2]}
 
 
-def test_a_flip_effect_that_looks_in_the_deck_shows_its_controllers_deck():
+def test_a_flip_effect_that_looks_in_the_deck_sees_both_decks_before_during_and_after():
+    """The duel holds Gravekeeper's Spy (a FLIP effect that looks in the Deck): both Decks are in the ABox in every
+    state, not only while the effect may be used (abox.visible_decks)."""
     sc = load(SCENARIOS / "gravekeepers-spy-flip-summons-a-gravekeeper-from-the-deck.json")
     state = GameState.from_dict(sc["state"])
-    assert not _decks(state_facts(state.to_dict())), "no Deck before the flip"
+    assert _decks(state_facts(state.to_dict())) == {"A_deck", "B_deck"}, "both Decks before the flip"
     flipped = state.apply(sc["steps"][0], "fast").to_dict()
     assert flipped["pending"]["action"]["card"] == "Gravekeeper's Spy"
-    assert _decks(state_facts(flipped)) == {"A_deck"}
+    assert _decks(state_facts(flipped)) == {"A_deck", "B_deck"}
     done = GameState.from_dict(flipped).apply(sc["steps"][1], "fast").to_dict()
-    assert not _decks(state_facts(done)), "no Deck once the effect resolved"
+    assert _decks(state_facts(done)) == {"A_deck", "B_deck"}, "both Decks once the effect resolved"

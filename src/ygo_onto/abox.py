@@ -9,8 +9,8 @@ booleans asserted false as well as true.  Counts of particular cards (a face-up 
 to a monster) are declared in the ontology (annotation ygo:countsCards) and counted by one
 generic function, card_counts: no card is named here; a count no card of the catalog makes is left out
 (idle_counts), as is a keyword ability no card has (idle_abilities).  Deck cards are left out of the reasoning ABox
-(`lean=True`): most rules look only at a Deck's count; a player's Deck is shown while an effect that looks there
-(a CardFilter with filterArea deckArea) is about to be used: visible_decks.  The game events of the last step
+(`lean=True`) where no card of the duel looks in a Deck (a CardFilter with filterArea deckArea): most rules look only at
+a Deck's count; in a duel with such a card both Decks are shown throughout: visible_decks.  The game events of the last step
 (primitives: a MoveEvent) are the part "events", for one step.
 """
 from __future__ import annotations
@@ -294,82 +294,63 @@ def deck_lookers(cat) -> frozenset:
     return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_deck_lookers", _deck_effects)
 
 
-def both_deck_lookers(cat) -> frozenset:
-    """Those of deck_lookers whose Deck filter has filterSide eitherSide: their chain link looks in both Decks
-    (a banish of the target's namesakes from both Decks), memoized as deck_lookers."""
-    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_both_deck_lookers",
-                        lambda v: _deck_effects(v, {s for p, s, o in v.tbox_facts if p == "filterSide" and o == "eitherSide"}))
-
-
 # the properties by which an effect names a filter: appliesTo, and a BanishEffect's filter of the target's namesakes
 FILTER_PROPERTIES = ("appliesTo", "banishesSameNameFrom")
 
 
-def _deck_effects(vocabulary, among=None) -> set:
+def _deck_effects(vocabulary) -> set:
     filters = {s for p, s, o in vocabulary.tbox_facts if p == "filterArea" and o == "deckArea"}
-    if among is not None:
-        filters &= among
     return {s for p, s, o in vocabulary.tbox_facts if p in FILTER_PROPERTIES and o in filters}
 
 
-def activation_lookers(cat) -> frozenset:
-    """The names of the catalog's cards whose activation itself looks in the Deck (an effect with filterArea
-    deckArea and the trigger onActivation: a search spell), memoized per catalog and vocabulary."""
-    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_activation_lookers", _activation_deck_effects)
+def duel_holds(state: dict, names: frozenset) -> bool:
+    """Whether a card of these names is anywhere in the duel, in either player's lists or on the field (a card never
+    leaves the duel, so this holds from its first state to its last)."""
+    if names:
+        for side in state["players"].values():
+            if any(n in names for area in LIST_AREAS for n in side[area]) or any(
+                    fc is not None and fc["card"] in names
+                    for fc in (*side["monster_zones"], *side["spell_trap_zones"], side["field_zone"])):
+                return True
+    return False
 
 
-def _activation_deck_effects(vocabulary) -> set:
-    on_activation = {s for p, s, o in vocabulary.tbox_facts if p == "hasTrigger" and o == "onActivation"}
-    return _deck_effects(vocabulary) & on_activation
+def visible_decks(state: dict, cat) -> tuple:
+    """The players whose Deck's cards the ABox shows: both Decks in a duel where a card looks in a Deck (deck_lookers,
+    wherever it lies: duel_holds, so its Decks are shown from the first state to the last); else only a Deck where a
+    FLIP effect is due (extra.flipped_hidden: its card activates it there), and the Deck's count alone for the other.
+    A Deck shown only while such a card could look there came and went with its ~40 cards and all the rules derived
+    from them, which cost more model changes per run than the draws of a Deck always shown."""
+    if duel_holds(state, deck_lookers(cat)):
+        return PLAYERS
+    return tuple(sorted({r["player"] for r in state.get("extra", {}).get("flipped_hidden", ()) if r["area"] == "deck"}))
 
 
-def visible_decks(state: dict, transient: dict, cat) -> tuple:
-    """The players whose Deck's cards the ABox shows: a player's Deck while an effect that looks there may be used,
-    that is while its card is in a game event of the last step (a trigger: its owner's Deck), is a monster just
-    flipped (a FLIP effect: its controller's), is the card of the pending activation (its player's; of a choice on
-    resolution, the card's side) or of a chain
-    link (the link player's; both players' for a filter of eitherSide), or is a search spell in its player's hand
-    or Spell & Trap Zones (activation_lookers). Else none: the Deck's count only."""
-    # a FLIP effect due in a Deck (extra.flipped_hidden): that Deck, whose card activates it
-    hidden = {r["player"] for r in state.get("extra", {}).get("flipped_hidden", ()) if r["area"] == "deck"}
-    lookers = deck_lookers(cat)
-    if not lookers:
-        return tuple(sorted(hidden))
-    out = hidden
-    for p, area, i, *_ in transient.get("events", ()):
-        if card_name_at(state, {"player": p, "area": area, "index": i}) in lookers:
-            out.add(p)
-    # a trigger waiting for its chain link, or for the chain's end (goat): its owner's
-    for key in ("simultaneous_triggers", "chain_end_triggers"):
-        for r in state.get("extra", {}).get(key, ()):
-            if card_name_at(state, r) in lookers:
-                out.add(r["player"])
-    for p in PLAYERS:  # a FLIP effect that looks there (its justFlipped lasts until it is activated): its controller's Deck
-        for fc in state["players"][p]["monster_zones"]:
-            if fc is not None and fc["extra"].get("flipped") and fc["card"] in lookers:
-                out.add(p)
+def pick_uppers(cat) -> frozenset:
+    """The names of the catalog's cards with an effect that reads a Deck's top cards (ygo:pickUpCount), memoized as
+    deck_lookers."""
+    return cards_naming(cat, knowledge(cat.ruleset).vocabulary, "_pick_uppers",
+                        lambda v: {s for p, s, o in v.tbox_facts if p == "pickUpCount"})
+
+
+def deck_cards_in_use(state: dict, transient: dict) -> frozenset:
+    """The (player, index) of the Deck cards whose own effects the rules may use where they lie, which alone keep
+    their hasEffect facts in the reasoning ABox: a FLIP effect due there (extra.flipped_hidden), the card of a trigger
+    waiting for its chain link, of the pending activation or of a chain link, and a card of a game event of the last
+    step.  Every other Deck card is only looked at (a filter's match: its class, name, Level, Type, Attribute), so its
+    effects' facts, and every fact derived from them (the active filters, its candidates and selections), would come
+    and go with each card drawn or searched for nothing."""
+    extra = state.get("extra", {})
+    used = {(r["player"], r["index"]) for key in ("flipped_hidden", "simultaneous_triggers", "chain_end_triggers")
+            for r in extra.get(key, ()) if r["area"] == "deck"}
+    used.update((p, i) for p, area, i, *_ in transient.get("events", ()) if area == "deck")
     pending = state["pending"]
-    both = both_deck_lookers(cat)
-    if pending is not None and "from" in pending["action"] and card_name_at(state, pending["action"]["from"]) in lookers:
-        # a choice on resolution (a pending pass: a Level declared for an excavation) is the opponent's: the Deck the
-        # effect looks in is its card's owner's, or both for a filter of eitherSide (the monsters a pick-up Summons)
-        if pending["action"]["type"] == "pass" and card_name_at(state, pending["action"]["from"]) in both:
-            out.update(PLAYERS)
-        out.add(pending["action"]["from"]["player"] if pending["action"]["type"] == "pass"
-                else pending["action"].get("player", state["turn_player"]))
-    for link in state["chain"]:
-        if link["card"] in both:
-            out.update(PLAYERS)
-        elif link["card"] in lookers:
-            out.add(link["player"])
-    # a search spell its player may activate (in the hand or Set): whether its Deck holds a match is its condition
-    starters = activation_lookers(cat)
-    for p in PLAYERS:
-        side = state["players"][p]
-        if any(n in starters for n in side["hand"]) or any(
-                fc is not None and fc["card"] in starters for fc in side["spell_trap_zones"]):
-            out.add(p)
-    return tuple(sorted(out))
+    own = pending["action"].get("from") if pending is not None else None
+    if own and own["area"] == "deck":
+        used.add((own["player"], own["index"]))
+    used.update((link["player"], link["zone"]["index"]) for link in state["chain"]
+                if link.get("zone") and link["zone"]["area"] == "deck")
+    return frozenset(used)
 
 
 def _duel_facts(add, state: dict, transient: dict) -> None:
@@ -456,14 +437,17 @@ def _list_card_parts(cat) -> dict:
 
 
 def _list_card_part(list_parts: dict, cat, name: str, p: str, area: str, i, chosen: bool, properly: bool,
-                    top: int | None = None) -> tuple:
+                    top: int | None = None, effects: bool = True) -> tuple:
     """The part of a card in a list area (hand, Graveyard, ...): its facts depend on these alone (memoized).  A card
     of a Deck or a hand: `i` is its individual (list_names), `top` its cardIndex (a Deck's: from its top, None past
-    the top cards the rules read, deck_reach)."""
-    key = (name, p, area, i, chosen, properly, top)
+    the top cards the rules read, deck_reach); `effects`: whether it has its hasEffect facts (a Deck's card only
+    where its effect is used there, deck_cards_in_use)."""
+    key = (name, p, area, i, chosen, properly, top, effects)
     got = list_parts.get(key)
     if got is None:
         card, c, placed = placed_card_facts(cat, name, p, area, i, p)
+        if not effects:
+            placed = tuple(f for f in placed if f[0] != "hasEffect")
         part = (*placed, ("chosenForPending", c, chosen), *((("cardIndex", c, top),) if top is not None else ()))
         if area == "graveyard" and card.special_summon_only:  # rulebook p. 15: revived only if properly summoned before
             part += (("properlySummoned", c, properly),)
@@ -738,14 +722,17 @@ def _parts(state: dict, transient: dict, lean: bool) -> dict:
     battle = False
     held_lists = memo.held
     areas = _LEAN_AREAS  # (a Deck's cards come first when shown, each under its individual: list_names)
-    decks = visible_decks(state, transient, cat) if lean else PLAYERS
+    decks = visible_decks(state, cat) if lean else PLAYERS
+    if lean and decks:  # (the top cards' cardIndex in a duel with a card that reads them; hasEffect where used)
+        reach, used = deck_reach(ruleset) if duel_holds(state, pick_uppers(cat)) else 0, deck_cards_in_use(state, transient)
     for p in PLAYERS:
         side = state["players"][p]
         if p in decks:  # (a shown Deck: its cards come first, each a part of its own, under its individual)
-            reach = deck_reach(ruleset) if lean else len(side["deck"])  # (the full ABox: every card's cardIndex)
+            if not lean:  # (the full ABox: every card's cardIndex and effects)
+                reach, used = len(side["deck"]), None
             for i, (name, ind) in enumerate(zip(side["deck"], list_names(p, "deck", side["deck"], cat))):
                 parts[(p, "deck", ind)] = _list_card_part(list_parts, cat, name, p, "deck", ind, (p, "deck", i) in chosen,
-                                                          False, i if i < reach else None)
+                                                          False, i if i < reach else None, used is None or (p, i) in used)
         hand, grave = tuple(side["hand"]), tuple(side["graveyard"])
         ps = properly.get(p, ())
         key = (p, *(tuple(side[area]) for area in areas))
@@ -1537,8 +1524,9 @@ def placed_card_facts(cat, name: str, p: str, area: str, i, owner: str) -> tuple
 
 def deck_reach(ruleset: str) -> int:
     """How many of a Deck's top cards have a cardIndex (from the top, 0): the most a rule reads, the largest
-    ygo:pickUpCount of the vocabulary (rules/common/effects/pick-up.swrl: the top pickUpCount cards), 0 if none.
-    The other Deck cards have none, so a draw changes the cardIndex of these few cards only (card_ind)."""
+    ygo:pickUpCount of the vocabulary (rules/common/effects/pick-up.swrl: the top pickUpCount cards), 0 if none;
+    in a duel without a card that reads them (pick_uppers) none has.  The other Deck cards have none, so a draw
+    changes the cardIndex of these few cards only (card_ind)."""
     vocabulary = knowledge(ruleset).vocabulary
     got = _REACH.get(ruleset)
     if got is None or got[0] is not vocabulary:

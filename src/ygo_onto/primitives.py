@@ -963,7 +963,7 @@ def discard_at_random(step: Step, op: str, player_ind: str, count: int) -> None:
 @primitive("add_matches_to_hand")
 def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
     """Up to `count` cards of a Deck that the card's effect filter matches (the inferred candidateOf facts: the
-    Deck is in the ABox while its effect resolves, abox.visible_decks) go to their owner's hand, the first in
+    Deck is in the ABox in a duel with a card that looks there, abox.visible_decks) go to their owner's hand, the first in
     Deck order. The effects that use it match copies of one card (a filter of sameNameCards), so the order
     chooses nothing a player could choose."""
     found = []
@@ -985,8 +985,8 @@ def add_matches_to_hand(step: Step, op: str, card_ind: str, count: int) -> None:
 @primitive("excavate")
 def excavate(step: Step, op: str, card_ind: str, player_ind: str) -> None:
     """An excavation (ygo:ExcavateEffect): the player's Deck is turned over from the top, one card at a time,
-    until a card the card's effect filter matches (the inferred candidateOf facts: the Deck is in the ABox while
-    the effect resolves, abox.visible_decks). SWRL cannot walk a list, so this primitive does; the rules say
+    until a card the card's effect filter matches (the inferred candidateOf facts: the Deck is in the ABox in a
+    duel with a card that looks there, abox.visible_decks). SWRL cannot walk a list, so this primitive does; the rules say
     when and where the card found goes. That card goes where the operation's ygo:destinationArea says (a
     `move`: a Monster Zone is a Special Summon, to ygo:areaWhenFull with no free zone), the cards turned over
     before it are sent to the Graveyard; with no match the whole Deck was turned over and is shuffled."""
