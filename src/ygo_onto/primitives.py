@@ -682,8 +682,7 @@ def flip_watchers(ruleset: str, vocabulary) -> frozenset:
     """The names of the catalog's cards with an effect whose trigger is onFlip (the ontology's data): a Flip Effect
     Monster's FLIP effect, or a trigger of another monster "when it is flipped face-up" (a GOAT Spirit monster's flip
     down: "when it is Normal Summoned or flipped face-up (by Flip Summon, attack or effect)"). Turned face-up, such a card's
-    effect is due (extra.flipped) as a Flip Effect Monster's is. Every Flip Effect Monster of the catalogs names its FLIP
-    effect so (tests/test_flip_watchers.py): the ontology's data alone says which cards have one."""
+    effect is due (extra.flipped) as a Flip Effect Monster's is."""
     return cards_naming(catalog(ruleset), vocabulary, "_flip_watchers",
                         lambda v: {s for p, s, o in v.tbox_facts if p == "hasTrigger" and o == FLIP_TRIGGER})
 
@@ -707,7 +706,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
         if isinstance(card, Token):  # it left the field in this step (a replay's right for an attacker destroyed
             return                   # at once): a card's field properties go with it (state-format.md)
         if op == "opSetPosition" and card["position"] == "face_down_defense" and value != "faceDownDefensePosition" \
-                and card["card"] in flip_watchers(step.state["ruleset"], step.vocabulary):
+                and (catalog(step.state["ruleset"]).get(card["card"], "card").flip
+                     or card["card"] in flip_watchers(step.state["ruleset"], step.vocabulary)):
             step.flipped.append(card)  # rulebook p. 11: a FLIP effect starts when the card is turned face-up
         card[key] = convert(value)
         if op == "opSetSummonedAs" and value == "specialSummon" and step.effect_summons:
