@@ -758,6 +758,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
     elif op == "opMarkEffectSummons":  # before the step's moves (ORDER): the Summons they make are the link's effect's
         step.effect_summons = bool(value)
     elif op in ("opOpenSummonWindow", "opMissSummonTiming"):  # an effect's Summon of the last step: window or not
+        if isinstance(step.objects[subject], Token):  # it left the field in this step: no window is its
+            return
         extra = step.objects[subject]["extra"]
         extra.pop("effect_summoned", None)
         if op == "opOpenSummonWindow":
