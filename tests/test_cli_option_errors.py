@@ -3,39 +3,18 @@ option (or the file and its line, or the action), never a traceback, never a han
 but not allowed in its state is exit 1, the action named."""
 from __future__ import annotations
 
-import signal
 from pathlib import Path
 
 import pytest
 
-from cli_runner import RUNNER, app
+from cli_runner import cli_bounded
 
 EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "main1-tribute.json")
 SECONDS = 30  # a hang is a bug: no command may take longer
 
 
-class _Hang(Exception):
-    pass
-
-
-def _on_alarm(_signum, _frame):
-    raise _Hang(f"no answer in {SECONDS} s")
-
-
 def _run(*args) -> tuple[int, str]:
-    old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.alarm(SECONDS)
-    try:
-        result = RUNNER.invoke(app, [str(a) for a in args])
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-    text = result.output or ""
-    assert not isinstance(result.exception, _Hang), f"ygo-onto {' '.join(map(str, args))} hangs"
-    assert "Traceback" not in text, text
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"ygo-onto {' '.join(map(str, args))} raised {result.exception!r}")
-    return result.exit_code, text
+    return cli_bounded(SECONDS, *args)
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import copy
 import json
-import signal
 from pathlib import Path
 
 import pytest
 
-from cli_runner import RUNNER, app
+from cli_runner import cli_bounded
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "main1-tribute.json"
 DELETE = object()  # a case that leaves the key out
@@ -53,32 +52,11 @@ def _set(state: dict, path: str, value) -> dict:
     return state
 
 
-class _Hang(Exception):
-    pass
-
-
-def _on_alarm(_signum, _frame):
-    raise _Hang(f"no answer in {SECONDS} s")
-
-
 def _run(tmp_path: Path, state, command=("allowed",)) -> tuple[int, str]:
     """`ygo-onto COMMAND STATE` in process, with a time bound; the text must hold no traceback."""
     path = tmp_path / "state.json"
     path.write_text(state if isinstance(state, str) else json.dumps(state), encoding="utf-8")
-    args = [command[0], str(path), *command[1:]]
-    old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.alarm(SECONDS)
-    try:
-        result = RUNNER.invoke(app, args)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-    text = result.output or ""
-    assert not isinstance(result.exception, _Hang), f"ygo-onto {' '.join(args)} hangs"
-    assert "Traceback" not in text, text
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"ygo-onto {' '.join(args)} raised {result.exception!r}")
-    return result.exit_code, text
+    return cli_bounded(SECONDS, command[0], path, *command[1:])
 
 
 MZ = "players.A.monster_zones.0"  # A's first monster (Curse of Dragon in the official state, Asura Priest in goat)
