@@ -720,7 +720,8 @@ def set_property(step: Step, op: str, subject: str, value) -> None:
     elif op == "opSetChosen":  # a card, or an empty Monster Zone selected by its place (a lockZone selection)
         step.pending_refs.append(step._chosen(subject))
     elif op == "opChooseForTrigger":  # after opTriggerEffect (ORDER): the selection it opened is made
-        if step.triggered == subject:  # (another card's trigger of this step waits for the next: trigger)
+        # (another card's trigger of this step waits for the next; a trigger spent or not activated opened none)
+        if step.triggered == subject and step.pending_refs is not None:
             step.pending_refs.append(step.objects[value])
     elif op == "opSetNormalSummonsLeft":
         step.state["players"][_player(subject)]["normal_summon_used"] = value <= 0
