@@ -192,7 +192,7 @@ GOAT_FIELD_EXTRA = [
     (f"{GOAT_MZ}.extra.locked_zones", [2, 2], "extra.locked_zones"),
     (f"{GOAT_MZ}.extra.locked_zones", [0, 1, 2, 3, 4, 0], "extra.locked_zones"),
     (f"{GOAT_MZ}.extra.just_summoned", "special ", "extra.just_summoned"),
-    (f"{GOAT_MZ}.extra.locked_zones", [0], f"monster_zones[0].extra.locked_zones"),  # Asura Priest locks no zones
+    (f"{GOAT_MZ}.extra.locked_zones", [0], "monster_zones[0].extra.locked_zones"),  # Asura Priest locks no zones
     ("players.B.monster_zones.0.extra.attacked_monsters", [{"player": "A", "area": "monster_zones", "index": 0}],
      "players.B.monster_zones[0].extra.attacked_monsters"),  # Sangan does not attack every monster
     ("players.B.monster_zones.1.extra.summon_timing_missed", "true", "players.B.monster_zones[1].extra.summon_timing_missed"),
